@@ -1,0 +1,67 @@
+import * as z from 'zod'
+import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
+import { REPOSITORY_ALIASES } from './enums'
+import {
+  commitSha,
+  dateTime,
+  freeObject,
+  repository,
+  requiredText,
+  stringOrInteger,
+  text,
+  uri,
+} from './formats'
+import { type KeySpec, canonicalizeKeys } from './keys'
+import { formatIssues, renderProblems } from './messages'
+import { type ParseResult, success, unprocessable } from './result'
+
+/** Default `environment` of a deployment (section 2.4). */
+export const DEFAULT_DEPLOYMENT_ENVIRONMENT = 'production'
+
+/** The `deployment` object of `POST /api/v1/deployments` (section 2.4). */
+export const deploymentSchema = z
+  .looseObject({
+    release: requiredText().meta({ description: 'Release identifier used by events.' }),
+    environment: text().optional().meta({ description: 'Default `production`.' }),
+    repository: repository().meta({
+      description: 'owner/name; aliases `repo`, `github_repository`, `githubRepository`.',
+    }),
+    commit_sha: commitSha().meta({ description: '7 to 40 hexadecimal characters; alias `commitSha`.' }),
+    branch: text().optional(),
+    deployed_at: dateTime().optional(),
+    pull_request_number: stringOrInteger().optional(),
+    pull_request_url: uri().optional(),
+    release_url: uri().optional(),
+    compare_url: uri().optional(),
+    workflow_run_url: uri().optional(),
+    deployment_url: uri().optional(),
+    release_tag: text().optional(),
+    github: freeObject().optional(),
+  })
+  .meta({ id: 'Deployment', description: 'A deployment record (section 2.4); unknown properties are kept.' })
+
+const DEPLOYMENT_FIELDS = Object.keys(deploymentSchema.shape)
+const DEPLOYMENT_KEYS: KeySpec = { known: new Set(DEPLOYMENT_FIELDS), aliases: REPOSITORY_ALIASES }
+
+/** An accepted deployment with `environment` defaulted. */
+export type NormalizedDeployment = Omit<z.output<typeof deploymentSchema>, 'environment'> & {
+  environment: string
+}
+
+/**
+ * Parses the body of `POST /api/v1/deployments`: unwraps `deployment`/`DEPLOYMENT`, renames
+ * camelCase, upper-case and aliased fields and validates section 2.4.
+ */
+export function parseDeploymentEnvelope(body: unknown): ParseResult<NormalizedDeployment> {
+  const unwrapped = unwrapEnvelope(body, ENVELOPE_KEYS.deployment)
+  if (!unwrapped.ok) return unwrapped
+  const input = canonicalizeKeys(unwrapped.value, DEPLOYMENT_KEYS)
+  const parsed = deploymentSchema.safeParse(input)
+  if (!parsed.success) {
+    return unprocessable(renderProblems(formatIssues(parsed.error.issues), DEPLOYMENT_FIELDS))
+  }
+  return success({
+    ...parsed.data,
+    environment: parsed.data.environment ?? DEFAULT_DEPLOYMENT_ENVIRONMENT,
+  })
+}

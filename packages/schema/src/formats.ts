@@ -1,0 +1,115 @@
+import * as z from 'zod'
+import { LIMITS } from './limits'
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
+
+/** True for an RFC 3339 `date-time` with a real calendar date and a time offset. */
+export function isRfc3339DateTime(value: string): boolean {
+  const m = RFC3339.exec(value)
+  if (!m) return false
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[]
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate()
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return false
+  if (hour! > 23 || minute! > 59 || second! > 60) return false
+  return m[9] === undefined || (Number(m[10]) <= 23 && Number(m[11]) <= 59)
+}
+
+/** True for an absolute URI (a scheme followed by `:`) that the WHATWG URL parser accepts. */
+export function isAbsoluteUri(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) || /\s/.test(value)) return false
+  try {
+    new URL(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const REPOSITORY_URL =
+  /^(?:(?:https?|ssh|git):\/\/(?:[^@/]+@)?[^/]+\/|git@[^:]+:|github\.com\/)([^/]+\/[^/]+?)(?:\.git)?\/?$/
+
+/**
+ * Reduces the ways people write a repository to `owner/name`: `https://github.com/o/n(.git)`,
+ * `git@github.com:o/n.git`, `github.com/o/n`; anything else is returned unchanged.
+ */
+export function normalizeRepository(value: string): string {
+  const trimmed = value.trim()
+  return REPOSITORY_URL.exec(trimmed)?.[1] ?? trimmed
+}
+
+// A required field that is absent reads "can't be blank" (Rails-style), a wrong type names the type.
+const mustBe = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "can't be blank" : `must be ${what}`
+
+/** A string field with a documented meaning, bounded in length. */
+export const text = (max: number = LIMITS.maxStringLength) =>
+  z
+    .string({ error: mustBe('a string') })
+    .max(max, { error: `is too long (maximum is ${max} characters)` })
+
+/** A string that must be present and not only white space. */
+export const requiredText = (max: number = LIMITS.maxStringLength) =>
+  z
+    .string({ error: mustBe('a string') })
+    .max(max, { error: `is too long (maximum is ${max} characters)` })
+    .refine((s) => s.trim().length > 0, { error: "can't be blank" })
+
+/** RFC 3339 date-time string. */
+export const dateTime = () =>
+  z
+    .string({ error: mustBe('a string') })
+    .refine(isRfc3339DateTime, {
+      error: 'must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)',
+    })
+    .meta({ format: 'date-time' })
+
+/** A number ≥ 0 (durations). */
+export const nonNegativeNumber = () =>
+  z.number({ error: mustBe('a number') }).min(0, { error: 'must be greater than or equal to 0' })
+
+/** An integer ≥ `min`. */
+export const integerAtLeast = (min: number) =>
+  z.int({ error: mustBe('an integer') }).min(min, { error: `must be greater than or equal to ${min}` })
+
+/** A string or an integer (user ids, HTTP statuses, pull request numbers). */
+export const stringOrInteger = () =>
+  z
+    .union([z.string(), z.int()], { error: 'must be a string or an integer' })
+    .refine((v) => typeof v !== 'string' || v.length <= LIMITS.maxStringLength, {
+      error: `is too long (maximum is ${LIMITS.maxStringLength} characters)`,
+    })
+
+/** One of the listed strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined
+        ? "can't be blank"
+        : `is not included in the list (${values.join(', ')})`,
+  })
+
+/** A JSON object with any keys. */
+export const freeObject = () =>
+  z.record(z.string(), z.unknown(), { error: 'must be an object' }).meta({ type: 'object' })
+
+/** Repository full name in `owner/name` form; common URL forms are accepted and reduced. */
+export const repository = () =>
+  text()
+    .overwrite(normalizeRepository)
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, {
+      error: 'must be a repository full name in owner/name form',
+    })
+
+/** A commit sha of 7 to 40 hexadecimal characters, stored lower-case. */
+export const commitSha = () =>
+  z
+    .string({ error: mustBe('a string') })
+    .regex(/^[0-9a-fA-F]{7,40}$/, { error: 'is invalid (must be 7 to 40 hexadecimal characters)' })
+    .overwrite((s) => s.toLowerCase())
+
+/** An absolute URI. */
+export const uri = () =>
+  text(8_192)
+    .refine(isAbsoluteUri, { error: 'must be an absolute URI' })
+    .meta({ format: 'uri' })
