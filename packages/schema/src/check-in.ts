@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import { dateTime, integerAtLeast, nonNegativeNumber, requiredText, text } from './formats'
-import { type KeySpec, canonicalizeKeys } from './keys'
+import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
 
@@ -12,13 +12,13 @@ export const DEFAULT_CHECK_IN_INTERVAL_SECONDS = 300
 export const checkInSchema = z
   .looseObject({
     slug: requiredText().meta({ description: 'Monitor name.' }),
-    status: text()
-      .optional()
-      .meta({ description: '`ok` keeps the monitor healthy; `error` marks the latest run failed.' }),
+    status: text().optional().meta({
+      description: '`ok` keeps the monitor healthy; `error` marks the latest run failed.',
+    }),
     occurred_at: dateTime().optional(),
-    environment: text()
-      .optional()
-      .meta({ description: "Separates monitor streams; defaults to the service's own environment." }),
+    environment: text().optional().meta({
+      description: "Separates monitor streams; defaults to the service's own environment.",
+    }),
     release: text().optional(),
     expected_interval_seconds: integerAtLeast(1)
       .optional()
@@ -27,7 +27,10 @@ export const checkInSchema = z
     trace_id: text().optional(),
     request_id: text().optional(),
   })
-  .meta({ id: 'CheckIn', description: 'A cron check-in (section 2.3); unknown properties are kept.' })
+  .meta({
+    id: 'tis.CheckIn',
+    description: 'A cron check-in (section 2.3); unknown properties are kept.',
+  })
 
 const CHECK_IN_FIELDS = Object.keys(checkInSchema.shape)
 const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS) }
@@ -37,7 +40,14 @@ const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS) }
  */
 export type NormalizedCheckIn = Omit<
   z.output<typeof checkInSchema>,
-  'status' | 'occurred_at' | 'environment' | 'release' | 'expected_interval_seconds' | 'duration_ms' | 'trace_id' | 'request_id'
+  | 'status'
+  | 'occurred_at'
+  | 'environment'
+  | 'release'
+  | 'expected_interval_seconds'
+  | 'duration_ms'
+  | 'trace_id'
+  | 'request_id'
 > & {
   status: string
   occurred_at: string

@@ -11,7 +11,7 @@ import {
   stringOrInteger,
   text,
 } from './formats'
-import { type JsonObject, type KeySpec, canonicalizeKeys, isPlainObject } from './keys'
+import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
 
 const exceptionSchema = z
@@ -35,11 +35,9 @@ const requestSchema = z
   .meta({ description: 'The HTTP request the event happened in.' })
 
 const tagsSchema = z
-  .record(
-    text(200),
-    text().meta({ description: 'Tag value' }),
-    { error: 'must be an object of string values' },
-  )
+  .record(text(200), text().meta({ description: 'Tag value' }), {
+    error: 'must be an object of string values',
+  })
   .refine((tags) => Object.keys(tags).length <= LIMITS.maxTags, {
     error: `has too many entries (maximum is ${LIMITS.maxTags})`,
   })
@@ -80,7 +78,7 @@ export const eventContextSchema = z
     },
     { error: 'must be an object' },
   )
-  .meta({ id: 'EventContext', description: 'Structured metadata of an event (section 2.2).' })
+  .meta({ id: 'tis.EventContext', description: 'Structured metadata of an event (section 2.2).' })
 
 /** The normalised `context` of an accepted event. */
 export type EventContext = z.output<typeof eventContextSchema>
@@ -95,7 +93,8 @@ const REQUEST_KEYS: KeySpec = { known: new Set(Object.keys(requestSchema.shape))
 /** Canonical names for `context` and its `exception` and `request` objects; other values as given. */
 export function canonicalizeContext(context: JsonObject): JsonObject {
   const out = canonicalizeKeys(context, CONTEXT_KEYS)
-  if (isPlainObject(out['exception'])) out['exception'] = canonicalizeKeys(out['exception'], EXCEPTION_KEYS)
+  if (isPlainObject(out['exception']))
+    out['exception'] = canonicalizeKeys(out['exception'], EXCEPTION_KEYS)
   if (isPlainObject(out['request'])) out['request'] = canonicalizeKeys(out['request'], REQUEST_KEYS)
   return out
 }
@@ -126,7 +125,8 @@ export const CONTEXT_COPY_FIELDS = [
 
 /** Copies {@link CONTEXT_COPY_FIELDS} from `event` into a new context, never overwriting. */
 export function copyIntoContext(event: JsonObject, context: JsonObject): JsonObject {
-  const out: JsonObject = { ...context }
+  const out: JsonObject = {}
+  for (const key in context) if (Object.hasOwn(context, key)) out[key] = context[key]
   for (const field of CONTEXT_COPY_FIELDS) {
     if (event[field] !== undefined && out[field] === undefined) out[field] = event[field]
   }

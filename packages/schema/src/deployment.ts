@@ -1,6 +1,6 @@
 import * as z from 'zod'
-import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import { REPOSITORY_ALIASES } from './enums'
+import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import {
   commitSha,
   dateTime,
@@ -11,7 +11,7 @@ import {
   text,
   uri,
 } from './formats'
-import { type KeySpec, canonicalizeKeys } from './keys'
+import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
 
@@ -26,7 +26,9 @@ export const deploymentSchema = z
     repository: repository().meta({
       description: 'owner/name; aliases `repo`, `github_repository`, `githubRepository`.',
     }),
-    commit_sha: commitSha().meta({ description: '7 to 40 hexadecimal characters; alias `commitSha`.' }),
+    commit_sha: commitSha().meta({
+      description: '7 to 40 hexadecimal characters; alias `commitSha`.',
+    }),
     branch: text().optional(),
     deployed_at: dateTime().optional(),
     pull_request_number: stringOrInteger().optional(),
@@ -38,7 +40,10 @@ export const deploymentSchema = z
     release_tag: text().optional(),
     github: freeObject().optional(),
   })
-  .meta({ id: 'Deployment', description: 'A deployment record (section 2.4); unknown properties are kept.' })
+  .meta({
+    id: 'tis.Deployment',
+    description: 'A deployment record (section 2.4); unknown properties are kept.',
+  })
 
 const DEPLOYMENT_FIELDS = Object.keys(deploymentSchema.shape)
 const DEPLOYMENT_KEYS: KeySpec = { known: new Set(DEPLOYMENT_FIELDS), aliases: REPOSITORY_ALIASES }

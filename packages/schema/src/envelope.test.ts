@@ -59,9 +59,7 @@ describe.each(operations)('the %s envelope', (key) => {
   })
 
   it('422 when both spellings of the envelope are sent', () => {
-    expect(
-      parseEnvelope(key, { [key]: valid[key], [key.toUpperCase()]: valid[key] }),
-    ).toEqual({
+    expect(parseEnvelope(key, { [key]: valid[key], [key.toUpperCase()]: valid[key] })).toEqual({
       ok: false,
       status: 422,
       errors: [`send either ${key} or ${key.toUpperCase()} as the root key, not both`],
@@ -78,5 +76,4 @@ describe.each(operations)('the %s envelope', (key) => {
       errors: [`${key} is nested too deeply (maximum is 64 levels)`],
     })
   })
-
 })

@@ -1,6 +1,6 @@
-import { type JsonObject, isPlainObject } from './keys'
-import { LIMITS, jsonDepth } from './limits'
-import { type ParseBadRequest, type ParseUnprocessable, badRequest, unprocessable } from './result'
+import { isPlainObject, type JsonObject } from './keys'
+import { jsonDepth, LIMITS } from './limits'
+import { badRequest, type ParseBadRequest, type ParseUnprocessable, unprocessable } from './result'
 
 /** The root key that wraps each operation's body (section 2 of the interface). */
 export const ENVELOPE_KEYS = {

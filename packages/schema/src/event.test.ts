@@ -15,13 +15,15 @@ function accepted(event: object): NormalizedEvent {
 
 function rejected(event: object): readonly string[] {
   const result = parse(event)
-  if (result.ok || result.status !== 422) throw new Error(`expected 422, got ${JSON.stringify(result)}`)
+  if (result.ok || result.status !== 422)
+    throw new Error(`expected 422, got ${JSON.stringify(result)}`)
   return result.errors
 }
 
 describe('event_type', () => {
   it.each(EVENT_TYPES)('accepts %s', (type) => {
-    const event = type === 'span' ? { event_type: type, name: 'x' } : { event_type: type, message: 'x' }
+    const event =
+      type === 'span' ? { event_type: type, name: 'x' } : { event_type: type, message: 'x' }
     expect(accepted(event).event_type).toBe(type)
   })
 
@@ -122,7 +124,12 @@ describe('camelCase, PascalCase and UPPER_CASE field names', () => {
     })
     expect(result).toMatchObject({
       ok: true,
-      value: { event_type: 'log', message: 'hi', trace_id: 't', context: { request_id: 'r', trace_id: 't' } },
+      value: {
+        event_type: 'log',
+        message: 'hi',
+        trace_id: 't',
+        context: { request_id: 'r', trace_id: 't' },
+      },
     })
   })
 })
@@ -154,12 +161,32 @@ describe('bounds and types', () => {
   const rows: Array<[string, string, unknown, string | null]> = [
     ['duration_ms 0 is inside', 'duration_ms', 0, null],
     ['duration_ms may be fractional', 'duration_ms', 0.25, null],
-    ['duration_ms just below 0 is outside', 'duration_ms', -0.001, 'duration_ms must be greater than or equal to 0'],
+    [
+      'duration_ms just below 0 is outside',
+      'duration_ms',
+      -0.001,
+      'duration_ms must be greater than or equal to 0',
+    ],
     ['duration_ms as a string', 'duration_ms', '12', 'duration_ms must be a number'],
     ['expected_interval_seconds 1 is inside', 'expected_interval_seconds', 1, null],
-    ['expected_interval_seconds 0 is outside', 'expected_interval_seconds', 0, 'expected_interval_seconds must be greater than or equal to 1'],
-    ['expected_interval_seconds must be whole', 'expected_interval_seconds', 1.5, 'expected_interval_seconds must be an integer'],
-    ['expected_interval_seconds as a string', 'expected_interval_seconds', '60', 'expected_interval_seconds must be an integer'],
+    [
+      'expected_interval_seconds 0 is outside',
+      'expected_interval_seconds',
+      0,
+      'expected_interval_seconds must be greater than or equal to 1',
+    ],
+    [
+      'expected_interval_seconds must be whole',
+      'expected_interval_seconds',
+      1.5,
+      'expected_interval_seconds must be an integer',
+    ],
+    [
+      'expected_interval_seconds as a string',
+      'expected_interval_seconds',
+      '60',
+      'expected_interval_seconds must be an integer',
+    ],
     ['user_id as a string', 'user_id', 'u-1', null],
     ['user_id as an integer', 'user_id', 42, null],
     ['user_id as a fraction', 'user_id', 1.5, 'user_id must be a string or an integer'],
@@ -171,20 +198,65 @@ describe('bounds and types', () => {
     ['status as an array', 'status', [200], 'status must be a string or an integer'],
     ['commit_sha of 7 hex', 'commit_sha', 'abcdef1', null],
     ['commit_sha of 40 hex', 'commit_sha', 'a'.repeat(40), null],
-    ['commit_sha of 6 hex', 'commit_sha', 'abcdef', 'commit_sha is invalid (must be 7 to 40 hexadecimal characters)'],
-    ['commit_sha of 41 hex', 'commit_sha', 'a'.repeat(41), 'commit_sha is invalid (must be 7 to 40 hexadecimal characters)'],
-    ['commit_sha not hex', 'commit_sha', 'abcdefg', 'commit_sha is invalid (must be 7 to 40 hexadecimal characters)'],
+    [
+      'commit_sha of 6 hex',
+      'commit_sha',
+      'abcdef',
+      'commit_sha is invalid (must be 7 to 40 hexadecimal characters)',
+    ],
+    [
+      'commit_sha of 41 hex',
+      'commit_sha',
+      'a'.repeat(41),
+      'commit_sha is invalid (must be 7 to 40 hexadecimal characters)',
+    ],
+    [
+      'commit_sha not hex',
+      'commit_sha',
+      'abcdefg',
+      'commit_sha is invalid (must be 7 to 40 hexadecimal characters)',
+    ],
     ['repository owner/name', 'repository', 'octo/app', null],
-    ['repository without owner', 'repository', 'app', 'repository must be a repository full name in owner/name form'],
-    ['repository with three parts', 'repository', 'a/b/c', 'repository must be a repository full name in owner/name form'],
+    [
+      'repository without owner',
+      'repository',
+      'app',
+      'repository must be a repository full name in owner/name form',
+    ],
+    [
+      'repository with three parts',
+      'repository',
+      'a/b/c',
+      'repository must be a repository full name in owner/name form',
+    ],
     ['occurred_at RFC 3339', 'occurred_at', '2026-01-01T00:00:00+01:00', null],
-    ['occurred_at without offset', 'occurred_at', '2026-01-01T00:00:00', 'occurred_at must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)'],
-    ['started_at not a date', 'started_at', 'soon', 'started_at must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)'],
+    [
+      'occurred_at without offset',
+      'occurred_at',
+      '2026-01-01T00:00:00',
+      'occurred_at must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)',
+    ],
+    [
+      'started_at not a date',
+      'started_at',
+      'soon',
+      'started_at must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)',
+    ],
     ['ended_at a number', 'ended_at', 1, 'ended_at must be a string'],
     ['trace_id a number', 'trace_id', 1, 'trace_id must be a string'],
     ['level of 1,024 characters', 'level', 'l'.repeat(1024), null],
-    ['level of 1,025 characters', 'level', 'l'.repeat(1025), 'level is too long (maximum is 1024 characters)'],
-    ['kind outside the enum', 'kind', 'sql', 'kind is not included in the list (app, browser, cache, db, http, internal, queue, render, resource, server)'],
+    [
+      'level of 1,025 characters',
+      'level',
+      'l'.repeat(1025),
+      'level is too long (maximum is 1024 characters)',
+    ],
+    [
+      'kind outside the enum',
+      'kind',
+      'sql',
+      'kind is not included in the list (app, browser, cache, db, http, internal, queue, render, resource, server)',
+    ],
   ]
 
   it.each(rows)('%s', (_rule, field, value, error) => {
@@ -279,18 +351,50 @@ describe('context', () => {
   })
 
   it.each([
-    ['tags must map strings to strings', { tags: { region: 1 } }, 'context.tags.region must be a string'],
+    [
+      'tags must map strings to strings',
+      { tags: { region: 1 } },
+      'context.tags.region must be a string',
+    ],
     ['tags must be an object', { tags: ['a'] }, 'context.tags must be an object of string values'],
     ['value must be a number', { value: '3' }, 'context.value must be a number'],
-    ['duration_ms ≥ 0', { duration_ms: -5 }, 'context.duration_ms must be greater than or equal to 0'],
-    ['expected_interval_seconds ≥ 1', { expected_interval_seconds: 0 }, 'context.expected_interval_seconds must be greater than or equal to 1'],
-    ['user_id string or integer', { user_id: 1.1 }, 'context.user_id must be a string or an integer'],
-    ['exception must be an object', { exception: 'TypeError' }, 'context.exception must be an object'],
-    ['exception_class must be a string', { exception: { exception_class: 1 } }, 'context.exception.exception_class must be a string'],
+    [
+      'duration_ms ≥ 0',
+      { duration_ms: -5 },
+      'context.duration_ms must be greater than or equal to 0',
+    ],
+    [
+      'expected_interval_seconds ≥ 1',
+      { expected_interval_seconds: 0 },
+      'context.expected_interval_seconds must be greater than or equal to 1',
+    ],
+    [
+      'user_id string or integer',
+      { user_id: 1.1 },
+      'context.user_id must be a string or an integer',
+    ],
+    [
+      'exception must be an object',
+      { exception: 'TypeError' },
+      'context.exception must be an object',
+    ],
+    [
+      'exception_class must be a string',
+      { exception: { exception_class: 1 } },
+      'context.exception.exception_class must be a string',
+    ],
     ['request must be an object', { request: 'GET /' }, 'context.request must be an object'],
-    ['request.headers must be an object', { request: { headers: 'x' } }, 'context.request.headers must be an object'],
+    [
+      'request.headers must be an object',
+      { request: { headers: 'x' } },
+      'context.request.headers must be an object',
+    ],
     ['metadata must be an object', { metadata: 1 }, 'context.metadata must be an object'],
-    ['commit_sha pattern', { commit_sha: 'xyz' }, 'context.commit_sha is invalid (must be 7 to 40 hexadecimal characters)'],
+    [
+      'commit_sha pattern',
+      { commit_sha: 'xyz' },
+      'context.commit_sha is invalid (must be 7 to 40 hexadecimal characters)',
+    ],
   ])('%s', (_rule, context, error) => {
     expect(rejected({ ...base, context })).toEqual([error])
   })
@@ -313,7 +417,16 @@ describe('context', () => {
       unit: 'ms',
       tags: { a: 'b' },
       exception: { exception_class: 'Error' },
-      request: { method: 'GET', url: 'https://x.test/', path: '/', query_string: '', route: '/', headers: {}, params: {}, request_id: 'r' },
+      request: {
+        method: 'GET',
+        url: 'https://x.test/',
+        path: '/',
+        query_string: '',
+        route: '/',
+        headers: {},
+        params: {},
+        request_id: 'r',
+      },
       method: 'GET',
       url: 'https://x.test/',
       check_in_slug: 'c',
@@ -351,7 +464,16 @@ describe('convenience copying into context', () => {
   })
 
   it.each(CONTEXT_COPY_FIELDS)('never overwrites context.%s', (field) => {
-    const own = field === 'kind' ? 'http' : field === 'user_id' || field === 'status' ? 99 : field.endsWith('_at') ? '2025-01-01T00:00:00Z' : field === 'duration_ms' || field === 'expected_interval_seconds' ? 77 : 'own'
+    const own =
+      field === 'kind'
+        ? 'http'
+        : field === 'user_id' || field === 'status'
+          ? 99
+          : field.endsWith('_at')
+            ? '2025-01-01T00:00:00Z'
+            : field === 'duration_ms' || field === 'expected_interval_seconds'
+              ? 77
+              : 'own'
     const event = accepted({ ...base, [field]: values[field], context: { [field]: own } })
     expect(event.context[field]).toEqual(own)
     expect(event[field]).toEqual(values[field])

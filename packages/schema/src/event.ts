@@ -1,7 +1,12 @@
 import * as z from 'zod'
-import { canonicalizeContext, copyIntoContext, type EventContext, eventContextSchema } from './context'
-import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
+import {
+  canonicalizeContext,
+  copyIntoContext,
+  type EventContext,
+  eventContextSchema,
+} from './context'
 import { EVENT_TYPES, REPOSITORY_ALIASES, SPAN_KINDS } from './enums'
+import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import {
   commitSha,
   dateTime,
@@ -12,7 +17,7 @@ import {
   stringOrInteger,
   text,
 } from './formats'
-import { type JsonObject, type KeySpec, canonicalizeKeys, isPlainObject } from './keys'
+import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
 import { formatIssues, type Problem, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
@@ -50,7 +55,10 @@ export const eventSchema = z
     ended_at: dateTime().optional(),
     context: eventContextSchema.optional(),
   })
-  .meta({ id: 'Event', description: 'A telemetry event (section 2.1); unknown properties are kept.' })
+  .meta({
+    id: 'tis.Event',
+    description: 'A telemetry event (section 2.1); unknown properties are kept.',
+  })
 
 /** The documented event fields in interface order; 422 messages follow it. */
 export const EVENT_FIELDS = Object.keys(eventSchema.shape)
@@ -82,7 +90,10 @@ function crossFieldProblems(event: JsonObject): Problem[] {
   const problems: Problem[] = []
   if (event['event_type'] === 'span') {
     if (blank(event['name']) && blank(event['message'])) {
-      problems.push({ path: ['name'], message: "can't be blank (a span needs a name or a message)" })
+      problems.push({
+        path: ['name'],
+        message: "can't be blank (a span needs a name or a message)",
+      })
     }
   } else if (blank(event['message'])) {
     problems.push({ path: ['message'], message: "can't be blank" })

@@ -70,7 +70,9 @@ export const nonNegativeNumber = () =>
 
 /** An integer ≥ `min`. */
 export const integerAtLeast = (min: number) =>
-  z.int({ error: mustBe('an integer') }).min(min, { error: `must be greater than or equal to ${min}` })
+  z
+    .int({ error: mustBe('an integer') })
+    .min(min, { error: `must be greater than or equal to ${min}` })
 
 /** A string or an integer (user ids, HTTP statuses, pull request numbers). */
 export const stringOrInteger = () =>
@@ -110,6 +112,4 @@ export const commitSha = () =>
 
 /** An absolute URI. */
 export const uri = () =>
-  text(8_192)
-    .refine(isAbsoluteUri, { error: 'must be an absolute URI' })
-    .meta({ format: 'uri' })
+  text(8_192).refine(isAbsoluteUri, { error: 'must be an absolute URI' }).meta({ format: 'uri' })

@@ -31,23 +31,40 @@ export interface KeySpec {
  * Renames documented fields to their canonical snake_case names: camelCase, PascalCase and
  * UPPER_CASE spellings and documented aliases. A key spelled canonically wins over any other
  * spelling of the same field; otherwise the first spelling in the body wins. `null` on a
- * documented field means "not given" and is dropped. Unknown keys pass through untouched.
- * Builds a fresh object with own data properties only, so `__proto__` keys stay inert.
+ * documented field means "not given" and is dropped. Unknown keys pass through untouched, except
+ * `__proto__`, which is dropped so no prototype can be swapped in.
  */
 export function canonicalizeKeys(input: JsonObject, spec: KeySpec): JsonObject {
-  const exact: Array<[string, unknown]> = []
+  const out: JsonObject = {}
   const spelled: Array<[string, unknown]> = []
   const unknown: Array<[string, unknown]> = []
-  for (const [key, value] of Object.entries(input)) {
-    const snake = toSnakeCase(key)
+  for (const key in input) {
+    if (!Object.hasOwn(input, key) || key === '__proto__') continue
+    const value = input[key]
+    if (spec.known.has(key) && spec.aliases?.[key] === undefined) {
+      if (value !== null && value !== undefined) out[key] = value
+      continue
+    }
+    const snake = snakeCached(key)
     const canonical = spec.aliases?.[snake] ?? snake
     if (!spec.known.has(canonical)) unknown.push([key, value])
-    else if (value === null || value === undefined) continue
-    else if (key === canonical) exact.push([canonical, value])
-    else spelled.push([canonical, value])
+    else if (value !== null && value !== undefined) spelled.push([canonical, value])
   }
-  const out = new Map<string, unknown>(exact)
-  for (const [key, value] of spelled) if (!out.has(key)) out.set(key, value)
-  for (const [key, value] of unknown) if (!out.has(key)) out.set(key, value)
-  return Object.fromEntries(out)
+  for (const [key, value] of spelled) if (!Object.hasOwn(out, key)) out[key] = value
+  for (const [key, value] of unknown) if (!Object.hasOwn(out, key)) out[key] = value
+  return out
+}
+
+// Key spellings repeat across requests; remembering them keeps the regexes off the hot path.
+const SNAKE_CACHE = new Map<string, string>()
+const SNAKE_CACHE_SIZE = 4_096
+
+function snakeCached(key: string): string {
+  let snake = SNAKE_CACHE.get(key)
+  if (snake === undefined) {
+    snake = toSnakeCase(key)
+    if (SNAKE_CACHE.size >= SNAKE_CACHE_SIZE) SNAKE_CACHE.clear()
+    if (key.length <= 64) SNAKE_CACHE.set(key, snake)
+  }
+  return snake
 }

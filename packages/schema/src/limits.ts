@@ -15,19 +15,31 @@ export const LIMITS = {
 } as const
 
 /**
- * Returns the nesting depth of a JSON value, or `Infinity` once it passes `limit`. Iterative, so a
- * hostile body cannot overflow the stack.
+ * Returns the nesting depth of a JSON value, or `Infinity` once it passes `limit`. Recursion stops
+ * at `limit + 1` levels, so a hostile body cannot overflow the stack.
  */
 export function jsonDepth(value: unknown, limit: number = LIMITS.maxDepth): number {
-  let max = 0
-  const stack: Array<[unknown, number]> = [[value, 1]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (node === null || typeof node !== 'object') continue
-    if (depth > limit) return Number.POSITIVE_INFINITY
-    if (depth > max) max = depth
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  return depthOf(value, 1, limit)
+}
+
+function depthOf(node: unknown, depth: number, limit: number): number {
+  if (node === null || typeof node !== 'object') return 0
+  if (depth > limit) return Number.POSITIVE_INFINITY
+  let max = depth
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      if (child !== null && typeof child === 'object') {
+        const d = depthOf(child, depth + 1, limit)
+        if (d > max) max = d
+      }
+    }
+  } else {
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key]
+      if (child !== null && typeof child === 'object') {
+        const d = depthOf(child, depth + 1, limit)
+        if (d > max) max = d
+      }
     }
   }
   return max

@@ -1,8 +1,8 @@
 import * as z from 'zod'
-import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import { EVENT_TYPES, type EventType, MOBILE_PLATFORMS } from './enums'
+import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import { oneOf, requiredText, text } from './formats'
-import { type KeySpec, canonicalizeKeys } from './keys'
+import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
 
@@ -41,8 +41,9 @@ export const mobileTokenRequestSchema = z
     { error: 'must be an object' },
   )
   .meta({
-    id: 'MobileIngestTokenRequest',
-    description: 'A request for a short-lived mobile ingest token (section 2.5); no other properties.',
+    id: 'tis.MobileIngestTokenRequest',
+    description:
+      'A request for a short-lived mobile ingest token (section 2.5); no other properties.',
   })
 
 const MOBILE_TOKEN_FIELDS = Object.keys(mobileTokenRequestSchema.shape)

@@ -61,7 +61,11 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 
 /** Converts a zod schema to a JSON Schema (2020-12) suitable for OpenAPI 3.1 components. */
 export function toOpenApiSchema(schema: z.ZodType): OpenApiObject {
-  const { $schema: _s, $id: _i, ...rest } = z.toJSONSchema(schema, {
+  const {
+    $schema: _s,
+    $id: _i,
+    ...rest
+  } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
@@ -86,13 +90,17 @@ const CORE_SCHEMAS: Record<string, z.ZodType> = {
   AnalyticsReadiness: analyticsReadinessSchema,
 }
 
+// Schemas register under `tis.`-prefixed ids in zod's global registry, so another library's
+// `Event` or `Error` cannot collide with ours; references drop the prefix.
+const componentUri = (id: string) => `#/components/schemas/${id.replace(/^tis\./, '')}`
+
 /** Component schemas of every registered zod schema with an `id`, with cross references. */
 function componentSchemas(extra: Record<string, z.ZodType | OpenApiObject>) {
   const all = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
+    uri: componentUri,
   }).schemas as Record<string, OpenApiObject>
   const out: Record<string, OpenApiObject> = {}
   for (const [name, schema] of Object.entries({ ...CORE_SCHEMAS, ...extra })) {
@@ -106,6 +114,7 @@ function componentSchemas(extra: Record<string, z.ZodType | OpenApiObject>) {
   out['Event'] = {
     ...out['Event'],
     if: { properties: { event_type: { const: 'span' } }, required: ['event_type'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword
     then: { anyOf: [{ required: ['name'] }, { required: ['message'] }] },
     else: { required: ['message'] },
   }
@@ -185,7 +194,11 @@ function postOperation(o: {
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
       requestBody: { required: true, content: json(ref(o.envelope)) },
       responses: {
-        '201': { description: 'Accepted and durably stored.', headers: RATE_LIMIT_HEADERS, content: json(o.created) },
+        '201': {
+          description: 'Accepted and durably stored.',
+          headers: RATE_LIMIT_HEADERS,
+          content: json(o.created),
+        },
         '400': { $ref: '#/components/responses/BadRequest' },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '403': { $ref: '#/components/responses/Forbidden' },
@@ -266,8 +279,14 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
           summary: 'Readiness of the optional analytics store',
           security: [],
           responses: {
-            '200': { description: 'Disabled, or enabled and ready.', content: json(ref('AnalyticsReadiness')) },
-            '503': { description: 'Enabled but unreachable or missing tables or views.', content: json(ref('AnalyticsReadiness')) },
+            '200': {
+              description: 'Disabled, or enabled and ready.',
+              content: json(ref('AnalyticsReadiness')),
+            },
+            '503': {
+              description: 'Enabled but unreachable or missing tables or views.',
+              content: json(ref('AnalyticsReadiness')),
+            },
           },
         },
       },
@@ -275,7 +294,11 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
     components: {
       schemas: componentSchemas(extraSchemas),
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <API_KEY>',
+        },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
       headers: {

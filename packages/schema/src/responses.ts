@@ -8,28 +8,28 @@ export const acceptedEventSchema = z
     legacy_id: z.int(),
     status: z.literal('accepted'),
   })
-  .meta({ id: 'AcceptedEvent', description: 'An accepted event.' })
+  .meta({ id: 'tis.AcceptedEvent', description: 'An accepted event.' })
 /** 201 body of an accepted event. */
 export type AcceptedEvent = z.output<typeof acceptedEventSchema>
 
 /** 201 body of an accepted span: an accepted event plus `type: "span"`. */
 export const acceptedSpanSchema = acceptedEventSchema
   .extend({ type: z.literal('span') })
-  .meta({ id: 'AcceptedSpan', description: 'An accepted span.' })
+  .meta({ id: 'tis.AcceptedSpan', description: 'An accepted span.' })
 /** 201 body of an accepted span. */
 export type AcceptedSpan = z.output<typeof acceptedSpanSchema>
 
 /** 201 body of an accepted check-in: no `legacy_id`. */
 export const acceptedCheckInSchema = z
   .object({ id: z.uuid(), status: z.literal('accepted') })
-  .meta({ id: 'AcceptedCheckIn', description: 'An accepted check-in.' })
+  .meta({ id: 'tis.AcceptedCheckIn', description: 'An accepted check-in.' })
 /** 201 body of an accepted check-in. */
 export type AcceptedCheckIn = z.output<typeof acceptedCheckInSchema>
 
 /** 201 body of an accepted deployment. */
 export const acceptedDeploymentSchema = acceptedEventSchema
   .extend({})
-  .meta({ id: 'AcceptedDeployment', description: 'An accepted deployment.' })
+  .meta({ id: 'tis.AcceptedDeployment', description: 'An accepted deployment.' })
 /** 201 body of an accepted deployment. */
 export type AcceptedDeployment = z.output<typeof acceptedDeploymentSchema>
 
@@ -45,21 +45,21 @@ export const mobileTokenResponseSchema = z
     release: z.string().optional(),
     session_id: z.string().optional(),
   })
-  .meta({ id: 'MobileIngestTokenResponse', description: 'A minted mobile ingest token.' })
+  .meta({ id: 'tis.MobileIngestTokenResponse', description: 'A minted mobile ingest token.' })
 /** 201 body of a mobile token mint. */
 export type MobileTokenResponse = z.output<typeof mobileTokenResponseSchema>
 
 /** Body of 400, 401, 403 (and other single-message errors). */
 export const errorBodySchema = z
   .object({ error: z.string() })
-  .meta({ id: 'Error', description: 'An error with one message.' })
+  .meta({ id: 'tis.Error', description: 'An error with one message.' })
 /** Body of 400, 401 and 403 responses. */
 export type ErrorBody = z.output<typeof errorBodySchema>
 
 /** Body of 422: every validation problem, one human-readable message each. */
 export const validationErrorBodySchema = z
   .object({ errors: z.array(z.string()) })
-  .meta({ id: 'ValidationErrors', description: 'Every validation problem of the request.' })
+  .meta({ id: 'tis.ValidationErrors', description: 'Every validation problem of the request.' })
 /** Body of 422 responses. */
 export type ValidationErrorBody = z.output<typeof validationErrorBodySchema>
 
@@ -71,7 +71,10 @@ export const rateLimitErrorBodySchema = z
     window_seconds: z.int(),
     retry_after: z.int(),
   })
-  .meta({ id: 'RateLimitError', description: 'The request cap of the current window was reached.' })
+  .meta({
+    id: 'tis.RateLimitError',
+    description: 'The request cap of the current window was reached.',
+  })
 /** Body of 429 responses. */
 export type RateLimitErrorBody = z.output<typeof rateLimitErrorBodySchema>
 
@@ -83,7 +86,7 @@ export const analyticsReadinessSchema = z
     ready: z.boolean(),
     missing_tables: z.array(z.string()).optional(),
   })
-  .meta({ id: 'AnalyticsReadiness', description: 'Readiness of the optional analytics store.' })
+  .meta({ id: 'tis.AnalyticsReadiness', description: 'Readiness of the optional analytics store.' })
 /** Body of the analytics readiness endpoint. */
 export type AnalyticsReadiness = z.output<typeof analyticsReadinessSchema>
 

@@ -10,7 +10,9 @@ import { join } from 'node:path'
 const out = mkdtempSync(join(tmpdir(), 'tis-pack-'))
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' })
 try {
-  execFileSync('pnpm', ['pack', '--pack-destination', out], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('pnpm', ['pack', '--pack-destination', out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   const tarball = join(out, readdirSync(out).find((f) => f.endsWith('.tgz')) ?? '')
   run('publint', ['--strict', '--pack', 'pnpm'])
   run('attw', [tarball, '--format', 'table-flipped'])
