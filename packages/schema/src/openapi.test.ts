@@ -28,7 +28,9 @@ function resolve(ref: string): unknown {
 
 describe('the OpenAPI document', () => {
   it('validates as OpenAPI 3.1', async () => {
-    const result = await new Validator().validate(structuredClone(doc) as unknown as Record<string, unknown>)
+    const result = await new Validator().validate(
+      structuredClone(doc) as unknown as Record<string, unknown>,
+    )
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
   })
