@@ -23,7 +23,9 @@ function rejected(event: object): readonly string[] {
 describe('event_type', () => {
   it.each(EVENT_TYPES)('accepts %s', (type) => {
     const event =
-      type === 'span' ? { event_type: type, name: 'x' } : { event_type: type, message: 'x' }
+      type === 'span'
+        ? { event_type: type, name: 'x' }
+        : { event_type: type, message: 'x', check_in_slug: 'nightly' }
     expect(accepted(event).event_type).toBe(type)
   })
 
@@ -40,7 +42,18 @@ describe('event_type', () => {
 
 describe('message and name', () => {
   it.each(EVENT_TYPES.filter((t) => t !== 'span'))('message is required for %s', (type) => {
-    expect(rejected({ event_type: type })).toEqual(["message can't be blank"])
+    expect(rejected({ event_type: type, check_in_slug: 'nightly' })).toEqual([
+      "message can't be blank",
+    ])
+  })
+
+  it('a check_in event must name its monitor through check_in_slug or monitor_slug', () => {
+    expect(rejected({ event_type: 'check_in', message: 'ran' })).toEqual([
+      "check_in_slug can't be blank (a check_in event names its monitor)",
+    ])
+    expect(
+      accepted({ event_type: 'check_in', message: 'ran', monitor_slug: 'm' }).check_in_slug,
+    ).toBe('m')
   })
 
   it.each([[''], ['   '], ['\n\t']])('a blank message %j is missing', (message) => {

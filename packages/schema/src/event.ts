@@ -98,6 +98,12 @@ function crossFieldProblems(event: JsonObject): Problem[] {
   } else if (blank(event['message'])) {
     problems.push({ path: ['message'], message: "can't be blank" })
   }
+  if (event['event_type'] === 'check_in' && blank(event['check_in_slug'])) {
+    problems.push({
+      path: ['check_in_slug'],
+      message: "can't be blank (a check_in event names its monitor)",
+    })
+  }
   const started = event['started_at']
   const ended = event['ended_at']
   if (typeof started === 'string' && typeof ended === 'string') {
