@@ -3,7 +3,7 @@ import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import { dateTime, integerAtLeast, nonNegativeNumber, requiredText, text } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
-import { type ParseResult, success, unprocessable } from './result'
+import { type KnownFields, type ParseResult, success, unprocessable } from './result'
 
 /** Default `expected_interval_seconds` of a check-in (section 2.3). */
 export const DEFAULT_CHECK_IN_INTERVAL_SECONDS = 300
@@ -39,7 +39,7 @@ const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS) }
  * An accepted check-in with the defaults of section 2.3 applied; "blank" is `null`.
  */
 export type NormalizedCheckIn = Omit<
-  z.output<typeof checkInSchema>,
+  KnownFields<typeof checkInSchema.shape>,
   | 'status'
   | 'occurred_at'
   | 'environment'
@@ -57,7 +57,7 @@ export type NormalizedCheckIn = Omit<
   duration_ms: number | null
   trace_id: string | null
   request_id: string | null
-}
+} & Record<string, unknown>
 
 /** Options of {@link parseCheckInEnvelope}. */
 export interface ParseCheckInOptions {

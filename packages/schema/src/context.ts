@@ -13,6 +13,7 @@ import {
 } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
+import type { KnownFields } from './result'
 
 const exceptionSchema = z
   .looseObject({ exception_class: text().optional() }, { error: 'must be an object' })
@@ -81,7 +82,7 @@ export const eventContextSchema = z
   .meta({ id: 'tis.EventContext', description: 'Structured metadata of an event (section 2.2).' })
 
 /** The normalised `context` of an accepted event. */
-export type EventContext = z.output<typeof eventContextSchema>
+export type EventContext = KnownFields<typeof eventContextSchema.shape> & Record<string, unknown>
 
 const CONTEXT_KEYS: KeySpec = {
   known: new Set(Object.keys(eventContextSchema.shape)),

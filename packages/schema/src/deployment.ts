@@ -13,7 +13,7 @@ import {
 } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
-import { type ParseResult, success, unprocessable } from './result'
+import { type KnownFields, type ParseResult, success, unprocessable } from './result'
 
 /** Default `environment` of a deployment (section 2.4). */
 export const DEFAULT_DEPLOYMENT_ENVIRONMENT = 'production'
@@ -49,9 +49,10 @@ const DEPLOYMENT_FIELDS = Object.keys(deploymentSchema.shape)
 const DEPLOYMENT_KEYS: KeySpec = { known: new Set(DEPLOYMENT_FIELDS), aliases: REPOSITORY_ALIASES }
 
 /** An accepted deployment with `environment` defaulted. */
-export type NormalizedDeployment = Omit<z.output<typeof deploymentSchema>, 'environment'> & {
-  environment: string
-}
+export type NormalizedDeployment = Omit<KnownFields<typeof deploymentSchema.shape>, 'environment'> &
+  Record<string, unknown> & {
+    environment: string
+  }
 
 /**
  * Parses the body of `POST /api/v1/deployments`: unwraps `deployment`/`DEPLOYMENT`, renames

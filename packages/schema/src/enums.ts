@@ -29,3 +29,18 @@ export const REPOSITORY_ALIASES = {
   repo: 'repository',
   github_repository: 'repository',
 } as const
+
+/** Integration kinds a project can have (management API). */
+export const INTEGRATION_KINDS = [
+  'javascript',
+  'node',
+  'python',
+  'ruby',
+  'dotnet',
+  'cfml',
+  'android',
+  'ios',
+  'http_api',
+] as const
+/** One integration kind. */
+export type IntegrationKind = (typeof INTEGRATION_KINDS)[number]

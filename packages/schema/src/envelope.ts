@@ -14,7 +14,7 @@ export const ENVELOPE_KEYS = {
 export type EnvelopeKey = (typeof ENVELOPE_KEYS)[keyof typeof ENVELOPE_KEYS]
 
 /** The 400 message for a missing or unusable envelope; the interface fixes its beginning. */
-export const missingEnvelopeMessage = (key: EnvelopeKey): string =>
+export const missingEnvelopeMessage = (key: string): string =>
   `param is missing or the value is empty: ${key}`
 
 /**
@@ -28,7 +28,7 @@ export const missingEnvelopeMessage = (key: EnvelopeKey): string =>
  */
 export function unwrapEnvelope(
   body: unknown,
-  key: EnvelopeKey,
+  key: EnvelopeKey | (string & {}),
 ): { ok: true; value: JsonObject } | ParseBadRequest | ParseUnprocessable {
   const upper = key.toUpperCase()
   if (!isPlainObject(body)) {

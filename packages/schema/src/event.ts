@@ -20,7 +20,7 @@ import {
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
 import { formatIssues, type Problem, renderProblems } from './messages'
-import { type ParseResult, success, unprocessable } from './result'
+import { type KnownFields, type ParseResult, success, unprocessable } from './result'
 
 /** The `event` object of `POST /api/v1/ingest_events` (section 2.1), after normalisation. */
 export const eventSchema = z
@@ -69,10 +69,14 @@ const EVENT_KEYS: KeySpec = {
 }
 
 /** An accepted event: canonical names, `occurred_at` always set, `context` always an object. */
-export type NormalizedEvent = Omit<z.output<typeof eventSchema>, 'occurred_at' | 'context'> & {
-  occurred_at: string
-  context: EventContext
-}
+export type NormalizedEvent = Omit<
+  KnownFields<typeof eventSchema.shape>,
+  'occurred_at' | 'context'
+> &
+  Record<string, unknown> & {
+    occurred_at: string
+    context: EventContext
+  }
 
 /** Options of {@link parseEventEnvelope}. */
 export interface ParseEventOptions {

@@ -36,3 +36,12 @@ export const unprocessable = (errors: readonly string[]): ParseUnprocessable => 
   status: 422,
   errors,
 })
+
+/**
+ * The output type of a loose object's known fields plus an index signature for the unknown ones
+ * it keeps. (`Omit` over a type with an index signature would drop the known fields.)
+ * @internal
+ */
+export type KnownFields<Shape extends import('zod').ZodRawShape> = import('zod').output<
+  import('zod').ZodObject<Shape>
+>

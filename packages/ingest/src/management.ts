@@ -1,0 +1,233 @@
+import { ERROR_BODIES, type ParseResult, parseManagementEnvelope } from '@tis/schema'
+import { StoreError } from './errors'
+import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
+import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
+import type { ApiKeyRecord, ManagementStore, ProjectRecord, UserRecord } from './ports'
+
+/** The email of the administrator created on first run when no admin email is configured. */
+export const DEFAULT_ADMIN_EMAIL = 'admin@localhost'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const NOT_FOUND = { error: 'Not found' } as const
+
+/** One management operation. */
+export type ManagementOperation = (request: EngineRequest) => Promise<EngineResponse>
+
+/** The management API ("project settings" of section 5). */
+export interface ManagementApi {
+  /** `POST /api/v1/users` — application administrators only. */
+  createUser: ManagementOperation
+  /** `POST /api/v1/projects` */
+  createProject: ManagementOperation
+  /** `GET /api/v1/projects` */
+  listProjects: ManagementOperation
+  /** `GET /api/v1/projects/:id` */
+  getProject: ManagementOperation
+  /** `GET /api/v1/projects/:id/api_keys` */
+  listApiKeys: ManagementOperation
+  /** `POST /api/v1/projects/:id/api_keys` */
+  createApiKey: ManagementOperation
+  /** `DELETE /api/v1/projects/:id/api_keys/:key_id` */
+  revokeApiKey: ManagementOperation
+  /** `POST /api/v1/projects/:id/archive` */
+  archiveProject: ManagementOperation
+  /** `POST /api/v1/projects/:id/restore` */
+  restoreProject: ManagementOperation
+  /** `POST /api/v1/projects/:id/members` */
+  addMember: ManagementOperation
+  /** The user behind a request's access token, or `null` (for other packages' routes). */
+  authenticate(request: EngineRequest): Promise<{ user: UserRecord; admin: boolean } | null>
+  /** Whether the user may see the project: owner, member or administrator. */
+  canSee(project: ProjectRecord, user: UserRecord, admin: boolean): Promise<boolean>
+}
+
+/** Options of {@link createManagementApi}. */
+export interface ManagementApiOptions {
+  readonly store: ManagementStore
+  readonly adminEmails: readonly string[]
+  readonly now: () => Date
+  /** Called after keys are revoked or a project archived, to drop cached credentials. */
+  readonly onCredentialsChanged?: () => void
+}
+
+/** JSON of a project. */
+export function projectJson(p: ProjectRecord) {
+  return {
+    id: p.id,
+    name: p.name,
+    integration_kind: p.integrationKind,
+    status: p.status,
+    owner_id: p.ownerId,
+    created_at: p.createdAt.toISOString(),
+    archived_at: p.archivedAt?.toISOString() ?? null,
+  }
+}
+
+function apiKeyJson(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    name: k.name,
+    created_at: k.createdAt.toISOString(),
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  }
+}
+
+function invalid<T>(parsed: ParseResult<T>): EngineResponse | null {
+  if (parsed.ok) return null
+  return parsed.status === 400
+    ? json(400, { error: parsed.error })
+    : json(422, { errors: parsed.errors })
+}
+
+/** Creates the management operations over a store. */
+export function createManagementApi(options: ManagementApiOptions): ManagementApi {
+  const { store, now } = options
+  const admins = new Set(
+    (options.adminEmails.length > 0 ? options.adminEmails : [DEFAULT_ADMIN_EMAIL]).map((e) =>
+      e.trim().toLowerCase(),
+    ),
+  )
+  const isAdmin = (user: UserRecord) => admins.has(user.email.toLowerCase())
+
+  async function authenticate(request: EngineRequest) {
+    const match = /^Bearer\s+(\S+)$/i.exec(readHeader(request.headers, 'authorization') ?? '')
+    const token = match?.[1]
+    if (!token?.startsWith(TOKEN_PREFIXES.user) || token.length > 512) return null
+    const user = await store.findUserByTokenDigest(sha256Hex(token))
+    return user ? { user, admin: isAdmin(user) } : null
+  }
+
+  async function canSee(project: ProjectRecord, user: UserRecord, admin: boolean) {
+    return admin || project.ownerId === user.id || (await store.isMember(project.id, user.id))
+  }
+
+  /** Runs `fn` for an authenticated user, answering 401 otherwise. */
+  function authed(
+    fn: (request: EngineRequest, user: UserRecord, admin: boolean) => Promise<EngineResponse>,
+  ): ManagementOperation {
+    return async (request) => {
+      const auth = await authenticate(request)
+      if (!auth) return json(401, ERROR_BODIES.unauthorized)
+      return fn(request, auth.user, auth.admin)
+    }
+  }
+
+  /** Runs `fn` on the project of `:id` when the user may see it (404 otherwise); `manage` needs owner or admin (403). */
+  function withProject(
+    manage: boolean,
+    fn: (
+      request: EngineRequest,
+      project: ProjectRecord,
+      user: UserRecord,
+    ) => Promise<EngineResponse>,
+  ): ManagementOperation {
+    return authed(async (request, user, admin) => {
+      const id = request.params?.['id'] ?? ''
+      const project = UUID.test(id) ? await store.findProject(id) : null
+      if (!project || !(await canSee(project, user, admin))) return json(404, NOT_FOUND)
+      if (manage && !admin && project.ownerId !== user.id) return json(403, ERROR_BODIES.forbidden)
+      return fn(request, project, user)
+    })
+  }
+
+  async function setStatus(project: ProjectRecord, status: 'active' | 'archived') {
+    const updated = await store.setProjectStatus(project.id, status, now())
+    options.onCredentialsChanged?.()
+    return updated ? json(200, { project: projectJson(updated) }) : json(404, NOT_FOUND)
+  }
+
+  return {
+    authenticate,
+    canSee,
+
+    createUser: authed(async (request, _user, admin) => {
+      if (!admin) return json(403, ERROR_BODIES.forbidden)
+      const parsed = parseManagementEnvelope('user', request.body)
+      if (!parsed.ok) return invalid(parsed)!
+      const token = generateToken(TOKEN_PREFIXES.user)
+      try {
+        const user = await store.createUser({
+          id: uuidv7(),
+          email: parsed.value.email,
+          tokenDigest: sha256Hex(token),
+          createdAt: now(),
+        })
+        return json(201, {
+          user: { id: user.id, email: user.email, admin: isAdmin(user) },
+          access_token: token,
+        })
+      } catch (error) {
+        if (StoreError.is(error) && error.code === 'conflict') {
+          return json(422, { errors: ['email has already been taken'] })
+        }
+        throw error
+      }
+    }),
+
+    createProject: authed(async (request, user) => {
+      const parsed = parseManagementEnvelope('project', request.body)
+      if (!parsed.ok) return invalid(parsed)!
+      const project = await store.createProject({
+        id: uuidv7(),
+        name: parsed.value.name.trim(),
+        integrationKind: parsed.value.integration_kind,
+        ownerId: user.id,
+        createdAt: now(),
+      })
+      return json(201, { project: projectJson(project) })
+    }),
+
+    listProjects: authed(async (_request, user, admin) => {
+      const projects = await store.listProjects(admin ? null : user.id)
+      return json(200, { projects: projects.map(projectJson) })
+    }),
+
+    getProject: withProject(false, async (_request, project) =>
+      json(200, { project: projectJson(project) }),
+    ),
+
+    listApiKeys: withProject(false, async (_request, project) => {
+      const keys = await store.listApiKeys(project.id)
+      return json(200, { api_keys: keys.map(apiKeyJson) })
+    }),
+
+    createApiKey: withProject(false, async (request, project) => {
+      const parsed = parseManagementEnvelope('api_key', request.body, { optional: true })
+      if (!parsed.ok) return invalid(parsed)!
+      if (project.status !== 'active') {
+        return json(422, { errors: ['project is archived; restore it before creating keys'] })
+      }
+      const token = generateToken(TOKEN_PREFIXES.apiKey)
+      const key = await store.createApiKey({
+        id: uuidv7(),
+        projectId: project.id,
+        name: parsed.value.name?.trim() || 'default',
+        tokenDigest: sha256Hex(token),
+        createdAt: now(),
+      })
+      return json(201, { api_key: apiKeyJson(key), token })
+    }),
+
+    revokeApiKey: withProject(false, async (request, project) => {
+      const keyId = request.params?.['key_id'] ?? ''
+      const revoked = UUID.test(keyId) && (await store.revokeApiKey(project.id, keyId, now()))
+      if (!revoked) return json(404, NOT_FOUND)
+      options.onCredentialsChanged?.()
+      return json(204, null)
+    }),
+
+    archiveProject: withProject(true, (_request, project) => setStatus(project, 'archived')),
+    restoreProject: withProject(true, (_request, project) => setStatus(project, 'active')),
+
+    addMember: withProject(true, async (request, project) => {
+      const parsed = parseManagementEnvelope('member', request.body)
+      if (!parsed.ok) return invalid(parsed)!
+      const member = await store.findUserByEmail(parsed.value.email)
+      if (!member) return json(422, { errors: ['email does not belong to a user'] })
+      const added = await store.addMember(project.id, member.id, now())
+      return json(added ? 201 : 200, {
+        member: { project_id: project.id, user_id: member.id, email: member.email },
+      })
+    }),
+  }
+}

@@ -1,0 +1,88 @@
+/** The state of one fixed window after a hit. */
+export interface RateLimitState {
+  /** False once the hit went over `limit`. */
+  readonly allowed: boolean
+  /** The cap of the current window. */
+  readonly limit: number
+  /** Hits left in the window (min 0). */
+  readonly remaining: number
+  /** Unix time (seconds) when the window resets. */
+  readonly reset: number
+  /** Whole seconds until the reset (min 1). */
+  readonly retryAfter: number
+  /** The window length in seconds. */
+  readonly windowSeconds: number
+}
+
+/** Counts hits in fixed windows. The in-memory one suits one process; shared ones live in storage. */
+export interface RateLimiter {
+  /** Counts one hit for `key` in the window containing `at` and answers the window's state. */
+  hit(key: string, limit: number, windowSeconds: number, at: Date): Promise<RateLimitState>
+}
+
+/** Computes the state of a window from its count. */
+export function windowState(
+  count: number,
+  limit: number,
+  windowSeconds: number,
+  at: Date,
+): RateLimitState {
+  const nowSeconds = at.getTime() / 1000
+  const start = Math.floor(nowSeconds / windowSeconds) * windowSeconds
+  const reset = start + windowSeconds
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset,
+    retryAfter: Math.max(1, Math.ceil(reset - nowSeconds)),
+    windowSeconds,
+  }
+}
+
+/** A fixed-window limiter in this process's memory; windows of past periods are pruned. */
+export function createMemoryRateLimiter(): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>()
+  let lastPrune = 0
+  return {
+    async hit(key, limit, windowSeconds, at) {
+      const start = Math.floor(at.getTime() / 1000 / windowSeconds) * windowSeconds
+      const mapKey = `${windowSeconds}:${key}`
+      const current = windows.get(mapKey)
+      const count = current && current.start === start ? current.count + 1 : 1
+      windows.set(mapKey, { start, count })
+      if (at.getTime() - lastPrune > 60_000) {
+        lastPrune = at.getTime()
+        const nowSeconds = at.getTime() / 1000
+        for (const [k, w] of windows) {
+          const period = Number(k.slice(0, k.indexOf(':')))
+          if (w.start + period <= nowSeconds) windows.delete(k)
+        }
+      }
+      return windowState(count, limit, windowSeconds, at)
+    },
+  }
+}
+
+/** The `X-RateLimit-*` headers of section 8 for a window state. */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(Math.floor(state.reset)),
+  }
+}
+
+/** The 429 response body and headers of section 7. */
+export function tooManyRequests(state: RateLimitState) {
+  return {
+    status: 429,
+    headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.retryAfter) },
+    body: {
+      error: 'Rate limit exceeded',
+      limit: state.limit,
+      window_seconds: state.windowSeconds,
+      retry_after: state.retryAfter,
+    },
+  } as const
+}

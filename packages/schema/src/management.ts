@@ -1,0 +1,102 @@
+import * as z from 'zod'
+import { INTEGRATION_KINDS } from './enums'
+import { unwrapEnvelope } from './envelope'
+import { oneOf, requiredText, text } from './formats'
+import { canonicalizeKeys, isPlainObject } from './keys'
+import { formatIssues, renderProblems } from './messages'
+import { type ParseResult, success, unprocessable } from './result'
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/** `POST /api/v1/users` body: `{"user":{"email"}}`. */
+export const userRequestSchema = z
+  .strictObject(
+    {
+      email: requiredText(320).refine((s) => EMAIL.test(s.trim()), {
+        error: 'is not an email address',
+      }),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({
+    id: 'tis.UserRequest',
+    description: 'A user to create (application administrators only).',
+  })
+
+/** `POST /api/v1/projects` body: `{"project":{"name","integration_kind"}}`. */
+export const projectRequestSchema = z
+  .strictObject(
+    {
+      name: requiredText(200),
+      integration_kind: oneOf(INTEGRATION_KINDS),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({ id: 'tis.ProjectRequest', description: 'A project to create; the caller owns it.' })
+
+/** `POST /api/v1/projects/:id/api_keys` body (optional): `{"api_key":{"name"}}`. */
+export const apiKeyRequestSchema = z
+  .strictObject({ name: text(200).optional() }, { error: 'must be an object' })
+  .meta({ id: 'tis.ApiKeyRequest', description: 'A project API key to create.' })
+
+/** `POST /api/v1/projects/:id/members` body: `{"member":{"email"}}`. */
+export const memberRequestSchema = z
+  .strictObject({ email: requiredText(320) }, { error: 'must be an object' })
+  .meta({ id: 'tis.MemberRequest', description: 'An existing user to share the project with.' })
+
+const MANAGEMENT = {
+  user: userRequestSchema,
+  project: projectRequestSchema,
+  api_key: apiKeyRequestSchema,
+  member: memberRequestSchema,
+} as const
+
+/** Envelope keys of the management API. */
+export type ManagementEnvelopeKey = keyof typeof MANAGEMENT
+
+/** The parsed management request of each envelope. */
+export interface ManagementRecords {
+  user: { email: string }
+  project: z.output<typeof projectRequestSchema>
+  api_key: { name?: string | undefined }
+  member: { email: string }
+}
+
+// No body, `{}`, or an envelope that is `null` or `{}`.
+function isEmptyBody(body: unknown, key: string): boolean {
+  if (body === undefined || body === null) return true
+  if (!isPlainObject(body)) return false
+  const keys = Object.keys(body)
+  if (keys.length === 0) return true
+  const envelope = body[key] ?? body[key.toUpperCase()]
+  return (
+    keys.length === 1 &&
+    (envelope === null || (isPlainObject(envelope) && Object.keys(envelope).length === 0))
+  )
+}
+
+/**
+ * Parses a management API body with the same envelope, naming and message rules as ingestion.
+ * Emails are trimmed and lower-cased. With `optional`, a missing body or envelope means `{}`.
+ */
+export function parseManagementEnvelope<K extends ManagementEnvelopeKey>(
+  key: K,
+  body: unknown,
+  options: { optional?: boolean } = {},
+): ParseResult<ManagementRecords[K]> {
+  if (options.optional && isEmptyBody(body, key)) return success({} as ManagementRecords[K])
+  const unwrapped = unwrapEnvelope(body, key)
+  if (!unwrapped.ok) return unwrapped
+  const schema = MANAGEMENT[key]
+  const parsed = schema.safeParse(
+    canonicalizeKeys(unwrapped.value, { known: new Set(Object.keys(schema.shape)) }),
+  )
+  if (!parsed.success) {
+    return unprocessable(
+      renderProblems(formatIssues(parsed.error.issues), Object.keys(schema.shape)),
+    )
+  }
+  const value = { ...parsed.data } as Record<string, unknown>
+  if (typeof value['email'] === 'string') value['email'] = value['email'].trim().toLowerCase()
+  return success(value as ManagementRecords[K])
+}
