@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { createBatchWriter } from './batch-writer'
+import type { TelemetryStore, WriteOp, WriteResult } from './ports'
+
+/** A store that records batches and can fail on chosen records. */
+function recordingStore(options: { failIds?: Set<string>; delayMs?: number } = {}) {
+  const batches: string[][] = []
+  let active = 0
+  let maxActive = 0
+  const store: TelemetryStore = {
+    async writeBatch(batch) {
+      active++
+      maxActive = Math.max(maxActive, active)
+      try {
+        await new Promise((r) => setTimeout(r, options.delayMs ?? 1))
+        batches.push(batch.map((op) => op.id))
+        if (batch.some((op) => options.failIds?.has(op.id))) throw new Error('constraint violated')
+        return batch.map((op, i): WriteResult => ({ id: op.id, legacyId: i + 1 }))
+      } finally {
+        active--
+      }
+    },
+  }
+  return { store, batches, maxActive: () => maxActive }
+}
+
+const op = (id: string): WriteOp => ({
+  type: 'check_in',
+  id,
+  projectId: 'p',
+  receivedAt: new Date(0),
+  checkIn: {} as never,
+  monitor: {} as never,
+})
+
+describe('createBatchWriter', () => {
+  it('writes concurrent records together in one batch', async () => {
+    const { store, batches } = recordingStore()
+    const writer = createBatchWriter(store, { maxDelayMs: 5 })
+    const results = await Promise.all(['a', 'b', 'c'].map((id) => writer.write(op(id))))
+    expect(results.map((r) => r.id)).toEqual(['a', 'b', 'c'])
+    expect(batches).toEqual([['a', 'b', 'c']])
+  })
+
+  it('never puts more than maxRows records in a batch', async () => {
+    const { store, batches } = recordingStore()
+    const writer = createBatchWriter(store, { maxRows: 2, maxDelayMs: 5 })
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => writer.write(op(id))))
+    expect(batches.every((b) => b.length <= 2)).toBe(true)
+    expect(batches.flat().sort()).toEqual(['a', 'b', 'c', 'd', 'e'])
+  })
+
+  it('keeps at most `concurrency` batches in flight and gathers the rest meanwhile', async () => {
+    const { store, batches, maxActive } = recordingStore({ delayMs: 10 })
+    const writer = createBatchWriter(store, { maxRows: 1, concurrency: 2 })
+    await Promise.all(Array.from({ length: 6 }, (_, i) => writer.write(op(`r${i}`))))
+    expect(maxActive()).toBe(2)
+    expect(batches).toHaveLength(6)
+  })
+
+  it('resolves a record only after its batch is written', async () => {
+    const { store, batches } = recordingStore({ delayMs: 20 })
+    const writer = createBatchWriter(store)
+    let settled = false
+    const pending = writer.write(op('x')).then(() => {
+      settled = true
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(settled).toBe(false)
+    await pending
+    expect(batches).toEqual([['x']])
+  })
+
+  it('retries a failed batch record by record so one bad record fails alone', async () => {
+    const { store } = recordingStore({ failIds: new Set(['bad']) })
+    const errors: number[] = []
+    const writer = createBatchWriter(store, {
+      maxDelayMs: 5,
+      onBatchError: (_e, n) => errors.push(n),
+    })
+    const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map((id) => writer.write(op(id))))
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(errors).toEqual([3])
+  })
+
+  it('flush waits for everything queued; close refuses new records', async () => {
+    const { store, batches } = recordingStore({ delayMs: 5 })
+    const writer = createBatchWriter(store, { maxDelayMs: 50 })
+    const written = writer.write(op('q'))
+    await writer.close()
+    expect(batches).toEqual([['q']])
+    await expect(written).resolves.toMatchObject({ id: 'q' })
+    await expect(writer.write(op('late'))).rejects.toThrow('closed')
+  })
+})
