@@ -1,0 +1,111 @@
+import type { IngestEngine } from '@tis/ingest'
+import { createOpenApiDocument } from '@tis/schema'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { type RequestIdVariables, requestId } from 'hono/request-id'
+import { createClientIpResolver } from './client-ip'
+import type { Logger } from './logger'
+import { MANAGEMENT_OPENAPI } from './openapi-management'
+import { sendJson } from './respond'
+import { ingestRoutes, managementRoutes, type RouteSpec } from './routes'
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  readonly engine: IngestEngine
+  readonly logger: Logger
+  /** Largest request body, in bytes; larger ones get 413 while being read. */
+  readonly maxBodyBytes: number
+  /** `SERVICE_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is trusted. */
+  readonly trustedProxies: readonly string[]
+  /** The `{base_url}` listed in the OpenAPI document's `servers`, when known. */
+  readonly publicUrl?: string
+}
+
+/** The Hono app type of the server. */
+export type TisApp = Hono<{ Variables: RequestIdVariables }>
+
+/**
+ * Builds the HTTP app: request ids, one log line per request, the body cap, the engine's routes,
+ * health and the OpenAPI document, JSON 404/405, and one `onError` for the unexpected. Every
+ * answer to an API call comes from the engine; this layer only moves bytes.
+ */
+export function createApp(options: AppOptions): TisApp {
+  const { engine, logger } = options
+  const app: TisApp = new Hono()
+  const clientIp = createClientIpResolver(options.trustedProxies)
+  const openApi = JSON.stringify(
+    createOpenApiDocument({
+      extensions: [MANAGEMENT_OPENAPI],
+      ...(options.publicUrl ? { serverUrl: options.publicUrl } : {}),
+    }),
+  )
+
+  app.use(requestId())
+  app.use(async (c, next) => {
+    const started = performance.now()
+    await next()
+    logger.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      request_id: c.get('requestId'),
+    })
+  })
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) =>
+        sendJson(c, 413, {
+          error: `request body is too large (maximum is ${options.maxBodyBytes} bytes)`,
+        }),
+    }),
+  )
+
+  const routes: RouteSpec[] = [
+    { method: 'GET', path: '/health', handler: (c) => sendJson(c, 200, { status: 'ok' }) },
+    {
+      method: 'GET',
+      path: '/health/analytics_store',
+      handler: (c) => sendJson(c, 200, { status: 'disabled', enabled: false, ready: false }),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      handler: (c) => c.body(openApi, 200, { 'Content-Type': 'application/json' }),
+    },
+    ...ingestRoutes(engine, clientIp),
+    ...managementRoutes(engine.management, clientIp),
+  ]
+  for (const route of routes) app.on(route.method, route.path, route.handler)
+
+  // A known path with another method: 405 and the methods it has (HEAD comes with GET).
+  const allowed = new Map<string, Set<string>>()
+  for (const { method, path } of routes) {
+    const methods = allowed.get(path) ?? new Set<string>()
+    methods.add(method)
+    if (method === 'GET') methods.add('HEAD')
+    allowed.set(path, methods)
+  }
+  for (const [path, methods] of allowed) {
+    const allow = [...methods].sort().join(', ')
+    app.all(path, (c) => sendJson(c, 405, { error: 'Method not allowed' }, { Allow: allow }))
+  }
+
+  app.notFound((c) => sendJson(c, 404, { error: 'Not found' }))
+  app.onError((error, c) => {
+    if (error instanceof HTTPException && error.status < 500) {
+      return sendJson(c, error.status, { error: error.message || 'Bad request' })
+    }
+    logger.error('unhandled error', {
+      method: c.req.method,
+      path: c.req.path,
+      request_id: c.get('requestId'),
+      error,
+    })
+    return sendJson(c, 500, { error: 'Internal server error' })
+  })
+  return app
+}

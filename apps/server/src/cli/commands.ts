@@ -1,0 +1,172 @@
+import type { ApiClient } from './client'
+import { type ApiKeyJson, keyTable, type ProjectJson, projectDetails, projectTable } from './format'
+
+/** What a command gets: the API client, its positional arguments and the parsed options. */
+export interface CommandContext {
+  readonly client: ApiClient
+  /** Positional arguments after the command words, as many as the command declares. */
+  readonly args: readonly string[]
+  readonly options: { readonly kind?: string | undefined; readonly name?: string | undefined }
+}
+
+/** A command's outcome: the API's JSON (for `--json`) and the human-readable text. */
+export interface CommandResult {
+  readonly json: unknown
+  readonly human: string
+}
+
+/** One CLI command, e.g. `projects create`. */
+export interface Command {
+  /** The command words, e.g. `projects create`. */
+  readonly name: string
+  /** Positional argument names, e.g. `['<project_id>', '<key_id>']`. */
+  readonly args: readonly string[]
+  /** Option synopsis shown in help, e.g. `--kind <integration_kind>`. */
+  readonly options?: string
+  readonly summary: string
+  /** A usage problem found before calling the API (e.g. a missing required option). */
+  validate?(context: Omit<CommandContext, 'client'>): string | undefined
+  run(context: CommandContext): Promise<CommandResult>
+}
+
+const id = (value: string) => encodeURIComponent(value)
+const projectOf = (body: unknown) => (body as { project: ProjectJson }).project
+
+/** Every command of `tis`, in the order `tis help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'users create',
+    args: ['<email>'],
+    summary: 'Create a user (administrators only); prints its access token once.',
+    async run({ client, args }) {
+      const json = (await client.request('POST', '/api/v1/users', {
+        user: { email: args[0] },
+      })) as {
+        user: { id: string; email: string; admin: boolean }
+        access_token: string
+      }
+      return {
+        json,
+        human: `Created user ${json.user.email} (${json.user.id})${json.user.admin ? ', administrator' : ''}.\nAccess token (shown only now): ${json.access_token}\n`,
+      }
+    },
+  },
+  {
+    name: 'projects create',
+    args: ['<name>'],
+    options: '--kind <integration_kind>',
+    summary: 'Create a project you own.',
+    validate: ({ options }) =>
+      options.kind ? undefined : 'projects create needs --kind <integration_kind> (e.g. node)',
+    async run({ client, args, options }) {
+      const json = await client.request('POST', '/api/v1/projects', {
+        project: { name: args[0], integration_kind: options.kind },
+      })
+      const project = projectOf(json)
+      return {
+        json,
+        human: `Created project ${project.name} (${project.integration_kind}).\n  id: ${project.id}\nNext: tis keys create ${project.id}\n`,
+      }
+    },
+  },
+  {
+    name: 'projects list',
+    args: [],
+    summary: 'List the projects you own or share (every project for administrators).',
+    async run({ client }) {
+      const json = await client.request('GET', '/api/v1/projects')
+      return { json, human: projectTable((json as { projects: ProjectJson[] }).projects) }
+    },
+  },
+  {
+    name: 'projects show',
+    args: ['<project_id>'],
+    summary: 'Show one project.',
+    async run({ client, args }) {
+      const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}`)
+      return { json, human: projectDetails(projectOf(json)) }
+    },
+  },
+  {
+    name: 'projects archive',
+    args: ['<project_id>'],
+    summary: 'Archive a project: its API keys stop working at once.',
+    async run({ client, args }) {
+      const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/archive`)
+      return {
+        json,
+        human: `Archived project ${projectOf(json).name}; its API keys are revoked.\n`,
+      }
+    },
+  },
+  {
+    name: 'projects restore',
+    args: ['<project_id>'],
+    summary: 'Restore an archived project; create a new API key to ingest again.',
+    async run({ client, args }) {
+      const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/restore`)
+      const project = projectOf(json)
+      return {
+        json,
+        human: `Restored project ${project.name}. Create a new key: tis keys create ${project.id}\n`,
+      }
+    },
+  },
+  {
+    name: 'keys create',
+    args: ['<project_id>'],
+    options: '[--name <name>]',
+    summary: 'Create a project API key; prints its token once.',
+    async run({ client, args, options }) {
+      const body = options.name === undefined ? undefined : { api_key: { name: options.name } }
+      const json = (await client.request(
+        'POST',
+        `/api/v1/projects/${id(args[0]!)}/api_keys`,
+        body,
+      )) as { api_key: ApiKeyJson; token: string }
+      const human = [
+        `Created API key ${json.api_key.name} (${json.api_key.id}).`,
+        `Token (shown only now): ${json.token}`,
+        '',
+        'Send an event with it:',
+        `  curl -i -X POST ${client.baseUrl}/api/v1/ingest_events \\`,
+        `    -H 'Authorization: Bearer ${json.token}' -H 'Content-Type: application/json' \\`,
+        `    -d '{"event":{"event_type":"error","message":"Hello from tis"}}'`,
+        '',
+      ].join('\n')
+      return { json, human }
+    },
+  },
+  {
+    name: 'keys list',
+    args: ['<project_id>'],
+    summary: "List a project's API keys (never their tokens).",
+    async run({ client, args }) {
+      const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}/api_keys`)
+      return { json, human: keyTable((json as { api_keys: ApiKeyJson[] }).api_keys) }
+    },
+  },
+  {
+    name: 'keys revoke',
+    args: ['<project_id>', '<key_id>'],
+    summary: 'Revoke an API key: requests with it get 401 from now on.',
+    async run({ client, args }) {
+      const json = await client.request(
+        'DELETE',
+        `/api/v1/projects/${id(args[0]!)}/api_keys/${id(args[1]!)}`,
+      )
+      return { json, human: `Revoked API key ${args[1]}.\n` }
+    },
+  },
+  {
+    name: 'members add',
+    args: ['<project_id>', '<email>'],
+    summary: 'Share a project with an existing user.',
+    async run({ client, args }) {
+      const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/members`, {
+        member: { email: args[1] },
+      })
+      return { json, human: `${args[1]} is a member of project ${args[0]}.\n` }
+    },
+  },
+]

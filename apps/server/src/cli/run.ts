@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util'
+import { INTEGRATION_KINDS } from '@tis/schema'
+import { ApiError, createApiClient } from './client'
+import { COMMANDS, type Command } from './commands'
+
+/** Exit codes of `tis`: success, an API (or network) error, a usage error. */
+export const EXIT = { ok: 0, api: 1, usage: 2 } as const
+
+/** Where the CLI reads its environment and writes its output; swapped in tests. */
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch
+}
+
+const DEFAULT_URL = 'http://localhost:3000'
+
+/** The text of `tis help`. */
+export function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
+  return [
+    'tis — manage a tis server: users, projects, API keys and members.',
+    '',
+    'Usage: tis <command> [arguments] [--url <url>] [--json]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${synopsis(c).padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  Show this help.`,
+    '',
+    'Options:',
+    `  --url <url>   Server base URL (default: TIS_URL, else ${DEFAULT_URL}).`,
+    "  --json        Print the API's JSON instead of text.",
+    '',
+    'Environment:',
+    '  TIS_TOKEN     Your access token (tis_user_…), printed by the server on first run.',
+    '  TIS_URL       Server base URL.',
+    '',
+    `Integration kinds: ${INTEGRATION_KINDS.join(', ')}.`,
+    'Exit codes: 0 success, 1 the API refused (its message is printed), 2 usage error.',
+    '',
+  ].join('\n')
+}
+
+function synopsis(command: Command): string {
+  return [command.name, ...command.args, command.options ?? ''].join(' ').trim()
+}
+
+/** Finds the command whose words are the leading positionals. */
+function findCommand(positionals: readonly string[]): Command | undefined {
+  return COMMANDS.find((c) => {
+    const words = c.name.split(' ')
+    return words.every((w, i) => positionals[i] === w)
+  })
+}
+
+/**
+ * Runs `tis` with `argv` (without `node` and the script) and resolves its exit code. API errors
+ * print their message(s) to stderr (exit 1); usage errors print the problem and a pointer to
+ * `tis help` (exit 2). Only unexpected errors (bugs) reject.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const usage = (problem: string) => {
+    io.stderr(`tis: ${problem}\nRun 'tis help' for usage.\n`)
+    return EXIT.usage
+  }
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    return usage((error as Error).message)
+  }
+  const { values, positionals } = parsed
+  if (values.help || positionals[0] === 'help') {
+    io.stdout(helpText())
+    return EXIT.ok
+  }
+  if (positionals.length === 0) {
+    io.stderr(helpText())
+    return EXIT.usage
+  }
+  const command = findCommand(positionals)
+  if (!command) return usage(`unknown command: ${positionals.slice(0, 2).join(' ')}`)
+  const args = positionals.slice(command.name.split(' ').length)
+  if (args.length !== command.args.length) {
+    return usage(`usage: tis ${synopsis(command)}`)
+  }
+  const options = { kind: values.kind, name: values.name }
+  const problem = command.validate?.({ args, options })
+  if (problem) return usage(problem)
+  const token = io.env['TIS_TOKEN']
+  if (!token) return usage('TIS_TOKEN is not set: export the access token the server printed')
+
+  const client = createApiClient({
+    baseUrl: values.url ?? io.env['TIS_URL'] ?? DEFAULT_URL,
+    token,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  })
+  try {
+    const result = await command.run({ client, args, options })
+    if (!values.json) io.stdout(result.human)
+    else if (result.json !== null) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`)
+    return EXIT.ok
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    for (const message of error.messages) io.stderr(`tis: ${message}\n`)
+    if (error.status === 401) io.stderr('tis: (check TIS_TOKEN: it must be a user access token)\n')
+    return EXIT.api
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      kind: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+}

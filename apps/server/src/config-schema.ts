@@ -1,0 +1,243 @@
+import * as z from 'zod'
+
+// The server's configuration, read only from the environment. Each variable is described once
+// here — name, description, default, rule — and the configuration reference in docs is generated
+// from CONFIG_VARIABLES, so the two cannot drift.
+
+/** How one environment variable is documented. */
+export interface ConfigVariable {
+  /** What it sets, one or two sentences. */
+  readonly description: string
+  /** The value used when the variable is unset or blank; `undefined` when it has none. */
+  readonly default: string | undefined
+  /** Its value is a secret: never echoed in errors or logs. */
+  readonly secret?: boolean
+  /** The rule its value must follow, as zod. Input is the raw string. */
+  readonly schema: z.ZodType<unknown, string>
+}
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+$/
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: `must be an integer from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min)
+        .max(max, { error: `must be at most ${max}` }),
+    )
+
+const boolean = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }))
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const list = (item: z.ZodType<string, string>, what: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .pipe(z.array(item, { error: `must be a comma-separated list of ${what}` }))
+
+const text = z.string().trim().min(1)
+
+const url = (protocols: readonly string[], what: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol)
+        } catch {
+          return false
+        }
+      },
+      { error: `must be ${what}` },
+    )
+
+/** Every variable the server reads, in the order the configuration reference lists them. */
+export const CONFIG_VARIABLES = {
+  PORT: {
+    description: 'TCP port the HTTP server listens on; 0 picks a free port.',
+    default: '3000',
+    schema: integer(0, 65_535),
+  },
+  HOST: {
+    description: 'Address the HTTP server binds to.',
+    default: '0.0.0.0',
+    schema: text,
+  },
+  DATABASE_URL: {
+    description:
+      'PostgreSQL connection URL (postgres://user:password@host:5432/db). When unset, tis stores its data in an embedded PGlite database in SERVICE_DATA_DIR.',
+    default: undefined,
+    secret: true,
+    schema: url(['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL'),
+  },
+  SERVICE_DATA_DIR: {
+    description:
+      'Directory of the embedded PGlite database (used when DATABASE_URL is unset), relative to the working directory. `:memory:` keeps the data in memory only.',
+    default: '.tis/data',
+    schema: text,
+  },
+  SERVICE_ENV: {
+    description: "The service's own environment: the default `environment` of check-ins.",
+    default: 'production',
+    schema: text,
+  },
+  SERVICE_ADMIN_EMAILS: {
+    description:
+      'Comma-separated emails of the application administrators. The first one is the administrator created on first run; when empty, `admin@localhost` is.',
+    default: '',
+    schema: list(
+      z.string().regex(EMAIL, { error: 'must be a comma-separated list of email addresses' }),
+      'email addresses',
+    ),
+  },
+  SERVICE_BOOTSTRAP_ADMIN_TOKEN: {
+    description:
+      'When set, the first administrator signs in with exactly this access token (created at start if needed), instead of a random token printed on first run. Must start with `tis_user_` followed by at least 16 characters.',
+    default: undefined,
+    secret: true,
+    schema: z
+      .string()
+      .trim()
+      .regex(/^tis_user_\S{16,503}$/, {
+        error: 'must be `tis_user_` followed by 16 to 503 non-space characters',
+      }),
+  },
+  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: {
+    description:
+      'Accepted requests per API token per window, separately for ingest_events, check_ins and deployments.',
+    default: '1200',
+    schema: integer(1),
+  },
+  SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS: {
+    description: 'Length of the fixed rate-limit window, in seconds.',
+    default: '60',
+    schema: integer(1),
+  },
+  SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS: {
+    description: 'Authentication failures allowed per client IP per minute before 429.',
+    default: '120',
+    schema: integer(1),
+  },
+  SERVICE_MAX_BODY_BYTES: {
+    description:
+      'Largest request body accepted, in bytes; larger bodies are refused with 413 while they are read.',
+    default: '1048576',
+    schema: integer(1),
+  },
+  SERVICE_TRUSTED_PROXIES: {
+    description:
+      'Comma-separated IP addresses of reverse proxies whose `X-Forwarded-For` is trusted, or `*` for any peer. When the connecting peer is trusted, the first `X-Forwarded-For` hop is the client IP; otherwise the socket address is.',
+    default: '',
+    schema: list(text, 'IP addresses or *'),
+  },
+  SERVICE_LOG_LEVEL: {
+    description: 'Least severe log level written to stdout: debug, info, warn, error or silent.',
+    default: 'info',
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  },
+  SERVICE_ANALYTICS_ENABLED: {
+    description:
+      'Enables the optional analytics store (ClickHouse). Parsed and validated; not used by this version yet.',
+    default: 'false',
+    schema: boolean,
+  },
+  SERVICE_ANALYTICS_URL: {
+    description:
+      'HTTP(S) URL of the analytics store, e.g. http://localhost:8123. Required when SERVICE_ANALYTICS_ENABLED is true.',
+    default: undefined,
+    secret: true,
+    schema: url(['http:', 'https:'], 'an http:// or https:// URL'),
+  },
+  SERVICE_ANALYTICS_DATABASE: {
+    description: 'Database of the analytics store.',
+    default: 'default',
+    schema: text,
+  },
+  SERVICE_ANALYTICS_EVENTS_TABLE: {
+    description: 'Raw events table of the analytics store.',
+    default: 'events_raw',
+    schema: text,
+  },
+  SERVICE_ANALYTICS_SPANS_TABLE: {
+    description: 'Raw spans table of the analytics store.',
+    default: 'spans_raw',
+    schema: text,
+  },
+  SERVICE_ANALYTICS_USERNAME: {
+    description: 'User name for the analytics store.',
+    default: 'default',
+    schema: text,
+  },
+  SERVICE_ANALYTICS_PASSWORD: {
+    description: 'Password for the analytics store.',
+    default: '',
+    secret: true,
+    schema: z.string(),
+  },
+  SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS: {
+    description: 'At most one log line per this many seconds about failing analytics writes.',
+    default: '60',
+    schema: integer(1),
+  },
+} as const satisfies Record<string, ConfigVariable>
+
+/** The name of one configuration variable. */
+export type ConfigVariableName = keyof typeof CONFIG_VARIABLES
+
+type Variables = typeof CONFIG_VARIABLES
+/** The parsed value of every variable: `undefined` for unset variables without a default. */
+export type ParsedEnvironment = {
+  -readonly [K in ConfigVariableName]: Variables[K]['default'] extends string
+    ? z.output<Variables[K]['schema']>
+    : z.output<Variables[K]['schema']> | undefined
+}
+
+// Blank values count as unset, as container runtimes often pass `FOO=` for "not configured".
+const unsetWhenBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
+
+function variableSchema({ default: fallback, schema, description }: ConfigVariable) {
+  const value =
+    fallback === undefined ? schema.optional() : z.preprocess((v) => v ?? fallback, schema)
+  return z.preprocess(unsetWhenBlank, value).meta({ description, default: fallback })
+}
+
+/**
+ * The zod schema of the whole environment: an object keyed by variable name whose output has
+ * every default applied. Unknown variables are ignored.
+ */
+export const configEnvSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(CONFIG_VARIABLES).map(([name, variable]) => [name, variableSchema(variable)]),
+    ) as unknown as Record<ConfigVariableName, z.ZodType>,
+  )
+  .superRefine((env, ctx) => {
+    if (env['SERVICE_ANALYTICS_ENABLED'] === true && env['SERVICE_ANALYTICS_URL'] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERVICE_ANALYTICS_URL'],
+        message: 'is required when SERVICE_ANALYTICS_ENABLED is true',
+      })
+    }
+  })

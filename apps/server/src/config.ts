@@ -1,0 +1,124 @@
+import { resolve } from 'node:path'
+import type { RateLimitSettings } from '@tis/ingest'
+import {
+  CONFIG_VARIABLES,
+  type ConfigVariableName,
+  configEnvSchema,
+  type ParsedEnvironment,
+} from './config-schema'
+import type { LogLevel } from './logger'
+
+/** Where the server keeps its data. */
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string }
+  /** Embedded PGlite; `dataDir` `undefined` keeps the database in memory. */
+  | { readonly kind: 'pglite'; readonly dataDir: string | undefined }
+
+/** Settings of the optional analytics store (parsed and validated; used by a later version). */
+export interface AnalyticsConfig {
+  readonly enabled: boolean
+  readonly url: string | undefined
+  readonly database: string
+  readonly eventsTable: string
+  readonly spansTable: string
+  readonly username: string
+  readonly password: string
+  readonly failureThrottleSeconds: number
+}
+
+/** The server's configuration: everything `createServer` needs. */
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  readonly database: DatabaseConfig
+  /** `SERVICE_ENV`: the default environment of check-ins. */
+  readonly serviceEnvironment: string
+  readonly adminEmails: readonly string[]
+  readonly bootstrapToken: string | undefined
+  readonly rateLimits: RateLimitSettings
+  readonly maxBodyBytes: number
+  /** Peers whose `X-Forwarded-For` is trusted; `['*']` trusts every peer, `[]` none. */
+  readonly trustedProxies: readonly string[]
+  readonly logLevel: LogLevel
+  readonly analytics: AnalyticsConfig
+}
+
+/** A configuration variable is invalid. The message names it; it never contains a secret. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  /** One `NAME: problem` line per invalid variable. */
+  readonly problems: readonly string[]
+
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`)
+    this.problems = problems
+  }
+
+  /** True for a `ConfigError` (name-based, so it survives duplicate module copies). */
+  static is(error: unknown): error is ConfigError {
+    return error instanceof Error && error.name === 'ConfigError'
+  }
+}
+
+/** The directory value that keeps PGlite in memory. */
+export const IN_MEMORY_DATA_DIR = ':memory:'
+
+/**
+ * Reads and validates the configuration from environment variables, applying defaults. Relative
+ * paths resolve against `cwd`.
+ *
+ * @throws {ConfigError} naming each invalid variable and its rule
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cwd: string = process.cwd(),
+): ServerConfig {
+  const parsed = configEnvSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment')
+        const rule = issue.code === 'invalid_type' ? 'has an invalid value' : issue.message
+        return `${name} ${rule}`
+      }),
+    )
+  }
+  const e = parsed.data as ParsedEnvironment
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : {
+          kind: 'pglite',
+          dataDir:
+            e.SERVICE_DATA_DIR === IN_MEMORY_DATA_DIR
+              ? undefined
+              : resolve(cwd, e.SERVICE_DATA_DIR),
+        },
+    serviceEnvironment: e.SERVICE_ENV,
+    adminEmails: e.SERVICE_ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    bootstrapToken: e.SERVICE_BOOTSTRAP_ADMIN_TOKEN,
+    rateLimits: {
+      requests: e.SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS,
+      periodSeconds: e.SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS,
+      authFailures: e.SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS,
+    },
+    maxBodyBytes: e.SERVICE_MAX_BODY_BYTES,
+    trustedProxies: e.SERVICE_TRUSTED_PROXIES,
+    logLevel: e.SERVICE_LOG_LEVEL,
+    analytics: {
+      enabled: e.SERVICE_ANALYTICS_ENABLED,
+      url: e.SERVICE_ANALYTICS_URL,
+      database: e.SERVICE_ANALYTICS_DATABASE,
+      eventsTable: e.SERVICE_ANALYTICS_EVENTS_TABLE,
+      spansTable: e.SERVICE_ANALYTICS_SPANS_TABLE,
+      username: e.SERVICE_ANALYTICS_USERNAME,
+      password: e.SERVICE_ANALYTICS_PASSWORD,
+      failureThrottleSeconds: e.SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS,
+    },
+  }
+}
+
+/** The names of every configuration variable, for documentation and `--help` output. */
+export const CONFIG_VARIABLE_NAMES = Object.keys(CONFIG_VARIABLES) as ConfigVariableName[]

@@ -1,0 +1,197 @@
+import {
+  apiKeyRequestSchema,
+  INTEGRATION_KINDS,
+  memberRequestSchema,
+  type OpenApiExtension,
+  type OpenApiObject,
+  projectRequestSchema,
+  userRequestSchema,
+} from '@tis/schema'
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: OpenApiObject) => ({ 'application/json': { schema } })
+const dateTime = { type: 'string', format: 'date-time' }
+const uuid = { type: 'string', format: 'uuid' }
+
+const SCHEMAS: OpenApiExtension['schemas'] = {
+  UserRequest: userRequestSchema,
+  ProjectRequest: projectRequestSchema,
+  ApiKeyRequest: apiKeyRequestSchema,
+  MemberRequest: memberRequestSchema,
+  Project: {
+    type: 'object',
+    required: ['id', 'name', 'integration_kind', 'status', 'owner_id', 'created_at', 'archived_at'],
+    properties: {
+      id: uuid,
+      name: { type: 'string' },
+      integration_kind: { type: 'string', enum: [...INTEGRATION_KINDS] },
+      status: { type: 'string', enum: ['active', 'archived'] },
+      owner_id: uuid,
+      created_at: dateTime,
+      archived_at: { anyOf: [dateTime, { type: 'null' }] },
+    },
+  },
+  ApiKey: {
+    type: 'object',
+    required: ['id', 'name', 'created_at', 'revoked_at'],
+    properties: {
+      id: uuid,
+      name: { type: 'string' },
+      created_at: dateTime,
+      revoked_at: { anyOf: [dateTime, { type: 'null' }] },
+    },
+  },
+}
+
+const USER_AUTH = [{ bearerAuth: [] }]
+const PROJECT_ID = { name: 'id', in: 'path', required: true, schema: uuid }
+const KEY_ID = { name: 'key_id', in: 'path', required: true, schema: uuid }
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => {
+      const body =
+        status === 422 ? ref('ValidationErrors') : { ...ref('Error'), example: EXAMPLES[status] }
+      return [String(status), { description: DESCRIPTIONS[status], content: json(body) }]
+    }),
+  )
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'The body is not valid JSON, or its envelope is missing.',
+  401: 'The access token is missing or unknown.',
+  403: 'The user may see the project but not manage it, or is not an administrator.',
+  404: 'No such project or key, or the user may not see it.',
+  422: 'The envelope failed validation; every problem is listed.',
+}
+const EXAMPLES: Record<number, OpenApiObject> = {
+  400: { error: 'param is missing or the value is empty: project' },
+  401: { error: 'Unauthorized' },
+  403: { error: 'Forbidden' },
+  404: { error: 'Not found' },
+}
+const envelope = (key: string, schema: string, required = true) => ({
+  required,
+  content: json({
+    type: 'object',
+    properties: { [key]: ref(schema), [key.toUpperCase()]: ref(schema) },
+  }),
+})
+const ok = (status: number, description: string, properties: OpenApiObject) => ({
+  [String(status)]: { description, content: json({ type: 'object', properties }) },
+})
+const operation = (id: string, summary: string, rest: OpenApiObject) => ({
+  operationId: id,
+  tags: ['management'],
+  summary,
+  security: USER_AUTH,
+  ...rest,
+})
+
+/**
+ * The management API and `/health` as an OpenAPI extension, merged into the core document by
+ * `createOpenApiDocument({ extensions })`. Management calls authenticate with a user access
+ * token (`Authorization: Bearer tis_user_…`), not a project API key.
+ */
+export const MANAGEMENT_OPENAPI: OpenApiExtension = {
+  tags: [{ name: 'management', description: 'Users, projects, API keys and members' }],
+  schemas: SCHEMAS,
+  paths: {
+    '/health': {
+      get: {
+        operationId: 'health',
+        tags: ['health'],
+        summary: 'Liveness of the server',
+        security: [],
+        responses: ok(200, 'The server is up.', { status: { const: 'ok' } }),
+      },
+    },
+    '/api/v1/users': {
+      post: operation('createUser', 'Create a user (administrators only)', {
+        requestBody: envelope('user', 'UserRequest'),
+        responses: {
+          ...ok(201, 'The user and its access token, shown once.', {
+            user: { type: 'object' },
+            access_token: { type: 'string' },
+          }),
+          ...errors(400, 401, 403, 422),
+        },
+      }),
+    },
+    '/api/v1/projects': {
+      get: operation('listProjects', 'Projects the user owns or shares (all for administrators)', {
+        responses: {
+          ...ok(200, 'The projects, oldest first.', {
+            projects: { type: 'array', items: ref('Project') },
+          }),
+          ...errors(401),
+        },
+      }),
+      post: operation('createProject', 'Create a project owned by the user', {
+        requestBody: envelope('project', 'ProjectRequest'),
+        responses: {
+          ...ok(201, 'The project.', { project: ref('Project') }),
+          ...errors(400, 401, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}': {
+      get: operation('getProject', 'Show a project', {
+        parameters: [PROJECT_ID],
+        responses: { ...ok(200, 'The project.', { project: ref('Project') }), ...errors(401, 404) },
+      }),
+    },
+    '/api/v1/projects/{id}/api_keys': {
+      get: operation('listApiKeys', "List a project's API keys (never their tokens)", {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'The keys.', { api_keys: { type: 'array', items: ref('ApiKey') } }),
+          ...errors(401, 404),
+        },
+      }),
+      post: operation('createApiKey', 'Create a project API key', {
+        parameters: [PROJECT_ID],
+        requestBody: envelope('api_key', 'ApiKeyRequest', false),
+        responses: {
+          ...ok(201, 'The key and its token, shown once.', {
+            api_key: ref('ApiKey'),
+            token: { type: 'string' },
+          }),
+          ...errors(400, 401, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/api_keys/{key_id}': {
+      delete: operation('revokeApiKey', 'Revoke a project API key', {
+        parameters: [PROJECT_ID, KEY_ID],
+        responses: { '204': { description: 'Revoked (idempotent).' }, ...errors(401, 404) },
+      }),
+    },
+    '/api/v1/projects/{id}/archive': {
+      post: operation('archiveProject', 'Archive a project; its keys stop working', {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'The project.', { project: ref('Project') }),
+          ...errors(401, 403, 404),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/restore': {
+      post: operation('restoreProject', 'Restore an archived project; create a new key after', {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'The project.', { project: ref('Project') }),
+          ...errors(401, 403, 404),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/members': {
+      post: operation('addMember', 'Share a project with an existing user', {
+        parameters: [PROJECT_ID],
+        requestBody: envelope('member', 'MemberRequest'),
+        responses: {
+          ...ok(201, 'Added.', { member: { type: 'object' } }),
+          ...ok(200, 'Already a member.', { member: { type: 'object' } }),
+          ...errors(400, 401, 403, 404, 422),
+        },
+      }),
+    },
+  },
+}

@@ -1,0 +1,98 @@
+import type { EngineRequest, EngineResponse, IngestEngine, ManagementApi } from '@tis/ingest'
+import type { Context, Handler } from 'hono'
+import type { ClientIpResolver } from './client-ip'
+import { sendEngineResponse, sendJson } from './respond'
+
+/** One route of the server: a method, a Hono path pattern and its handler. */
+export interface RouteSpec {
+  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly path: string
+  readonly handler: Handler
+}
+
+type Operation = (request: EngineRequest) => Promise<EngineResponse>
+
+/** The request fields every engine operation gets: headers and, when known, the client IP. */
+function baseRequest(c: Context, clientIp: ClientIpResolver) {
+  const ip = clientIp(c)
+  return { headers: c.req.raw.headers, ...(ip === undefined ? {} : { ip }) }
+}
+
+/**
+ * An ingestion route: the raw body text goes to the engine unparsed, so the engine parses it
+ * exactly once and answers malformed JSON itself, as every host must.
+ */
+function ingestRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
+  return async (c) => {
+    const text = await c.req.text()
+    return sendEngineResponse(c, await operation({ ...baseRequest(c, clientIp), text }))
+  }
+}
+
+/**
+ * A management route: path parameters and the parsed JSON body (`undefined` when empty) go to
+ * the engine. Malformed JSON is answered here with 400, as the management operations take a
+ * parsed body.
+ */
+function managementRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
+  return async (c) => {
+    const text = await c.req.text()
+    let body: unknown
+    if (text.trim() !== '') {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return sendJson(c, 400, { error: 'the request body is not valid JSON' })
+      }
+    }
+    const request: EngineRequest = {
+      ...baseRequest(c, clientIp),
+      params: c.req.param(),
+      query: c.req.query(),
+      ...(body === undefined ? {} : { body }),
+    }
+    return sendEngineResponse(c, await operation(request))
+  }
+}
+
+/** `POST /api/v1/ingest_events`, `/check_ins` and `/deployments`. */
+export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/ingest_events',
+      handler: ingestRoute((r) => engine.ingestEvent(r), clientIp),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/check_ins',
+      handler: ingestRoute((r) => engine.checkIn(r), clientIp),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments',
+      handler: ingestRoute((r) => engine.recordDeployment(r), clientIp),
+    },
+  ]
+}
+
+/** The management API: users, projects, API keys, archive/restore and members. */
+export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver): RouteSpec[] {
+  const route = (method: RouteSpec['method'], path: string, operation: Operation): RouteSpec => ({
+    method,
+    path: `/api/v1${path}`,
+    handler: managementRoute(operation, clientIp),
+  })
+  return [
+    route('POST', '/users', api.createUser),
+    route('POST', '/projects', api.createProject),
+    route('GET', '/projects', api.listProjects),
+    route('GET', '/projects/:id', api.getProject),
+    route('GET', '/projects/:id/api_keys', api.listApiKeys),
+    route('POST', '/projects/:id/api_keys', api.createApiKey),
+    route('DELETE', '/projects/:id/api_keys/:key_id', api.revokeApiKey),
+    route('POST', '/projects/:id/archive', api.archiveProject),
+    route('POST', '/projects/:id/restore', api.restoreProject),
+    route('POST', '/projects/:id/members', api.addMember),
+  ]
+}

@@ -1,0 +1,149 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import {
+  type BootstrapResult,
+  bootstrapAdmin,
+  createIngestEngine,
+  type IngestEngine,
+  type IngestStore,
+} from '@tis/ingest'
+import { createApp, type TisApp } from './app'
+import type { ServerConfig } from './config'
+import { createLogger, type Logger } from './logger'
+import { type OpenedStore, openStore } from './store'
+
+/** Options of {@link createServer} beyond the configuration. */
+export interface CreateServerOptions {
+  /** @default a JSON-lines logger at `config.logLevel` on stdout */
+  readonly logger?: Logger
+  /** The `{base_url}` for the OpenAPI document's `servers`. */
+  readonly publicUrl?: string
+  /**
+   * A store to use instead of opening `config.database` (tests that query the database directly).
+   * Its batches are written one at a time; `close()` closes it.
+   */
+  readonly store?: IngestStore
+  /**
+   * How long `close()` waits for in-flight requests before cutting connections, in ms.
+   * @default 10000
+   */
+  readonly shutdownTimeoutMs?: number
+}
+
+/** Where a listening server can be reached. */
+export interface ListeningAddress {
+  readonly port: number
+  /** `http://localhost:PORT` when bound to every interface, else `http://HOST:PORT`. */
+  readonly url: string
+}
+
+/** A composed tis server: the app, its engine and store, and its lifecycle. */
+export interface TisServer {
+  readonly app: TisApp
+  readonly engine: IngestEngine
+  readonly store: IngestStore
+  readonly logger: Logger
+  /** What the first-run bootstrap did at start. */
+  readonly bootstrap: BootstrapResult
+  /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
+  listen(): Promise<ListeningAddress>
+  /**
+   * Graceful stop: stops accepting connections, lets in-flight requests finish, flushes accepted
+   * records (`engine.close()`), then closes the store. Safe to call more than once.
+   */
+  close(): Promise<void>
+}
+
+function displayUrl(host: string, port: number): string {
+  const any = host === '0.0.0.0' || host === '::' || host === ''
+  const name = any ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${name}:${port}`
+}
+
+/**
+ * Composes the server: opens and migrates the store, makes sure an administrator exists
+ * (`bootstrapAdmin`), creates the engine and the HTTP app. Nothing listens until `listen()`.
+ */
+export async function createServer(
+  config: ServerConfig,
+  options: CreateServerOptions = {},
+): Promise<TisServer> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel })
+  const opened: OpenedStore = options.store
+    ? { store: options.store, batch: { concurrency: 1 } }
+    : await openStore(config.database)
+  const { store } = opened
+  let bootstrap: BootstrapResult
+  try {
+    bootstrap = await bootstrapAdmin(store, {
+      adminEmails: config.adminEmails,
+      bootstrapToken: config.bootstrapToken,
+    })
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  if (config.analytics.enabled) {
+    logger.warn('SERVICE_ANALYTICS_ENABLED is set, but this version has no analytics store yet')
+  }
+  const engine = createIngestEngine({
+    store,
+    serviceEnvironment: config.serviceEnvironment,
+    adminEmails: config.adminEmails,
+    rateLimits: config.rateLimits,
+    batch: opened.batch,
+    logger,
+  })
+  const app = createApp({
+    engine,
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    trustedProxies: config.trustedProxies,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+  })
+
+  let http: Server | undefined
+  let closing: Promise<void> | undefined
+
+  async function stop() {
+    if (http) {
+      const server = http
+      const force = setTimeout(
+        () => server.closeAllConnections(),
+        options.shutdownTimeoutMs ?? 10_000,
+      )
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      clearTimeout(force)
+    }
+    await engine.close()
+    await store.close()
+  }
+
+  return {
+    app,
+    engine,
+    store,
+    logger,
+    bootstrap,
+    listen() {
+      if (http) throw new Error('the server is already listening')
+      return new Promise((resolve, reject) => {
+        const server = serve(
+          { fetch: app.fetch, port: config.port, hostname: config.host },
+          (info: AddressInfo) =>
+            resolve({ port: info.port, url: displayUrl(config.host, info.port) }),
+        ) as Server
+        server.once('error', reject)
+        http = server
+      })
+    },
+    close() {
+      closing ??= stop()
+      return closing
+    },
+  }
+}
