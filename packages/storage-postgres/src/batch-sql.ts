@@ -1,0 +1,170 @@
+// The statements of one writeBatch. Each takes all rows of its kind as ONE jsonb parameter
+// ($1, sent as text) unpacked by jsonb_to_recordset: the statement count does not grow with the
+// batch, there is no parameter-count limit, and both drivers run it unchanged. Upserts sort
+// their rows by the conflict key, and the statements always run in this file's order, so
+// concurrent batches lock issue, monitor and deployment rows in one global order (no deadlock).
+// Each statement joins its input back on the natural key to report a row index `k` (or `ord`),
+// so results never depend on how a driver spells a uuid.
+
+/** Upserts issues; resolves `(k, id)`. */
+export const UPSERT_ISSUES = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    k int, project_id uuid, hash text, grouping_key text, title text, level text, count bigint,
+    first_seen_at timestamptz, last_seen_at timestamptz, first_release text, last_release text,
+    latest_event_id uuid)
+), up as (
+  insert into issues as i (project_id, hash, grouping_key, title, level, count, first_seen_at,
+    last_seen_at, first_release, last_release, latest_event_id)
+  select project_id, hash, grouping_key, title, level, count, first_seen_at, last_seen_at,
+    first_release, last_release, latest_event_id
+    from input order by project_id, hash
+  on conflict (project_id, hash) do update set
+    count = i.count + excluded.count,
+    first_seen_at = least(i.first_seen_at, excluded.first_seen_at),
+    last_seen_at = greatest(i.last_seen_at, excluded.last_seen_at),
+    first_release = case when excluded.first_seen_at < i.first_seen_at
+      then coalesce(excluded.first_release, i.first_release)
+      else coalesce(i.first_release, excluded.first_release) end,
+    last_release = case when excluded.last_seen_at >= i.last_seen_at
+      then coalesce(excluded.last_release, i.last_release)
+      else coalesce(i.last_release, excluded.last_release) end,
+    level = case when excluded.last_seen_at >= i.last_seen_at then excluded.level else i.level end,
+    latest_event_id = case when excluded.last_seen_at >= i.last_seen_at
+      then excluded.latest_event_id else i.latest_event_id end
+  returning id, project_id, hash
+)
+select input.k, up.id::text as id
+  from input join up on up.project_id = input.project_id and up.hash = input.hash`
+
+const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, occurred_at,
+  received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
+  duration_ms, issue_id, payload`
+
+/** Inserts events in batch order; resolves `(ord, legacy_id)`. */
+export const INSERT_EVENTS = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    ord int, id uuid, project_id uuid, event_type text, level text, message text,
+    fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
+    release text, trace_id text, request_id text, session_id text, user_id text,
+    transaction_name text, duration_ms float8, issue_id uuid, payload jsonb)
+), inserted as (
+  insert into events (${EVENT_COLUMNS})
+  select ${EVENT_COLUMNS} from input order by ord
+  returning id, legacy_id
+)
+select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
+
+const SPAN_COLUMNS = `id, project_id, trace_id, span_id, parent_span_id, name, kind, started_at,
+  ended_at, duration_ms, environment, release, received_at, payload`
+
+/** Inserts spans in batch order; resolves `(ord, legacy_id)`. */
+export const INSERT_SPANS = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
+    name text, kind text, started_at timestamptz, ended_at timestamptz, duration_ms float8,
+    environment text, release text, received_at timestamptz, payload jsonb)
+), inserted as (
+  insert into spans (${SPAN_COLUMNS})
+  select ${SPAN_COLUMNS} from input order by ord
+  returning id, legacy_id
+)
+select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
+
+// A monitor's last_* values follow its newest check-in; its health follows the newest check-in
+// that had one ('ok' or 'error'), so late or other-status check-ins leave it alone.
+const NEWER = 'excluded.last_check_in_at >= m.last_check_in_at'
+const HEALTH_NEWER =
+  'excluded.status is not null and (m.status_at is null or excluded.status_at >= m.status_at)'
+
+/** Upserts monitors; resolves `(k, id)`. */
+export const UPSERT_MONITORS = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    k int, project_id uuid, slug text, environment text, status text, status_at timestamptz,
+    last_status text, last_check_in_at timestamptz, expected_interval_seconds int,
+    last_release text, last_duration_ms float8, check_in_count bigint, created_at timestamptz)
+), up as (
+  insert into monitors as m (project_id, slug, environment, status, status_at, last_status,
+    last_check_in_at, expected_interval_seconds, last_release, last_duration_ms, check_in_count,
+    created_at, updated_at)
+  select project_id, slug, environment, status, status_at, last_status, last_check_in_at,
+    expected_interval_seconds, last_release, last_duration_ms, check_in_count, created_at,
+    created_at
+    from input order by project_id, md5(slug), md5(environment)
+  on conflict (project_id, md5(slug), md5(environment)) do update set
+    status = case when ${HEALTH_NEWER} then excluded.status else m.status end,
+    status_at = case when ${HEALTH_NEWER} then excluded.status_at else m.status_at end,
+    last_status = case when ${NEWER} then excluded.last_status else m.last_status end,
+    expected_interval_seconds = case when ${NEWER}
+      then excluded.expected_interval_seconds else m.expected_interval_seconds end,
+    last_release = case when ${NEWER}
+      then coalesce(excluded.last_release, m.last_release)
+      else coalesce(m.last_release, excluded.last_release) end,
+    last_duration_ms = case when ${NEWER} then excluded.last_duration_ms else m.last_duration_ms end,
+    last_check_in_at = greatest(m.last_check_in_at, excluded.last_check_in_at),
+    check_in_count = m.check_in_count + excluded.check_in_count,
+    updated_at = excluded.updated_at
+  returning id, project_id, slug, environment
+)
+select input.k, up.id::text as id
+  from input join up on up.project_id = input.project_id and up.slug = input.slug
+   and up.environment = input.environment`
+
+/** Inserts check-in history rows (their monitor ids already resolved). */
+export const INSERT_CHECK_INS = /* sql */ `
+insert into check_ins (id, monitor_id, project_id, slug, status, environment, release,
+  occurred_at, received_at, duration_ms, trace_id, request_id, payload, source, event_id)
+select coalesce(id, gen_random_uuid()), monitor_id, project_id, slug, status, environment,
+  release, occurred_at, received_at, duration_ms, trace_id, request_id, payload, source, event_id
+  from jsonb_to_recordset($1::text::jsonb) as r(
+    id uuid, monitor_id uuid, project_id uuid, slug text, status text, environment text,
+    release text, occurred_at timestamptz, received_at timestamptz, duration_ms float8,
+    trace_id text, request_id text, payload jsonb, source text, event_id uuid)`
+
+const DEPLOYMENT_FIELDS = `commit_sha, branch, deployed_at, pull_request_number,
+  pull_request_url, release_url, compare_url, workflow_run_url, deployment_url, release_tag,
+  github, payload`
+const DEPLOYMENT_KEY = 'project_id, md5(repository), md5(environment), md5(release)'
+
+/**
+ * Upserts deployments: `api` rows overwrite (keeping the row's id and legacy id), `event` rows
+ * only insert unknown keys (the DO UPDATE's WHERE skips them). Resolves `(k, id, legacy_id)` for
+ * every row inserted or overwritten.
+ */
+export const UPSERT_DEPLOYMENTS = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    k int, id uuid, project_id uuid, source text, repository text, environment text,
+    release text, commit_sha text, branch text, deployed_at timestamptz, pull_request_number text,
+    pull_request_url text, release_url text, compare_url text, workflow_run_url text,
+    deployment_url text, release_tag text, github jsonb, payload jsonb, received_at timestamptz)
+), up as (
+  insert into deployments as d (id, project_id, repository, environment, release,
+    ${DEPLOYMENT_FIELDS}, source, created_at, updated_at)
+  select coalesce(id, gen_random_uuid()), project_id, repository, environment, release,
+    ${DEPLOYMENT_FIELDS}, source, received_at, received_at
+    from input order by ${DEPLOYMENT_KEY}
+  on conflict (${DEPLOYMENT_KEY}) do update set
+    ${DEPLOYMENT_FIELDS.split(',')
+      .map((c) => `${c.trim()} = excluded.${c.trim()}`)
+      .join(', ')},
+    source = excluded.source, updated_at = excluded.updated_at
+  where excluded.source = 'api'
+  returning id, legacy_id, project_id, repository, environment, release
+)
+select input.k, up.id::text as id, up.legacy_id
+  from input join up on up.project_id = input.project_id and up.repository = input.repository
+   and up.environment = input.environment and up.release = input.release`
+
+/** Looks up existing deployments by natural key (ops whose upsert changed nothing). */
+export const FIND_DEPLOYMENTS = /* sql */ `
+select r.k, d.id::text as id, d.legacy_id
+  from jsonb_to_recordset($1::text::jsonb) as r(
+    k int, project_id uuid, repository text, environment text, release text)
+  join deployments d on d.project_id = r.project_id
+   and md5(d.repository) = md5(r.repository) and md5(d.environment) = md5(r.environment)
+   and md5(d.release) = md5(r.release)
+   and d.repository = r.repository and d.environment = r.environment and d.release = r.release`

@@ -1,0 +1,5 @@
+export { MIGRATIONS } from './migrate'
+export type { Migration } from './migrations/migration'
+export { createPgliteStore, openPgliteStore } from './pglite'
+export { createPostgresStore, type OpenPostgresStoreOptions, openPostgresStore } from './postgres'
+export type { PostgresIngestStore } from './store'

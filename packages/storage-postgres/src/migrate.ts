@@ -1,0 +1,52 @@
+import type { SqlExecutor } from './executor'
+import { ACCOUNTS_MIGRATION } from './migrations/0001-accounts'
+import { EVENTS_MIGRATION } from './migrations/0002-events'
+import { MONITORS_DEPLOYMENTS_MIGRATION } from './migrations/0003-monitors-deployments'
+import type { Migration } from './migrations/migration'
+
+/** Every migration, oldest first. Append new ones; never edit one that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [
+  ACCOUNTS_MIGRATION,
+  EVENTS_MIGRATION,
+  MONITORS_DEPLOYMENTS_MIGRATION,
+]
+
+// Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two
+// server instances starting at once take turns, and the second finds everything applied.
+const MIGRATION_LOCK_KEY = 7_301_652_288_313
+
+const CREATE_MIGRATIONS_TABLE = /* sql */ `
+create table schema_migrations (
+  version integer primary key,
+  name text not null,
+  applied_at timestamptz not null default now()
+)`
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations`, all in one transaction under
+ * an advisory lock. Idempotent; concurrent callers wait for each other. The table is looked up
+ * with `to_regclass` (rather than `create table if not exists`) so no NOTICE is logged on every
+ * start.
+ */
+export async function runMigrations(
+  executor: SqlExecutor,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<void> {
+  await executor.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`)
+    const [table] = await tx.query<{ name: string | null }>(
+      `select to_regclass('schema_migrations')::text as name`,
+    )
+    if (!table?.name) await tx.exec(CREATE_MIGRATIONS_TABLE)
+    const rows = await tx.query<{ version: number }>('select version from schema_migrations')
+    const applied = new Set(rows.map((r) => r.version))
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue
+      await tx.exec(migration.sql)
+      await tx.query('insert into schema_migrations (version, name) values ($1::int, $2::text)', [
+        migration.version,
+        migration.name,
+      ])
+    }
+  })
+}

@@ -1,0 +1,33 @@
+import { PGlite } from '@electric-sql/pglite'
+import { createPgliteExecutor } from './pglite-executor'
+import { createStore, type PostgresIngestStore } from './store'
+
+/**
+ * Creates a store over a PGlite database (in-process PostgreSQL). `close()` leaves the database
+ * open, as the caller owns it.
+ *
+ * @example
+ * ```ts
+ * const store = createPgliteStore(await PGlite.create())
+ * await store.migrate()
+ * ```
+ */
+export function createPgliteStore(db: PGlite): PostgresIngestStore {
+  return createStore(createPgliteExecutor(db), async () => {})
+}
+
+/**
+ * Opens PGlite on `dataDir` (a directory, created when missing), or in memory when `undefined`,
+ * applies the migrations and resolves the store; its `close()` closes the database.
+ */
+export async function openPgliteStore(dataDir: string | undefined): Promise<PostgresIngestStore> {
+  const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir)
+  const store = createStore(createPgliteExecutor(db), () => db.close())
+  try {
+    await store.migrate()
+  } catch (error) {
+    await db.close()
+    throw error
+  }
+  return store
+}

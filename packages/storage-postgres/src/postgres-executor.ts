@@ -1,0 +1,57 @@
+import type postgres from 'postgres'
+import {
+  mapDriverError,
+  normalizeParams,
+  normalizeRows,
+  type Row,
+  type SqlExecutor,
+  type SqlParam,
+} from './executor'
+
+type Client = postgres.Sql | postgres.TransactionSql
+
+/**
+ * The {@link SqlExecutor} over a postgres.js client. `unsafe(text, params)` runs our own
+ * parameterised SQL (no user text is ever concatenated into it); int8 columns, which postgres.js
+ * returns as strings, become numbers.
+ */
+export function createPostgresExecutor(sql: postgres.Sql): SqlExecutor {
+  return wrap(sql, (fn) =>
+    sql.begin((tx) => fn(wrap(tx, () => Promise.reject(nestedTransaction())))),
+  )
+}
+
+function wrap(
+  client: Client,
+  begin: <T>(fn: (tx: SqlExecutor) => Promise<T>) => Promise<unknown>,
+): SqlExecutor {
+  return {
+    async query<T extends object = Row>(text: string, params: readonly SqlParam[] = []) {
+      try {
+        // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters by its `types` option
+        const result = await client.unsafe(text, normalizeParams(params) as any[])
+        return normalizeRows(result as unknown as Row[], result.columns ?? []) as T[]
+      } catch (error) {
+        throw mapDriverError(error)
+      }
+    },
+    async exec(script: string) {
+      try {
+        await client.unsafe(script).simple()
+      } catch (error) {
+        throw mapDriverError(error)
+      }
+    },
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      try {
+        return (await begin(fn)) as T
+      } catch (error) {
+        throw mapDriverError(error)
+      }
+    },
+  }
+}
+
+function nestedTransaction(): Error {
+  return new Error('@tis/storage-postgres: nested transactions are not supported')
+}

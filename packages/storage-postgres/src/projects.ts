@@ -1,0 +1,97 @@
+import type { ManagementStore } from '@tis/ingest'
+import type { SqlExecutor } from './executor'
+import { PROJECT_COLUMNS, toProject } from './records'
+import { isUuid } from './uuid'
+
+/** The project and membership methods of the management port. */
+export type ProjectQueries = Pick<
+  ManagementStore,
+  'createProject' | 'findProject' | 'listProjects' | 'isMember' | 'addMember' | 'setProjectStatus'
+>
+
+/** Projects, members, and the archive / restore transition. */
+export function createProjectQueries(db: SqlExecutor): ProjectQueries {
+  return {
+    async createProject(input) {
+      const rows = await db.query(
+        `insert into projects as p (id, name, integration_kind, owner_id, created_at)
+         values ($1::uuid, $2::text, $3::text, $4::uuid, $5::timestamptz)
+         returning ${PROJECT_COLUMNS}`,
+        [input.id, input.name, input.integrationKind, input.ownerId, input.createdAt],
+      )
+      return toProject(rows[0]!)
+    },
+
+    async findProject(id) {
+      if (!isUuid(id)) return null
+      const rows = await db.query(
+        `select ${PROJECT_COLUMNS} from projects p where p.id = $1::uuid`,
+        [id],
+      )
+      return rows[0] ? toProject(rows[0]) : null
+    },
+
+    async listProjects(userId) {
+      if (userId !== null && !isUuid(userId)) return []
+      const rows =
+        userId === null
+          ? await db.query(`select ${PROJECT_COLUMNS} from projects p order by p.created_at, p.id`)
+          : await db.query(
+              `select ${PROJECT_COLUMNS} from projects p
+                where p.owner_id = $1::uuid
+                   or exists (select 1 from project_members m
+                               where m.project_id = p.id and m.user_id = $1::uuid)
+                order by p.created_at, p.id`,
+              [userId],
+            )
+      return rows.map(toProject)
+    },
+
+    async isMember(projectId, userId) {
+      if (!isUuid(projectId) || !isUuid(userId)) return false
+      const rows = await db.query(
+        `select exists (select 1 from project_members
+                         where project_id = $1::uuid and user_id = $2::uuid) as member`,
+        [projectId, userId],
+      )
+      return rows[0]?.['member'] === true
+    },
+
+    async addMember(projectId, userId, createdAt) {
+      const rows = await db.query(
+        `insert into project_members (project_id, user_id, created_at)
+         values ($1::uuid, $2::uuid, $3::timestamptz)
+         on conflict (project_id, user_id) do nothing
+         returning user_id`,
+        [projectId, userId, createdAt],
+      )
+      return rows.length > 0
+    },
+
+    async setProjectStatus(projectId, status, at) {
+      if (!isUuid(projectId)) return null
+      return db.transaction(async (tx) => {
+        const rows = await tx.query(
+          `update projects p
+              set status = $2::text,
+                  archived_at = case when $2::text = 'archived'
+                                     then coalesce(p.archived_at, $3::timestamptz) end
+            where p.id = $1::uuid
+            returning ${PROJECT_COLUMNS}`,
+          [projectId, status, at],
+        )
+        const project = rows[0]
+        if (!project) return null
+        // Archiving revokes every active credential; restoring leaves them revoked.
+        if (status === 'archived') {
+          await tx.query(
+            `update api_keys set revoked_at = $2::timestamptz
+              where project_id = $1::uuid and revoked_at is null`,
+            [projectId, at],
+          )
+        }
+        return toProject(project)
+      })
+    },
+  }
+}

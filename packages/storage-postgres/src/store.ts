@@ -1,0 +1,33 @@
+import type { IngestStore } from '@tis/ingest'
+import { createApiKeyQueries } from './api-keys'
+import type { SqlExecutor } from './executor'
+import { runMigrations } from './migrate'
+import { createProjectQueries } from './projects'
+import { createUserQueries } from './users'
+import { writeBatch } from './write-batch'
+
+/** An {@link IngestStore} over PostgreSQL (postgres.js) or PGlite, with its schema migrations. */
+export interface PostgresIngestStore extends IngestStore {
+  /**
+   * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
+   * when several server instances start at once: they wait on one advisory lock.
+   */
+  migrate(): Promise<void>
+  /**
+   * Closes the client if this store created it (`openPostgresStore`, `openPgliteStore`); a store
+   * made by `createPostgresStore` / `createPgliteStore` leaves the caller's client open.
+   */
+  close(): Promise<void>
+}
+
+/** Assembles the store from its query groups over one executor. */
+export function createStore(db: SqlExecutor, close: () => Promise<void>): PostgresIngestStore {
+  return {
+    ...createUserQueries(db),
+    ...createProjectQueries(db),
+    ...createApiKeyQueries(db),
+    writeBatch: (batch) => writeBatch(db, batch),
+    migrate: () => runMigrations(db),
+    close,
+  }
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { describeStoreContract } from '@tis/test-utils/store-contract'
+import { describe, expect, it } from 'vitest'
+import { createPgliteStore, openPgliteStore } from '../src/index'
+import { createPgliteExecutor } from '../src/pglite-executor'
+import { createSqlProbe } from './probe'
+
+describeStoreContract('PGlite', async () => {
+  const db = await PGlite.create()
+  const store = createPgliteStore(db)
+  await store.migrate()
+  return { store, probe: createSqlProbe(createPgliteExecutor(db)), close: () => db.close() }
+})
+
+describe('openPgliteStore', () => {
+  it('persists to its data directory; reopening migrates nothing twice', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tis-pglite-'))
+    try {
+      const id = randomUUID()
+      const first = await openPgliteStore(dir)
+      await first.createUser({
+        id,
+        email: `${id}@example.com`,
+        tokenDigest: id,
+        createdAt: new Date(),
+      })
+      await first.close()
+
+      const second = await openPgliteStore(dir)
+      await second.migrate()
+      expect((await second.findUserByTokenDigest(id))?.id).toBe(id)
+      await second.close()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto'
+import { describeStoreContract } from '@tis/test-utils/store-contract'
+import postgres from 'postgres'
+import { describe, expect, inject, it } from 'vitest'
+import { createPostgresStore, openPostgresStore } from '../src/index'
+import { createPostgresExecutor } from '../src/postgres-executor'
+import { createSqlProbe } from './probe'
+
+// The URL comes from the globalSetup (TEST_DATABASE_URL, else one embedded server per run).
+// Each suite works in a schema of its own, dropped at the end, so a shared server stays clean.
+const url = inject('testDatabaseUrl')
+
+async function createSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `tis_test_${randomBytes(6).toString('hex')}`
+  const admin = postgres(url!, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create schema ${schema}`)
+  return {
+    schema,
+    async drop() {
+      await admin.unsafe(`drop schema ${schema} cascade`)
+      await admin.end()
+    },
+  }
+}
+
+const clientFor = (schema: string) =>
+  ({ max: 4, onnotice: () => {}, connection: { search_path: schema } }) as const
+
+if (!url) {
+  describe.skip(`PostgreSQL (skipped: ${inject('testDatabaseSkipReason')})`, () => {
+    it('runs the store contract against PostgreSQL', () => {})
+  })
+} else {
+  describeStoreContract('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema()
+    const store = await openPostgresStore(url, { client: clientFor(schema) })
+    const sql = postgres(url, clientFor(schema))
+    return {
+      store,
+      probe: createSqlProbe(createPostgresExecutor(sql)),
+      async close() {
+        await store.close()
+        await sql.end()
+        await drop()
+      },
+    }
+  })
+
+  describe('PostgreSQL migrations', () => {
+    it('are safe when several instances migrate the same database at once', async () => {
+      const { schema, drop } = await createSchema()
+      const clients = [1, 2, 3].map(() => postgres(url, clientFor(schema)))
+      try {
+        await Promise.all(clients.map((sql) => createPostgresStore(sql).migrate()))
+        await createPostgresStore(clients[0]!).migrate()
+        const rows = await clients[0]!.unsafe('select version from schema_migrations order by 1')
+        expect(rows.map((r) => r['version'])).toEqual([1, 2, 3])
+      } finally {
+        await Promise.all(clients.map((sql) => sql.end()))
+        await drop()
+      }
+    })
+
+    it('reports a refused connection as StoreError unavailable', async () => {
+      const attempt = openPostgresStore('postgres://nobody:x@127.0.0.1:1/none', {
+        client: { connect_timeout: 2 },
+      })
+      await expect(attempt).rejects.toMatchObject({ name: 'StoreError', code: 'unavailable' })
+    })
+  })
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { at, seedProject, uniqueHash } from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+/** True for a `StoreError` with `code`, checked by name as `StoreError.is` does. */
+function isStoreError(error: unknown, code: string) {
+  return (
+    error instanceof Error && error.name === 'StoreError' && 'code' in error && error.code === code
+  )
+}
+
+/** Users, projects, members, API keys, archiving and the credential lookup. */
+export function describeManagementContract(h: () => StoreHarness) {
+  describe('users', () => {
+    it('creates a user findable by email (any case) and by token digest', async () => {
+      const { store } = h()
+      const id = randomUUID()
+      const digest = uniqueHash()
+      const user = await store.createUser({
+        id,
+        email: `Ada-${id}@Example.com`,
+        tokenDigest: digest,
+        createdAt: at(5),
+      })
+      expect(user).toEqual({ id, email: `Ada-${id}@Example.com`, createdAt: at(5) })
+      expect(await store.findUserByEmail(`ada-${id}@EXAMPLE.COM`)).toEqual(user)
+      expect(await store.findUserByTokenDigest(digest)).toEqual(user)
+      expect(await store.hasUsers()).toBe(true)
+    })
+
+    it('returns null for an unknown email or token digest', async () => {
+      const { store } = h()
+      expect(await store.findUserByEmail(`nobody-${randomUUID()}@example.com`)).toBeNull()
+      expect(await store.findUserByTokenDigest(uniqueHash())).toBeNull()
+    })
+
+    it('rejects an email taken in another case with StoreError conflict, writing nothing', async () => {
+      const { store } = h()
+      const email = `grace-${randomUUID()}@example.com`
+      await store.createUser({
+        id: randomUUID(),
+        email,
+        tokenDigest: uniqueHash(),
+        createdAt: at(0),
+      })
+      const digest = uniqueHash()
+      const attempt = store.createUser({
+        id: randomUUID(),
+        email: email.toUpperCase(),
+        tokenDigest: digest,
+        createdAt: at(0),
+      })
+      await expect(attempt).rejects.toSatisfy((e) => isStoreError(e, 'conflict'))
+      expect(await store.findUserByTokenDigest(digest)).toBeNull()
+    })
+
+    it('adds access tokens, keeping a digest that is already present', async () => {
+      const { store } = h()
+      const { userId } = await seedProject(store)
+      const digest = uniqueHash()
+      await store.addUserToken(userId, digest, at(1))
+      await store.addUserToken(userId, digest, at(2))
+      expect((await store.findUserByTokenDigest(digest))?.id).toBe(userId)
+    })
+  })
+
+  describe('projects and members', () => {
+    it('creates and finds a project; unknown and malformed ids are null', async () => {
+      const { store } = h()
+      const { userId, projectId } = await seedProject(store)
+      expect(await store.findProject(projectId)).toEqual({
+        id: projectId,
+        name: 'contract',
+        integrationKind: 'node',
+        status: 'active',
+        ownerId: userId,
+        createdAt: at(0),
+        archivedAt: null,
+      })
+      expect(await store.findProject(randomUUID())).toBeNull()
+      expect(await store.findProject('not-a-uuid')).toBeNull()
+    })
+
+    it('lists owned and member projects oldest first, every project for null', async () => {
+      const { store } = h()
+      const owner = await seedProject(store)
+      const other = await seedProject(store)
+      const second = randomUUID()
+      await store.createProject({
+        id: second,
+        name: 'second',
+        integrationKind: 'python',
+        ownerId: owner.userId,
+        createdAt: at(10),
+      })
+      expect(await store.addMember(other.projectId, owner.userId, at(11))).toBe(true)
+      expect(await store.addMember(other.projectId, owner.userId, at(12))).toBe(false)
+      expect(await store.isMember(other.projectId, owner.userId)).toBe(true)
+      expect(await store.isMember(owner.projectId, other.userId)).toBe(false)
+
+      const mine = (await store.listProjects(owner.userId)).map((p) => p.id)
+      expect(new Set(mine)).toEqual(new Set([owner.projectId, other.projectId, second]))
+      expect(mine.indexOf(second)).toBeGreaterThan(mine.indexOf(owner.projectId))
+      expect((await store.listProjects(other.userId)).map((p) => p.id)).toEqual([other.projectId])
+      const all = await store.listProjects(null)
+      expect(all.map((p) => p.id)).toEqual(expect.arrayContaining(mine))
+      const times = all.map((p) => p.createdAt.getTime())
+      expect(times).toEqual([...times].sort((a, b) => a - b))
+    })
+  })
+
+  describe('API keys and credentials', () => {
+    it('creates, lists (oldest first) and finds keys by digest', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const [a, b] = [randomUUID(), randomUUID()]
+      const digest = uniqueHash()
+      const key = { id: a, projectId, name: 'ci', tokenDigest: digest, createdAt: at(1) }
+      expect(await store.createApiKey(key)).toEqual({
+        id: a,
+        projectId,
+        name: 'ci',
+        createdAt: at(1),
+        revokedAt: null,
+      })
+      await store.createApiKey({
+        ...key,
+        id: b,
+        name: 'web',
+        tokenDigest: uniqueHash(),
+        createdAt: at(2),
+      })
+      expect((await store.listApiKeys(projectId)).map((k) => k.name)).toEqual(['ci', 'web'])
+      expect(await store.findCredential(digest)).toEqual({
+        id: a,
+        kind: 'api_key',
+        projectId,
+        projectStatus: 'active',
+        integrationKind: 'node',
+        revokedAt: null,
+        expiresAt: null,
+      })
+      expect(await store.findCredential(uniqueHash())).toBeNull()
+    })
+
+    it('revokes a key idempotently, only within its project', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const other = await seedProject(store)
+      const id = randomUUID()
+      const digest = uniqueHash()
+      await store.createApiKey({ id, projectId, name: 'k', tokenDigest: digest, createdAt: at(1) })
+      expect(await store.revokeApiKey(other.projectId, id, at(2))).toBe(false)
+      expect(await store.revokeApiKey(projectId, randomUUID(), at(2))).toBe(false)
+      expect(await store.revokeApiKey(projectId, 'not-a-uuid', at(2))).toBe(false)
+      expect(await store.revokeApiKey(projectId, id, at(3))).toBe(true)
+      expect(await store.revokeApiKey(projectId, id, at(4))).toBe(true)
+      expect((await store.findCredential(digest))?.revokedAt).toEqual(at(3))
+      expect((await store.listApiKeys(projectId))[0]?.revokedAt).toEqual(at(3))
+    })
+
+    it('returns an expired mobile token with its expiry', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const id = randomUUID()
+      const tokenDigest = uniqueHash()
+      await probe.createMobileToken({
+        id,
+        projectId,
+        tokenDigest,
+        createdAt: at(1),
+        expiresAt: at(2),
+      })
+      expect(await store.findCredential(tokenDigest)).toMatchObject({
+        id,
+        kind: 'mobile',
+        revokedAt: null,
+        expiresAt: at(2),
+      })
+      expect(await store.listApiKeys(projectId)).toEqual([])
+    })
+
+    it('archiving revokes every active key and mobile token; restoring keeps them revoked', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const [active, revoked, mobile] = [uniqueHash(), uniqueHash(), uniqueHash()]
+      const base = { projectId, name: 'k', createdAt: at(1) }
+      await store.createApiKey({ ...base, id: randomUUID(), tokenDigest: active })
+      const revokedId = randomUUID()
+      await store.createApiKey({ ...base, id: revokedId, tokenDigest: revoked })
+      await store.revokeApiKey(projectId, revokedId, at(2))
+      const m = { id: randomUUID(), projectId, tokenDigest: mobile, createdAt: at(1) }
+      await probe.createMobileToken({ ...m, expiresAt: at(3600) })
+
+      const archived = await store.setProjectStatus(projectId, 'archived', at(10))
+      expect(archived).toMatchObject({ id: projectId, status: 'archived', archivedAt: at(10) })
+      for (const digest of [active, mobile]) {
+        expect(await store.findCredential(digest)).toMatchObject({
+          projectStatus: 'archived',
+          revokedAt: at(10),
+        })
+      }
+      expect((await store.findCredential(revoked))?.revokedAt).toEqual(at(2))
+
+      const restored = await store.setProjectStatus(projectId, 'active', at(20))
+      expect(restored).toMatchObject({ status: 'active', archivedAt: null })
+      expect(await store.findCredential(active)).toMatchObject({
+        projectStatus: 'active',
+        revokedAt: at(10),
+      })
+      expect(await store.setProjectStatus(randomUUID(), 'archived', at(30))).toBeNull()
+    })
+  })
+}

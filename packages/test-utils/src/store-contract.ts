@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeEventsContract } from './store-contract-events'
+import { describeManagementContract } from './store-contract-management'
+import { describeMonitorsContract } from './store-contract-monitors'
+import type { StoreFactory, StoreHarness } from './store-probe'
+
+export type {
+  CheckInSnapshot,
+  DeploymentSnapshot,
+  IssueSnapshot,
+  MonitorSnapshot,
+  ProbeTable,
+  StoreFactory,
+  StoreHarness,
+  StoreProbe,
+} from './store-probe'
+
+/**
+ * The contract every `IngestStore` adapter passes: management and credential methods, and every
+ * writeBatch rule (grouping, monitors, deployments, results, atomicity). `factory` is called
+ * once, before the suite, and must return an empty, migrated store; tests use unique ids, so
+ * they share it. The first test checks `hasUsers()` on the empty store, so keep the order.
+ *
+ * @example
+ * ```ts
+ * describeStoreContract('pglite', async () => {
+ *   const db = await PGlite.create()
+ *   const store = createPgliteStore(db)
+ *   await store.migrate()
+ *   return { store, probe: createProbe(db), close: () => db.close() }
+ * })
+ * ```
+ */
+export function describeStoreContract(name: string, factory: StoreFactory): void {
+  describe(`IngestStore contract: ${name}`, () => {
+    let harness: StoreHarness | undefined
+    const h = () => {
+      if (!harness) throw new Error('the store factory failed; see beforeAll')
+      return harness
+    }
+    beforeAll(async () => {
+      harness = await factory()
+    }, 120_000)
+    afterAll(async () => {
+      await harness?.close()
+    })
+
+    it('reports no users on an empty store', async () => {
+      expect(await h().store.hasUsers()).toBe(false)
+    })
+
+    describeManagementContract(h)
+    describeEventsContract(h)
+    describeMonitorsContract(h)
+  })
+}
