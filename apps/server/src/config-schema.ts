@@ -19,19 +19,24 @@ export interface ConfigVariable {
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
+const integer = (min: number, max?: number) => {
+  const rule =
+    max === undefined
+      ? `must be an integer of at least ${min}`
+      : `must be an integer from ${min} to ${max}`
+  return z
     .string()
     .trim()
-    .regex(/^\d+$/, { error: `must be an integer from ${min} to ${max}` })
+    .regex(/^\d+$/, { error: rule })
     .transform(Number)
     .pipe(
       z
         .number()
         .int()
-        .min(min)
-        .max(max, { error: `must be at most ${max}` }),
+        .min(min, { error: rule })
+        .max(max ?? Number.MAX_SAFE_INTEGER, { error: rule }),
     )
+}
 
 const boolean = z
   .string()

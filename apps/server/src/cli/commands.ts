@@ -9,10 +9,11 @@ export interface CommandContext {
   readonly options: { readonly kind?: string | undefined; readonly name?: string | undefined }
 }
 
-/** A command's outcome: the API's JSON (for `--json`) and the human-readable text. */
+/** A command's outcome: the API's JSON (for `--json`) and how to render it for people. */
 export interface CommandResult {
   readonly json: unknown
-  readonly human: string
+  /** Formats the human-readable text; not called with `--json`. */
+  readonly human: () => string
 }
 
 /** One CLI command, e.g. `projects create`. */
@@ -47,7 +48,8 @@ export const COMMANDS: readonly Command[] = [
       }
       return {
         json,
-        human: `Created user ${json.user.email} (${json.user.id})${json.user.admin ? ', administrator' : ''}.\nAccess token (shown only now): ${json.access_token}\n`,
+        human: () =>
+          `Created user ${json.user.email} (${json.user.id})${json.user.admin ? ', administrator' : ''}.\nAccess token (shown only now): ${json.access_token}\n`,
       }
     },
   },
@@ -62,11 +64,9 @@ export const COMMANDS: readonly Command[] = [
       const json = await client.request('POST', '/api/v1/projects', {
         project: { name: args[0], integration_kind: options.kind },
       })
-      const project = projectOf(json)
-      return {
-        json,
-        human: `Created project ${project.name} (${project.integration_kind}).\n  id: ${project.id}\nNext: tis keys create ${project.id}\n`,
-      }
+      const human = (project: ProjectJson) =>
+        `Created project ${project.name} (${project.integration_kind}).\n  id: ${project.id}\nNext: tis keys create ${project.id}\n`
+      return { json, human: () => human(projectOf(json)) }
     },
   },
   {
@@ -75,7 +75,7 @@ export const COMMANDS: readonly Command[] = [
     summary: 'List the projects you own or share (every project for administrators).',
     async run({ client }) {
       const json = await client.request('GET', '/api/v1/projects')
-      return { json, human: projectTable((json as { projects: ProjectJson[] }).projects) }
+      return { json, human: () => projectTable((json as { projects: ProjectJson[] }).projects) }
     },
   },
   {
@@ -84,7 +84,7 @@ export const COMMANDS: readonly Command[] = [
     summary: 'Show one project.',
     async run({ client, args }) {
       const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}`)
-      return { json, human: projectDetails(projectOf(json)) }
+      return { json, human: () => projectDetails(projectOf(json)) }
     },
   },
   {
@@ -95,7 +95,7 @@ export const COMMANDS: readonly Command[] = [
       const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/archive`)
       return {
         json,
-        human: `Archived project ${projectOf(json).name}; its API keys are revoked.\n`,
+        human: () => `Archived project ${projectOf(json).name}; its API keys are revoked.\n`,
       }
     },
   },
@@ -105,11 +105,9 @@ export const COMMANDS: readonly Command[] = [
     summary: 'Restore an archived project; create a new API key to ingest again.',
     async run({ client, args }) {
       const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/restore`)
-      const project = projectOf(json)
-      return {
-        json,
-        human: `Restored project ${project.name}. Create a new key: tis keys create ${project.id}\n`,
-      }
+      const human = (project: ProjectJson) =>
+        `Restored project ${project.name}. Create a new key: tis keys create ${project.id}\n`
+      return { json, human: () => human(projectOf(json)) }
     },
   },
   {
@@ -124,16 +122,17 @@ export const COMMANDS: readonly Command[] = [
         `/api/v1/projects/${id(args[0]!)}/api_keys`,
         body,
       )) as { api_key: ApiKeyJson; token: string }
-      const human = [
-        `Created API key ${json.api_key.name} (${json.api_key.id}).`,
-        `Token (shown only now): ${json.token}`,
-        '',
-        'Send an event with it:',
-        `  curl -i -X POST ${client.baseUrl}/api/v1/ingest_events \\`,
-        `    -H 'Authorization: Bearer ${json.token}' -H 'Content-Type: application/json' \\`,
-        `    -d '{"event":{"event_type":"error","message":"Hello from tis"}}'`,
-        '',
-      ].join('\n')
+      const human = () =>
+        [
+          `Created API key ${json.api_key.name} (${json.api_key.id}).`,
+          `Token (shown only now): ${json.token}`,
+          '',
+          'Send an event with it:',
+          `  curl -i -X POST ${client.baseUrl}/api/v1/ingest_events \\`,
+          `    -H 'Authorization: Bearer ${json.token}' -H 'Content-Type: application/json' \\`,
+          `    -d '{"event":{"event_type":"error","message":"Hello from tis"}}'`,
+          '',
+        ].join('\n')
       return { json, human }
     },
   },
@@ -143,7 +142,7 @@ export const COMMANDS: readonly Command[] = [
     summary: "List a project's API keys (never their tokens).",
     async run({ client, args }) {
       const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}/api_keys`)
-      return { json, human: keyTable((json as { api_keys: ApiKeyJson[] }).api_keys) }
+      return { json, human: () => keyTable((json as { api_keys: ApiKeyJson[] }).api_keys) }
     },
   },
   {
@@ -155,7 +154,7 @@ export const COMMANDS: readonly Command[] = [
         'DELETE',
         `/api/v1/projects/${id(args[0]!)}/api_keys/${id(args[1]!)}`,
       )
-      return { json, human: `Revoked API key ${args[1]}.\n` }
+      return { json, human: () => `Revoked API key ${args[1]}.\n` }
     },
   },
   {
@@ -166,7 +165,7 @@ export const COMMANDS: readonly Command[] = [
       const json = await client.request('POST', `/api/v1/projects/${id(args[0]!)}/members`, {
         member: { email: args[1] },
       })
-      return { json, human: `${args[1]} is a member of project ${args[0]}.\n` }
+      return { json, human: () => `${args[1]} is a member of project ${args[0]}.\n` }
     },
   },
 ]

@@ -99,7 +99,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   })
   try {
     const result = await command.run({ client, args, options })
-    if (!values.json) io.stdout(result.human)
+    if (!values.json) io.stdout(result.human())
     else if (result.json !== null) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`)
     return EXIT.ok
   } catch (error) {

@@ -1,0 +1,282 @@
+import type { EngineRequest, EngineResponse, IngestEngine, ManagementApi } from '@tis/ingest'
+import { describe, expect, it } from 'vitest'
+import { type AppOptions, createApp } from './app'
+import { createLogger } from './logger'
+
+type Answer = (
+  operation: string,
+  request: EngineRequest,
+) => EngineResponse | Promise<EngineResponse>
+
+const MANAGEMENT_OPERATIONS = [
+  'createUser',
+  'createProject',
+  'listProjects',
+  'getProject',
+  'listApiKeys',
+  'createApiKey',
+  'revokeApiKey',
+  'archiveProject',
+  'restoreProject',
+  'addMember',
+] as const
+
+/** An engine that records each call and answers with `answer` (201 `{ok: true}` by default). */
+function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { ok: true } })) {
+  const calls: Array<{ operation: string; request: EngineRequest }> = []
+  const op = (operation: string) => async (request: EngineRequest) => {
+    calls.push({ operation, request })
+    return answer(operation, request)
+  }
+  const management = Object.fromEntries(MANAGEMENT_OPERATIONS.map((name) => [name, op(name)]))
+  const engine: IngestEngine = {
+    ingestEvent: op('ingestEvent'),
+    checkIn: op('checkIn'),
+    recordDeployment: op('recordDeployment'),
+    management: {
+      ...management,
+      authenticate: async () => null,
+      canSee: async () => false,
+    } as unknown as ManagementApi,
+    flush: async () => {},
+    close: async () => {},
+  }
+  return { engine, calls }
+}
+
+function setup(answer?: Answer, options: Partial<AppOptions> = {}) {
+  const { engine, calls } = fakeEngine(answer)
+  const lines: Record<string, unknown>[] = []
+  const logger = createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) })
+  const app = createApp({ engine, logger, maxBodyBytes: 64, trustedProxies: [], ...options })
+  return { app, calls, lines }
+}
+
+const post = (body: string, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  body,
+  headers: { 'Content-Type': 'application/json', ...headers },
+})
+
+describe('ingest routes', () => {
+  it.each([
+    ['/api/v1/ingest_events', 'ingestEvent'],
+    ['/api/v1/check_ins', 'checkIn'],
+    ['/api/v1/deployments', 'recordDeployment'],
+  ])('POST %s hands the raw body text and headers to engine.%s', async (path, operation) => {
+    const { app, calls } = setup()
+    const text = '{"event": not json'
+    const res = await app.request(path, post(text, { 'X-Api-Key': 'tis_abc' }))
+    expect(res.status).toBe(201)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.operation).toBe(operation)
+    expect(calls[0]?.request.text).toBe(text)
+    expect(calls[0]?.request.body).toBeUndefined()
+    expect((calls[0]!.request.headers as Headers).get('x-api-key')).toBe('tis_abc')
+  })
+
+  it("writes the engine's status, headers and JSON body out exactly", async () => {
+    const headers = { 'X-RateLimit-Limit': '5', 'Retry-After': '7' }
+    const body = { error: 'Rate limit exceeded', limit: 5, window_seconds: 60, retry_after: 7 }
+    const { app } = setup(() => ({ status: 429, headers, body }))
+    const res = await app.request('/api/v1/ingest_events', post('{}'))
+    expect(res.status).toBe(429)
+    expect(res.headers.get('x-ratelimit-limit')).toBe('5')
+    expect(res.headers.get('retry-after')).toBe('7')
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(await res.json()).toEqual(body)
+  })
+})
+
+describe('management routes', () => {
+  const id = '01a203af-ac77-79d4-9708-1fd9c9d94c22'
+  const keyId = '01a203af-af49-72ed-9f69-45751cb49f1e'
+  it.each([
+    ['POST', '/api/v1/users', 'createUser', {}],
+    ['POST', '/api/v1/projects', 'createProject', {}],
+    ['GET', '/api/v1/projects', 'listProjects', {}],
+    ['GET', `/api/v1/projects/${id}`, 'getProject', { id }],
+    ['GET', `/api/v1/projects/${id}/api_keys`, 'listApiKeys', { id }],
+    ['POST', `/api/v1/projects/${id}/api_keys`, 'createApiKey', { id }],
+    ['DELETE', `/api/v1/projects/${id}/api_keys/${keyId}`, 'revokeApiKey', { id, key_id: keyId }],
+    ['POST', `/api/v1/projects/${id}/archive`, 'archiveProject', { id }],
+    ['POST', `/api/v1/projects/${id}/restore`, 'restoreProject', { id }],
+    ['POST', `/api/v1/projects/${id}/members`, 'addMember', { id }],
+  ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
+    const { app, calls } = setup()
+    const res = await app.request(path, { method })
+    expect(res.status).toBe(201)
+    expect(calls).toEqual([{ operation: op, request: expect.objectContaining({ params }) }])
+    expect(calls[0]?.request).not.toHaveProperty('body')
+  })
+
+  it('passes a parsed JSON body', async () => {
+    const { app, calls } = setup()
+    await app.request('/api/v1/projects', post('{"project":{"name":"a"}}'))
+    expect(calls[0]?.request.body).toEqual({ project: { name: 'a' } })
+  })
+
+  it('answers malformed JSON with 400 without calling the engine', async () => {
+    const { app, calls } = setup()
+    const res = await app.request('/api/v1/projects', post('{"project":'))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'the request body is not valid JSON' })
+    expect(calls).toHaveLength(0)
+  })
+
+  it('writes a null engine body as an empty response', async () => {
+    const { app } = setup(() => ({ status: 204, headers: {}, body: null }))
+    const res = await app.request(`/api/v1/projects/${id}/api_keys/${keyId}`, { method: 'DELETE' })
+    expect(res.status).toBe(204)
+    expect(await res.text()).toBe('')
+    expect(res.headers.get('content-type')).toBeNull()
+  })
+})
+
+describe('body size cap', () => {
+  const tooLarge = { error: 'request body is too large (maximum is 64 bytes)' }
+
+  it('refuses a declared Content-Length over the cap with 413 before reading', async () => {
+    const { app, calls } = setup()
+    const res = await app.request('/api/v1/ingest_events', post('x'.repeat(65)))
+    expect(res.status).toBe(413)
+    expect(await res.json()).toEqual(tooLarge)
+    expect(calls).toHaveLength(0)
+  })
+
+  it('refuses a streamed body once it passes the cap', async () => {
+    const { app, calls } = setup()
+    const chunk = new TextEncoder().encode('x'.repeat(40))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 10) controller.enqueue(chunk)
+        else controller.close()
+      },
+    })
+    const res = await app.request(
+      new Request('http://localhost/api/v1/projects', { method: 'POST', body, duplex: 'half' }),
+    )
+    expect(res.status).toBe(413)
+    expect(await res.json()).toEqual(tooLarge)
+    expect(sent).toBeLessThan(10)
+    expect(calls).toHaveLength(0)
+  })
+
+  it('accepts a body of exactly the cap', async () => {
+    const { app, calls } = setup()
+    const res = await app.request('/api/v1/check_ins', post('x'.repeat(64)))
+    expect(res.status).toBe(201)
+    expect(calls[0]?.request.text).toHaveLength(64)
+  })
+})
+
+describe('other routes', () => {
+  it.each([
+    ['GET', '/health', 200, { status: 'ok' }],
+    ['GET', '/health/analytics_store', 200, { status: 'disabled', enabled: false, ready: false }],
+    ['GET', '/nope', 404, { error: 'Not found' }],
+    ['POST', '/api/v1/mobile_ingest_tokens_x', 404, { error: 'Not found' }],
+  ])('%s %s answers %i', async (method, path, status, body) => {
+    const { app } = setup()
+    const res = await app.request(path, { method })
+    expect(res.status).toBe(status)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(await res.json()).toEqual(body)
+  })
+
+  it.each([
+    ['PUT', '/api/v1/projects', 'GET, HEAD, POST'],
+    ['GET', '/api/v1/ingest_events', 'POST'],
+    ['DELETE', '/health', 'GET, HEAD'],
+    ['PATCH', '/api/v1/projects/abc/api_keys/def', 'DELETE'],
+  ])('%s on known path %s answers 405 with Allow: %s', async (method, path, allow) => {
+    const { app, calls } = setup()
+    const res = await app.request(path, { method })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe(allow)
+    expect(await res.json()).toEqual({ error: 'Method not allowed' })
+    expect(calls).toHaveLength(0)
+  })
+
+  it('serves the OpenAPI document with the management paths', async () => {
+    const { app } = setup()
+    const res = await app.request('/api/v1/openapi.json')
+    const doc = (await res.json()) as {
+      openapi: string
+      paths: Record<string, unknown>
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> }
+    }
+    expect(doc.openapi).toBe('3.1.0')
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/ingest_events',
+        '/api/v1/projects/{id}/api_keys/{key_id}',
+        '/api/v1/users',
+        '/health',
+      ]),
+    )
+    expect(doc.components.schemas['ProjectRequest']?.properties['integration_kind']).toBeDefined()
+  })
+})
+
+describe('errors and logging', () => {
+  it('answers an unexpected error with a generic 500 and logs it', async () => {
+    const { app, lines } = setup(() => {
+      throw new Error('relation "events" does not exist')
+    })
+    const res = await app.request('/api/v1/ingest_events', post('{}'))
+    expect(res.status).toBe(500)
+    const text = await res.text()
+    expect(JSON.parse(text)).toEqual({ error: 'Internal server error' })
+    expect(text).not.toContain('relation')
+    const logged = lines.find((l) => l['level'] === 'error')
+    expect(logged).toMatchObject({ msg: 'unhandled error', error: { message: expect.any(String) } })
+  })
+
+  it('logs one line per request without tokens or bodies, and echoes the request id', async () => {
+    const { app, lines } = setup()
+    const res = await app.request(
+      '/api/v1/ingest_events?x=1',
+      post('{"event":{"message":"secret body"}}', {
+        Authorization: 'Bearer tis_supersecret',
+        'X-Request-Id': 'abc-123',
+      }),
+    )
+    expect(res.headers.get('x-request-id')).toBe('abc-123')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      msg: 'request',
+      method: 'POST',
+      path: '/api/v1/ingest_events',
+      status: 201,
+      duration_ms: expect.any(Number),
+      request_id: 'abc-123',
+    })
+    expect(JSON.stringify(lines)).not.toMatch(/supersecret|secret body/)
+  })
+
+  it('generates a request id when none (or an unsafe one) is sent', async () => {
+    const { app } = setup()
+    const res = await app.request('/health', { headers: { 'X-Request-Id': 'a b;c' } })
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})
+
+describe('client IP', () => {
+  const xff = { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' }
+
+  it('ignores X-Forwarded-For unless proxies are trusted', async () => {
+    const { app, calls } = setup()
+    await app.request('/api/v1/ingest_events', post('{}', xff))
+    expect(calls[0]?.request.ip).toBeUndefined()
+  })
+
+  it('takes the first X-Forwarded-For hop from a trusted proxy', async () => {
+    const { app, calls } = setup(undefined, { trustedProxies: ['*'] })
+    await app.request('/api/v1/ingest_events', post('{}', xff))
+    expect(calls[0]?.request.ip).toBe('203.0.113.9')
+  })
+})

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config'
+import { CONFIG_VARIABLES } from './config-schema'
+
+const load = (env: Record<string, string>) => loadConfig(env, '/srv/tis')
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    load(env)
+  } catch (error) {
+    if (ConfigError.is(error)) return error.problems
+    throw error
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('loadConfig', () => {
+  it('applies every default to an empty environment', () => {
+    expect(load({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      database: { kind: 'pglite', dataDir: '/srv/tis/.tis/data' },
+      serviceEnvironment: 'production',
+      adminEmails: [],
+      bootstrapToken: undefined,
+      rateLimits: { requests: 1200, periodSeconds: 60, authFailures: 120 },
+      maxBodyBytes: 1_048_576,
+      trustedProxies: [],
+      logLevel: 'info',
+      analytics: {
+        enabled: false,
+        url: undefined,
+        database: 'default',
+        eventsTable: 'events_raw',
+        spansTable: 'spans_raw',
+        username: 'default',
+        password: '',
+        failureThrottleSeconds: 60,
+      },
+    })
+  })
+
+  it('treats blank values as unset', () => {
+    expect(load({ PORT: '', DATABASE_URL: '  ', SERVICE_ENV: '' })).toMatchObject({
+      port: 3000,
+      database: { kind: 'pglite' },
+      serviceEnvironment: 'production',
+    })
+  })
+
+  it.each([
+    ['PORT', '8080', { port: 8080 }],
+    ['PORT', '0', { port: 0 }],
+    ['HOST', '127.0.0.1', { host: '127.0.0.1' }],
+    [
+      'DATABASE_URL',
+      'postgres://u:p@db:5432/tis',
+      { database: { kind: 'postgres', url: 'postgres://u:p@db:5432/tis' } },
+    ],
+    [
+      'DATABASE_URL',
+      'postgresql://db/tis?sslmode=require',
+      { database: { kind: 'postgres', url: 'postgresql://db/tis?sslmode=require' } },
+    ],
+    ['SERVICE_DATA_DIR', 'var/db', { database: { kind: 'pglite', dataDir: '/srv/tis/var/db' } }],
+    ['SERVICE_DATA_DIR', '/data', { database: { kind: 'pglite', dataDir: '/data' } }],
+    ['SERVICE_DATA_DIR', ':memory:', { database: { kind: 'pglite', dataDir: undefined } }],
+    ['SERVICE_ENV', 'staging', { serviceEnvironment: 'staging' }],
+    [
+      'SERVICE_ADMIN_EMAILS',
+      ' Ops@Example.com, dev@example.com ,',
+      { adminEmails: ['ops@example.com', 'dev@example.com'] },
+    ],
+    [
+      'SERVICE_BOOTSTRAP_ADMIN_TOKEN',
+      'tis_user_0123456789abcdef',
+      { bootstrapToken: 'tis_user_0123456789abcdef' },
+    ],
+    ['SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS', '10', { rateLimits: { requests: 10 } }],
+    ['SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS', '1', { rateLimits: { periodSeconds: 1 } }],
+    [
+      'SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS',
+      '3',
+      { rateLimits: { authFailures: 3 } },
+    ],
+    ['SERVICE_MAX_BODY_BYTES', '2048', { maxBodyBytes: 2048 }],
+    ['SERVICE_TRUSTED_PROXIES', '10.0.0.1, 10.0.0.2', { trustedProxies: ['10.0.0.1', '10.0.0.2'] }],
+    ['SERVICE_TRUSTED_PROXIES', '*', { trustedProxies: ['*'] }],
+    ['SERVICE_LOG_LEVEL', 'SILENT', { logLevel: 'silent' }],
+    ['SERVICE_ANALYTICS_ENABLED', 'false', { analytics: { enabled: false } }],
+    ['SERVICE_ANALYTICS_URL', 'http://ch:8123', { analytics: { url: 'http://ch:8123' } }],
+    ['SERVICE_ANALYTICS_DATABASE', 'tis', { analytics: { database: 'tis' } }],
+    ['SERVICE_ANALYTICS_EVENTS_TABLE', 'ev', { analytics: { eventsTable: 'ev' } }],
+    ['SERVICE_ANALYTICS_SPANS_TABLE', 'sp', { analytics: { spansTable: 'sp' } }],
+    ['SERVICE_ANALYTICS_USERNAME', 'tis', { analytics: { username: 'tis' } }],
+    ['SERVICE_ANALYTICS_PASSWORD', 's3cret', { analytics: { password: 's3cret' } }],
+    [
+      'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS',
+      '5',
+      { analytics: { failureThrottleSeconds: 5 } },
+    ],
+  ])('reads %s=%j', (name, value, expected) => {
+    expect(load({ [name]: value })).toMatchObject(expected)
+  })
+
+  it('enables analytics with a URL', () => {
+    const config = load({ SERVICE_ANALYTICS_ENABLED: 'YES', SERVICE_ANALYTICS_URL: 'https://ch' })
+    expect(config.analytics).toMatchObject({ enabled: true, url: 'https://ch' })
+  })
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535'],
+    ['PORT', '70000', 'PORT must be an integer from 0 to 65535'],
+    ['PORT', '-1', 'PORT must be an integer from 0 to 65535'],
+    ['DATABASE_URL', 'mysql://db/tis', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['DATABASE_URL', 'not a url', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    [
+      'SERVICE_ADMIN_EMAILS',
+      'ops@example.com,nobody',
+      'SERVICE_ADMIN_EMAILS must be a comma-separated list of email addresses',
+    ],
+    [
+      'SERVICE_BOOTSTRAP_ADMIN_TOKEN',
+      'short',
+      'SERVICE_BOOTSTRAP_ADMIN_TOKEN must be `tis_user_` followed by 16 to 503 non-space characters',
+    ],
+    [
+      'SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS',
+      '0',
+      'SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS must be an integer of at least 1',
+    ],
+    [
+      'SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS',
+      '1.5',
+      'SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS must be an integer',
+    ],
+    [
+      'SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS',
+      'many',
+      'SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS must be an integer',
+    ],
+    ['SERVICE_MAX_BODY_BYTES', '1e6', 'SERVICE_MAX_BODY_BYTES must be an integer'],
+    [
+      'SERVICE_LOG_LEVEL',
+      'loud',
+      'SERVICE_LOG_LEVEL must be one of debug, info, warn, error, silent',
+    ],
+    ['SERVICE_ANALYTICS_ENABLED', 'maybe', 'SERVICE_ANALYTICS_ENABLED must be true or false'],
+    [
+      'SERVICE_ANALYTICS_URL',
+      'ch:8123',
+      'SERVICE_ANALYTICS_URL must be an http:// or https:// URL',
+    ],
+    [
+      'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS',
+      '0',
+      'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS must be an integer of at least 1',
+    ],
+  ])('rejects %s=%j, naming the variable', (name, value, message) => {
+    const problems = problemsOf({ [name]: value })
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toContain(message)
+  })
+
+  it('requires SERVICE_ANALYTICS_URL when analytics is enabled', () => {
+    expect(problemsOf({ SERVICE_ANALYTICS_ENABLED: 'true' })).toEqual([
+      'SERVICE_ANALYTICS_URL is required when SERVICE_ANALYTICS_ENABLED is true',
+    ])
+  })
+
+  it('lists every invalid variable at once and never echoes a secret', () => {
+    const secretUrl = 'mysql://user:hunter2@db/tis'
+    const error = (() => {
+      try {
+        load({ PORT: 'x', DATABASE_URL: secretUrl, SERVICE_BOOTSTRAP_ADMIN_TOKEN: 'hunter2' })
+      } catch (e) {
+        return e as Error
+      }
+    })()
+    expect(ConfigError.is(error)).toBe(true)
+    expect((error as ConfigError).problems.map((p) => p.split(' ')[0])).toEqual([
+      'PORT',
+      'DATABASE_URL',
+      'SERVICE_BOOTSTRAP_ADMIN_TOKEN',
+    ])
+    expect(error?.message).not.toContain('hunter2')
+  })
+})
+
+describe('CONFIG_VARIABLES', () => {
+  it('describes every variable with a description and a default that parses', () => {
+    for (const [name, variable] of Object.entries(CONFIG_VARIABLES)) {
+      expect(variable.description.length, name).toBeGreaterThan(10)
+      if (variable.default !== undefined) {
+        expect(variable.schema.safeParse(variable.default).success, name).toBe(true)
+      }
+    }
+  })
+})
