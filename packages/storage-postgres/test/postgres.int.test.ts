@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto'
+import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
 import postgres from 'postgres'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createPostgresStore, openPostgresStore } from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { createSqlProbe } from './probe'
 
 // The URL comes from the globalSetup (TEST_DATABASE_URL, else one embedded server per run).
 // Each suite works in a schema of its own, dropped at the end, so a shared server stays clean.
-const url = inject('testDatabaseUrl')
 
-async function createSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+async function createSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
   const schema = `tis_test_${randomBytes(6).toString('hex')}`
-  const admin = postgres(url!, { max: 1, onnotice: () => {} })
+  const admin = postgres(url, { max: 1, onnotice: () => {} })
   await admin.unsafe(`create schema ${schema}`)
   return {
     schema,
@@ -26,13 +26,9 @@ async function createSchema(): Promise<{ schema: string; drop(): Promise<void> }
 const clientFor = (schema: string) =>
   ({ max: 4, onnotice: () => {}, connection: { search_path: schema } }) as const
 
-if (!url) {
-  describe.skip(`PostgreSQL (skipped: ${inject('testDatabaseSkipReason')})`, () => {
-    it('runs the store contract against PostgreSQL', () => {})
-  })
-} else {
+describeWithTestDatabase('PostgreSQL', (url) => {
   describeStoreContract('PostgreSQL', async () => {
-    const { schema, drop } = await createSchema()
+    const { schema, drop } = await createSchema(url)
     const store = await openPostgresStore(url, { client: clientFor(schema) })
     const sql = postgres(url, clientFor(schema))
     return {
@@ -48,7 +44,7 @@ if (!url) {
 
   describe('PostgreSQL migrations', () => {
     it('are safe when several instances migrate the same database at once', async () => {
-      const { schema, drop } = await createSchema()
+      const { schema, drop } = await createSchema(url)
       const clients = [1, 2, 3].map(() => postgres(url, clientFor(schema)))
       try {
         await Promise.all(clients.map((sql) => createPostgresStore(sql).migrate()))
@@ -68,4 +64,4 @@ if (!url) {
       await expect(attempt).rejects.toMatchObject({ name: 'StoreError', code: 'unavailable' })
     })
   })
-}
+})

