@@ -57,10 +57,14 @@ export function createApp(options: AppOptions): TisApp {
     '/api/*',
     bodyLimit({
       maxSize: options.maxBodyBytes,
+      // The rest of the body is not read, so the connection cannot carry another request.
       onError: (c) =>
-        sendJson(c, 413, {
-          error: `request body is too large (maximum is ${options.maxBodyBytes} bytes)`,
-        }),
+        sendJson(
+          c,
+          413,
+          { error: `request body is too large (maximum is ${options.maxBodyBytes} bytes)` },
+          { Connection: 'close' },
+        ),
     }),
   )
 

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto'
+import { PGlite } from '@electric-sql/pglite'
+import { createPgliteStore } from '@tis/storage-postgres'
+import postgres from 'postgres'
+import { loadConfig } from '../../src/config'
+import { createServer, type TisServer } from '../../src/server'
+
+/** The administrator every end-to-end server bootstraps (`SERVICE_BOOTSTRAP_ADMIN_TOKEN`). */
+export const ADMIN_EMAIL = 'admin@tis.test'
+/** The administrator's access token. */
+export const ADMIN_TOKEN = `tis_user_${randomBytes(16).toString('hex')}`
+
+/**
+ * Configuration of the suites' servers. Small caps make the 429 and 413 paths cheap to reach;
+ * the hour-long window keeps a fixed window from rolling over mid-test. Tests come through the
+ * trusted loopback proxy with a fresh `X-Forwarded-For` each, so the per-IP failure cap only
+ * bites the test that aims at it.
+ */
+export const SUITE_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SERVICE_LOG_LEVEL: 'silent',
+  SERVICE_ENV: 'e2e',
+  SERVICE_ADMIN_EMAILS: ADMIN_EMAIL,
+  SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '25',
+  SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS: '3600',
+  SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS: '5',
+  SERVICE_MAX_BODY_BYTES: '65536',
+  SERVICE_TRUSTED_PROXIES: '127.0.0.1',
+} as const
+
+/** A listening server and direct SQL access to its database. */
+export interface Harness {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string
+  readonly server: TisServer
+  /** Runs SQL on the server's database (the store has no read methods yet). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+  close(): Promise<void>
+}
+
+async function listen(server: TisServer) {
+  try {
+    return (await server.listen()).url
+  } catch (error) {
+    await server.close()
+    throw error
+  }
+}
+
+/**
+ * A server on an in-memory PGlite database. The store is injected so the test keeps a handle on
+ * the database; everything else goes through `loadConfig` as in production.
+ */
+export async function startPgliteHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const db = await PGlite.create()
+  const store = createPgliteStore(db)
+  await store.migrate()
+  const config = loadConfig({ ...SUITE_ENV, ...env })
+  const server = await createServer(config, { store })
+  const url = await listen(server)
+  return {
+    url,
+    server,
+    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    async close() {
+      await server.close()
+      await db.close()
+    },
+  }
+}
+
+/**
+ * A server on real PostgreSQL through `DATABASE_URL`, in a schema of its own (selected with the
+ * URL's `search_path` parameter), dropped again by `close()`.
+ */
+export async function startPostgresHarness(
+  baseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Harness> {
+  const schema = `tis_server_${randomBytes(6).toString('hex')}`
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create schema ${schema}`)
+  const url = new URL(baseUrl)
+  url.searchParams.set('search_path', schema)
+  const sql = postgres(url.toString(), { max: 2, onnotice: () => {} })
+  const config = loadConfig({ ...SUITE_ENV, ...env, DATABASE_URL: url.toString() })
+  const server = await createServer(config)
+  const base = await listen(server)
+  return {
+    url: base,
+    server,
+    query: async <T>(text: string, params: unknown[] = []) =>
+      (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[],
+    async close() {
+      await server.close()
+      await sql.end()
+      await admin.unsafe(`drop schema ${schema} cascade`)
+      await admin.end()
+    },
+  }
+}
