@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call } from './support/client'
+import { ADMIN_TOKEN, type Harness, startPgliteHarness } from './support/harness'
+import { runTis } from './support/spawn'
+
+// The `tis` CLI as a person runs it: a child process talking HTTP to a running server.
+describe('tis CLI against a running server', () => {
+  let harness: Harness
+  let env: Record<string, string>
+  beforeAll(async () => {
+    harness = await startPgliteHarness()
+    env = { TIS_TOKEN: ADMIN_TOKEN, TIS_URL: harness.url }
+  })
+  afterAll(() => harness?.close())
+
+  const send = (key: string) =>
+    call(harness.url, 'POST', '/api/v1/ingest_events', {
+      apiKey: key,
+      json: { event: { event_type: 'error', message: 'from the CLI test' } },
+    })
+
+  it('creates a project and a key, lists and revokes it; the key stops working', async () => {
+    const created = await runTis(['projects', 'create', 'cli-shop', '--kind', 'node'], env)
+    expect(created.stderr).toBe('')
+    expect(created.code).toBe(0)
+    const projectId = created.stdout.match(/id: ([0-9a-f-]{36})/)?.[1]
+    expect(projectId).toBeDefined()
+
+    const key = await runTis(['keys', 'create', projectId!, '--name', 'ci', '--json'], env)
+    expect(key.code).toBe(0)
+    const { api_key: apiKey, token } = JSON.parse(key.stdout)
+    expect(apiKey.name).toBe('ci')
+    expect((await send(token)).status).toBe(201)
+
+    const listed = await runTis(['keys', 'list', projectId!], env)
+    expect(listed.stdout).toMatch(new RegExp(`${apiKey.id}\\s+ci\\s+\\S+\\s+-`))
+    expect(listed.stdout).not.toContain(token)
+
+    const shown = await runTis(['projects', 'show', projectId!], env)
+    expect(shown.stdout).toContain('name:      cli-shop')
+
+    const revoked = await runTis(['keys', 'revoke', projectId!, apiKey.id], env)
+    expect(revoked).toMatchObject({ code: 0, stdout: `Revoked API key ${apiKey.id}.\n` })
+    expect((await send(token)).status).toBe(401)
+  })
+
+  it('archives and restores a project', async () => {
+    const created = await runTis(['projects', 'create', 'cli-old', '--kind', 'ruby', '--json'], env)
+    const { project } = JSON.parse(created.stdout)
+    const archived = await runTis(['projects', 'archive', project.id], env)
+    expect(archived.stdout).toContain('Archived project cli-old')
+    const list = await runTis(['projects', 'list'], env)
+    expect(list.stdout).toMatch(new RegExp(`${project.id}\\s+cli-old\\s+ruby\\s+archived`))
+    const restored = await runTis(['projects', 'restore', project.id], env)
+    expect(restored.stdout).toContain(`tis keys create ${project.id}`)
+  })
+
+  it('prints API errors to stderr with exit 1, and usage errors with exit 2', async () => {
+    const invalid = await runTis(['projects', 'create', 'x', '--kind', 'cobol'], env)
+    expect(invalid.code).toBe(1)
+    expect(invalid.stderr).toMatch(/^tis: integration_kind /)
+    expect(invalid.stdout).toBe('')
+
+    const unauthorized = await runTis(['projects', 'list'], { ...env, TIS_TOKEN: 'tis_user_nope' })
+    expect(unauthorized.code).toBe(1)
+    expect(unauthorized.stderr).toContain('tis: Unauthorized')
+
+    const usage = await runTis(['keys', 'revoke', 'only-one-arg'], env)
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain('usage: tis keys revoke <project_id> <key_id>')
+
+    const unreachable = await runTis(['projects', 'list', '--url', 'http://127.0.0.1:9'], env)
+    expect(unreachable.code).toBe(1)
+    expect(unreachable.stderr).toContain('cannot reach http://127.0.0.1:9')
+  })
+})

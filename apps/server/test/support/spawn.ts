@@ -1,0 +1,96 @@
+import { execFile, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/** The app's directory: child processes run the TypeScript sources from here through tsx. */
+export const APP_DIR = fileURLToPath(new URL('../..', import.meta.url))
+
+// tsx's loader by absolute URL, so children can run from any working directory.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+
+/** Node arguments that run a source file with workspace packages resolved to their sources. */
+export const tsNode = (file: string) => ['--conditions=@tis/source', '--import', TSX, file]
+
+/** The outcome of a finished child process. */
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the `tis` CLI from source as a child process. */
+export function runTis(args: readonly string[], env: Record<string, string>): Promise<Finished> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...tsNode('src/cli.ts'), ...args],
+      { cwd: APP_DIR, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** A running `node src/main.ts` child and what it has printed so far. */
+export interface ServerProcess {
+  readonly output: { stdout: string; stderr: string }
+  /** Resolves once stdout matches `pattern` (rejects if the process exits first). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Resolves with the exit code (or the signal name) once the process ends. */
+  readonly exited: Promise<number | string | null>
+  kill(signal: NodeJS.Signals): void
+}
+
+/** Starts the server entry point from source with only the given environment. */
+export function startServerProcess(env: Record<string, string>, cwd: string): ServerProcess {
+  const child = spawn(process.execPath, tsNode(`${APP_DIR}/src/main.ts`), {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = { stdout: '', stderr: '' }
+  const listeners = new Set<() => void>()
+  child.stdout.on('data', (d: Buffer) => {
+    output.stdout += d.toString()
+    for (const l of listeners) l()
+  })
+  child.stderr.on('data', (d: Buffer) => {
+    output.stderr += d.toString()
+  })
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      for (const l of listeners) l()
+      resolve(code ?? signal)
+    }),
+  )
+  return {
+    output,
+    exited,
+    kill: (signal) => child.kill(signal),
+    waitFor(pattern, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(check)
+          reject(
+            new Error(
+              `timed out waiting for ${pattern}; output:\n${output.stdout}\n${output.stderr}`,
+            ),
+          )
+        }, timeoutMs)
+        const check = () => {
+          const match = output.stdout.match(pattern)
+          if (match || child.exitCode !== null || child.signalCode !== null) {
+            clearTimeout(timer)
+            listeners.delete(check)
+            if (match) resolve(match)
+            else reject(new Error(`exited before ${pattern}:\n${output.stdout}\n${output.stderr}`))
+          }
+        }
+        listeners.add(check)
+        check()
+      })
+    },
+  }
+}
