@@ -1,6 +1,6 @@
-// The engine end to end over a real embedded PostgreSQL (PGlite) store.
-import { openPgliteStore } from '@tis/storage-postgres'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The engine (@tis/ingest) end to end over this adapter on PGlite: credentials, statuses, limits,
+// routing and the management API, exactly as a host that embeds the engine sees them.
+
 import {
   bootstrapAdmin,
   createIngestEngine,
@@ -9,7 +9,9 @@ import {
   type IngestEngineOptions,
   type IngestStore,
   type WriteOp,
-} from '../src/index'
+} from '@tis/ingest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPgliteStore } from '../src/index'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const ADMIN_TOKEN = `tis_user_${'a'.repeat(48)}`
