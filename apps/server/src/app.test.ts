@@ -1,4 +1,10 @@
-import type { EngineRequest, EngineResponse, IngestEngine, ManagementApi } from '@tis/ingest'
+import {
+  type EngineRequest,
+  type EngineResponse,
+  type IngestEngine,
+  type ManagementApi,
+  StoreError,
+} from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from './app'
 import { createLogger } from './logger'
@@ -232,6 +238,17 @@ describe('errors and logging', () => {
     expect(text).not.toContain('relation')
     const logged = lines.find((l) => l['level'] === 'error')
     expect(logged).toMatchObject({ msg: 'unhandled error', error: { message: expect.any(String) } })
+  })
+
+  it('answers 503 with Retry-After when the database is unavailable', async () => {
+    const { app, lines } = setup(() => {
+      throw new StoreError('unavailable', 'database unavailable: connect ECONNREFUSED')
+    })
+    const res = await app.request('/api/v1/check_ins', post('{}'))
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(await res.json()).toEqual({ error: 'Service unavailable' })
+    expect(lines.find((l) => l['level'] === 'error')).toMatchObject({ msg: 'database unavailable' })
   })
 
   it('logs one line per request without tokens or bodies, and echoes the request id', async () => {

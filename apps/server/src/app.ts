@@ -1,4 +1,4 @@
-import type { IngestEngine } from '@tis/ingest'
+import { type IngestEngine, StoreError } from '@tis/ingest'
 import { createOpenApiDocument } from '@tis/schema'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -102,6 +102,15 @@ export function createApp(options: AppOptions): TisApp {
   app.onError((error, c) => {
     if (error instanceof HTTPException && error.status < 500) {
       return sendJson(c, error.status, { error: error.message || 'Bad request' })
+    }
+    // The database is down or refusing connections: tell clients to retry, not that we broke.
+    if (StoreError.is(error) && error.code === 'unavailable') {
+      logger.error('database unavailable', {
+        path: c.req.path,
+        request_id: c.get('requestId'),
+        error,
+      })
+      return sendJson(c, 503, { error: 'Service unavailable' }, { 'Retry-After': '5' })
     }
     logger.error('unhandled error', {
       method: c.req.method,

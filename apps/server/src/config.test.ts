@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from './config'
+import { configReferenceMarkdown } from './config-reference'
 import { CONFIG_VARIABLES } from './config-schema'
 
 const load = (env: Record<string, string>) => loadConfig(env, '/srv/tis')
@@ -195,5 +197,13 @@ describe('CONFIG_VARIABLES', () => {
         expect(variable.schema.safeParse(variable.default).success, name).toBe(true)
       }
     }
+  })
+})
+
+describe('docs/server.md', () => {
+  it('embeds the configuration reference generated from CONFIG_VARIABLES', async () => {
+    const docs = await readFile(new URL('../../../docs/server.md', import.meta.url), 'utf8')
+    const embedded = /<!-- config-table:start -->\n([\s\S]*?)\n<!-- config-table:end -->/.exec(docs)
+    expect(embedded?.[1]).toBe(configReferenceMarkdown())
   })
 })
