@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite'
+import { mkdir } from 'node:fs/promises'
+import type { PGlite } from '@electric-sql/pglite'
 import { createPgliteExecutor } from './pglite-executor'
 import { createStore, type PostgresIngestStore } from './store'
 
@@ -17,10 +18,17 @@ export function createPgliteStore(db: PGlite): PostgresIngestStore {
 }
 
 /**
- * Opens PGlite on `dataDir` (a directory, created when missing), or in memory when `undefined`,
- * applies the migrations and resolves the store; its `close()` closes the database.
+ * Opens PGlite on `dataDir` (a directory, created with its parents when missing; or a PGlite
+ * URL such as `memory://`), or in memory when `undefined`, applies the migrations and resolves
+ * the store; its `close()` closes the database.
  */
 export async function openPgliteStore(dataDir: string | undefined): Promise<PostgresIngestStore> {
+  // Loaded here, not at the top: both drivers are optional peers, and a postgres.js-only
+  // install must still be able to import this package.
+  const { PGlite } = await import('@electric-sql/pglite')
+  if (dataDir !== undefined && !/^[a-z]+:\/\//i.test(dataDir)) {
+    await mkdir(dataDir, { recursive: true })
+  }
   const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir)
   const store = createStore(createPgliteExecutor(db), () => db.close())
   try {

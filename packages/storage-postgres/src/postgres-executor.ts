@@ -13,23 +13,27 @@ type Client = postgres.Sql | postgres.TransactionSql
 /**
  * The {@link SqlExecutor} over a postgres.js client. `unsafe(text, params)` runs our own
  * parameterised SQL (no user text is ever concatenated into it); int8 columns, which postgres.js
- * returns as strings, become numbers.
+ * returns as strings, become numbers. Statements are prepared (named, cached per connection)
+ * when the client's `prepare` option allows, as postgres.js does for its tagged templates;
+ * `unsafe` alone would not.
  */
 export function createPostgresExecutor(sql: postgres.Sql): SqlExecutor {
-  return wrap(sql, (fn) =>
-    sql.begin((tx) => fn(wrap(tx, () => Promise.reject(nestedTransaction())))),
+  const prepare = sql.options?.prepare !== false
+  return wrap(sql, prepare, (fn) =>
+    sql.begin((tx) => fn(wrap(tx, prepare, () => Promise.reject(nestedTransaction())))),
   )
 }
 
 function wrap(
   client: Client,
+  prepare: boolean,
   begin: <T>(fn: (tx: SqlExecutor) => Promise<T>) => Promise<unknown>,
 ): SqlExecutor {
   return {
     async query<T extends object = Row>(text: string, params: readonly SqlParam[] = []) {
       try {
         // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters by its `types` option
-        const result = await client.unsafe(text, normalizeParams(params) as any[])
+        const result = await client.unsafe(text, normalizeParams(params) as any[], { prepare })
         return normalizeRows(result as unknown as Row[], result.columns ?? []) as T[]
       } catch (error) {
         throw mapDriverError(error)

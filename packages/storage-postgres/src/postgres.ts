@@ -1,4 +1,4 @@
-import postgres from 'postgres'
+import type postgres from 'postgres'
 import { createPostgresExecutor } from './postgres-executor'
 import { createStore, type PostgresIngestStore } from './store'
 
@@ -40,7 +40,10 @@ export async function openPostgresStore(
   url: string,
   options: OpenPostgresStoreOptions = {},
 ): Promise<PostgresIngestStore> {
-  const sql = postgres(url, { max: 10, onnotice: () => {}, ...options.client })
+  // Loaded here, not at the top: both drivers are optional peers, and a PGlite-only install
+  // must still be able to import this package.
+  const { default: connect } = await import('postgres')
+  const sql = connect(url, { max: 10, onnotice: () => {}, ...options.client })
   const store = createStore(createPostgresExecutor(sql), () => sql.end({ timeout: 5 }))
   try {
     if (options.migrate ?? true) await store.migrate()

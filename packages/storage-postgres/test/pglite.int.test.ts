@@ -17,8 +17,9 @@ describeStoreContract('PGlite', async () => {
 })
 
 describe('openPgliteStore', () => {
-  it('persists to its data directory; reopening migrates nothing twice', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tis-pglite-'))
+  it('persists to its data directory (created with parents); reopening migrates nothing twice', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tis-pglite-'))
+    const dir = join(root, 'nested', 'data')
     try {
       const id = randomUUID()
       const first = await openPgliteStore(dir)
@@ -35,7 +36,7 @@ describe('openPgliteStore', () => {
       expect((await second.findUserByTokenDigest(id))?.id).toBe(id)
       await second.close()
     } finally {
-      await rm(dir, { recursive: true, force: true })
+      await rm(root, { recursive: true, force: true })
     }
   }, 60_000)
 })
