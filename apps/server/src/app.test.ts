@@ -291,6 +291,20 @@ describe('client IP', () => {
     expect(calls[0]?.request.ip).toBeUndefined()
   })
 
+  // What @hono/node-server passes as `c.env`: the socket of the connection.
+  const fromPeer = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+
+  it.each([
+    ['no trusted proxies', [], '10.0.0.1', '10.0.0.1'],
+    ['a peer that is not a trusted proxy', ['10.9.9.9'], '10.0.0.1', '10.0.0.1'],
+    ['a trusted proxy (IPv4-mapped peer)', ['10.0.0.1'], '::ffff:10.0.0.1', '203.0.113.9'],
+    ['any peer trusted with *', ['*'], '192.0.2.1', '203.0.113.9'],
+  ])('with %s, uses the right address', async (_rule, trusted, peer, expected) => {
+    const { app, calls } = setup(undefined, { trustedProxies: trusted })
+    await app.request('/api/v1/ingest_events', post('{}', xff), fromPeer(peer))
+    expect(calls[0]?.request.ip).toBe(expected)
+  })
+
   it('takes the first X-Forwarded-For hop from a trusted proxy', async () => {
     const { app, calls } = setup(undefined, { trustedProxies: ['*'] })
     await app.request('/api/v1/ingest_events', post('{}', xff))
