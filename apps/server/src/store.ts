@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import type { BatchWriterOptions, IngestStore } from '@tis/ingest'
 import { openPgliteStore, openPostgresStore } from '@tis/storage-postgres'
 import type { DatabaseConfig } from './config'
@@ -15,13 +14,11 @@ const POSTGRES_POOL_SIZE = 8
 /** Batches written at once on PostgreSQL. */
 const POSTGRES_BATCH_CONCURRENCY = 4
 
-/** Opens and migrates the database the configuration names. */
+/** Opens and migrates the database the configuration names (PGlite creates its directory). */
 export async function openStore(database: DatabaseConfig): Promise<OpenedStore> {
   if (database.kind === 'postgres') {
     const store = await openPostgresStore(database.url, { client: { max: POSTGRES_POOL_SIZE } })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY } }
   }
-  // PGlite creates its own directory but not missing parents (e.g. `.tis/` of `.tis/data`).
-  if (database.dataDir !== undefined) await mkdir(database.dataDir, { recursive: true })
   return { store: await openPgliteStore(database.dataDir), batch: { concurrency: 1 } }
 }
