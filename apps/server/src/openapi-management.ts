@@ -43,7 +43,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
   },
 }
 
-const USER_AUTH = [{ bearerAuth: [] }]
+const USER_AUTH = [{ userToken: [] }]
 const PROJECT_ID = { name: 'id', in: 'path', required: true, schema: uuid }
 const KEY_ID = { name: 'key_id', in: 'path', required: true, schema: uuid }
 const errors = (...statuses: number[]) =>
@@ -92,6 +92,14 @@ const operation = (id: string, summary: string, rest: OpenApiObject) => ({
  */
 export const MANAGEMENT_OPENAPI: OpenApiExtension = {
   tags: [{ name: 'management', description: 'Users, projects, API keys and members' }],
+  securitySchemes: {
+    userToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'Authorization: Bearer <user access token> (tis_user_…); project API keys are refused',
+    },
+  },
   schemas: SCHEMAS,
   paths: {
     '/health': {

@@ -1,7 +1,7 @@
 import type { EngineRequest, EngineResponse, IngestEngine, ManagementApi } from '@tis/ingest'
 import type { Context, Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
-import { sendEngineResponse, sendJson } from './respond'
+import { sendEngineResponse } from './respond'
 
 /** One route of the server: a method, a Hono path pattern and its handler. */
 export interface RouteSpec {
@@ -30,26 +30,16 @@ function ingestRoute(operation: Operation, clientIp: ClientIpResolver): Handler 
 }
 
 /**
- * A management route: path parameters and the parsed JSON body (`undefined` when empty) go to
- * the engine. Malformed JSON is answered here with 400, as the management operations take a
- * parsed body.
+ * A management route: path parameters and the raw body text go to the engine, which parses it
+ * and answers malformed JSON itself, exactly as on the ingestion routes.
  */
 function managementRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {
-    const text = await c.req.text()
-    let body: unknown
-    if (text.trim() !== '') {
-      try {
-        body = JSON.parse(text)
-      } catch {
-        return sendJson(c, 400, { error: 'the request body is not valid JSON' })
-      }
-    }
     const request: EngineRequest = {
       ...baseRequest(c, clientIp),
       params: c.req.param(),
       query: c.req.query(),
-      ...(body === undefined ? {} : { body }),
+      text: await c.req.text(),
     }
     return sendEngineResponse(c, await operation(request))
   }

@@ -50,12 +50,23 @@ describe('createBatchWriter', () => {
     expect(batches.flat().sort()).toEqual(['a', 'b', 'c', 'd', 'e'])
   })
 
-  it('keeps at most `concurrency` batches in flight and gathers the rest meanwhile', async () => {
+  it('keeps at most `concurrency` full batches in flight', async () => {
     const { store, batches, maxActive } = recordingStore({ delayMs: 10 })
     const writer = createBatchWriter(store, { maxRows: 1, concurrency: 2 })
     await Promise.all(Array.from({ length: 6 }, (_, i) => writer.write(op(`r${i}`))))
     expect(maxActive()).toBe(2)
     expect(batches).toHaveLength(6)
+  })
+
+  it('gathers records that arrive during a write into the next batch instead of a small parallel one', async () => {
+    const { store, batches, maxActive } = recordingStore({ delayMs: 20 })
+    const writer = createBatchWriter(store, { maxRows: 100, maxDelayMs: 1, concurrency: 4 })
+    const first = writer.write(op('a'))
+    await new Promise((r) => setTimeout(r, 5))
+    const rest = ['b', 'c', 'd'].map((id) => writer.write(op(id)))
+    await Promise.all([first, ...rest])
+    expect(maxActive()).toBe(1)
+    expect(batches).toEqual([['a'], ['b', 'c', 'd']])
   })
 
   it('resolves a record only after its batch is written', async () => {

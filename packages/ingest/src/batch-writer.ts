@@ -39,7 +39,8 @@ interface Pending {
 
 /**
  * Collects records from concurrent requests and writes them together: a batch leaves when it is
- * full, when `maxDelayMs` has passed since its first record, or as soon as a write slot frees up.
+ * full, when `maxDelayMs` has passed since its first record, or as soon as the running batch
+ * commits. Up to `concurrency` full batches are written at once.
  * Each caller's promise settles only after its batch committed, so an acknowledgement always
  * means durable. A failed batch is retried record by record, so one bad record cannot fail the
  * others.
@@ -70,7 +71,13 @@ export function createBatchWriter(
       clearTimeout(timer)
       timer = undefined
     }
-    while (inFlight < concurrency && queue.length > 0) {
+    // A second batch only starts alongside a running one when it is full: small concurrent
+    // batches contend for the same hot rows (issues, monitors) and each pays its own commit,
+    // while waiting for the running batch lets the next one gather everything that arrives.
+    while (
+      queue.length > 0 &&
+      (inFlight === 0 || (inFlight < concurrency && queue.length >= maxRows))
+    ) {
       const batch = queue.length <= maxRows ? queue : queue.slice(0, maxRows)
       queue = queue.length <= maxRows ? [] : queue.slice(maxRows)
       inFlight++
@@ -106,7 +113,7 @@ export function createBatchWriter(
       return new Promise<WriteResult>((resolve, reject) => {
         queue.push({ op, resolve, reject })
         if (queue.length >= maxRows || (inFlight === 0 && maxDelayMs <= 0)) drain()
-        else if (!timer && inFlight < concurrency) timer = setTimeout(drain, maxDelayMs)
+        else if (!timer && inFlight === 0) timer = setTimeout(drain, maxDelayMs)
       })
     },
     flush() {

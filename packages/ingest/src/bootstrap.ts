@@ -21,7 +21,7 @@ export type BootstrapResult =
   | { readonly action: 'first-run'; readonly email: string; readonly token: string }
 
 /**
- * Makes sure an administrator can sign in. With a bootstrap token, the first admin email (else
+ * Makes sure an administrator can sign in. A bootstrap token must start with `tis_user_`. With a bootstrap token, the first admin email (else
  * `admin@localhost`) gets a user whose access token is exactly that value. Without one, on an
  * empty store, an administrator is created with a fresh token, returned once for printing.
  */
@@ -32,6 +32,10 @@ export async function bootstrapAdmin(
   const at = options.now ?? new Date()
   const email = (options.adminEmails[0] ?? DEFAULT_ADMIN_EMAIL).trim().toLowerCase()
   if (options.bootstrapToken) {
+    if (!options.bootstrapToken.startsWith(TOKEN_PREFIXES.user)) {
+      // Access tokens are recognised by their prefix; any other value could never sign in.
+      throw new TypeError(`a bootstrap access token must start with ${TOKEN_PREFIXES.user}`)
+    }
     const digest = sha256Hex(options.bootstrapToken)
     const existing = await store.findUserByEmail(email)
     if (existing) {

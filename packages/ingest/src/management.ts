@@ -1,4 +1,11 @@
-import { ERROR_BODIES, type ParseResult, parseManagementEnvelope } from '@tis/schema'
+import {
+  ERROR_BODIES,
+  type ManagementEnvelopeKey,
+  type ManagementRecords,
+  missingEnvelopeMessage,
+  type ParseResult,
+  parseManagementEnvelope,
+} from '@tis/schema'
 import { StoreError } from './errors'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
@@ -72,6 +79,30 @@ function apiKeyJson(k: ApiKeyRecord) {
   }
 }
 
+/**
+ * Reads and validates a management body: from `text` when the host passes raw text (empty means
+ * no body; malformed JSON is a 400 like on the ingestion endpoints), else from `body`.
+ */
+function readBody<K extends ManagementEnvelopeKey>(
+  request: EngineRequest,
+  key: K,
+  options: { optional?: boolean } = {},
+): ParseResult<ManagementRecords[K]> {
+  let body = request.body
+  if (request.text !== undefined && request.text.trim() !== '') {
+    try {
+      body = JSON.parse(request.text)
+    } catch {
+      return {
+        ok: false,
+        status: 400,
+        error: `${missingEnvelopeMessage(key)} (the request body is not valid JSON)`,
+      }
+    }
+  }
+  return parseManagementEnvelope(key, body, options)
+}
+
 function invalid<T>(parsed: ParseResult<T>): EngineResponse | null {
   if (parsed.ok) return null
   return parsed.status === 400
@@ -142,7 +173,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     createUser: authed(async (request, _user, admin) => {
       if (!admin) return json(403, ERROR_BODIES.forbidden)
-      const parsed = parseManagementEnvelope('user', request.body)
+      const parsed = readBody(request, 'user')
       if (!parsed.ok) return invalid(parsed)!
       const token = generateToken(TOKEN_PREFIXES.user)
       try {
@@ -165,7 +196,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
     }),
 
     createProject: authed(async (request, user) => {
-      const parsed = parseManagementEnvelope('project', request.body)
+      const parsed = readBody(request, 'project')
       if (!parsed.ok) return invalid(parsed)!
       const project = await store.createProject({
         id: uuidv7(),
@@ -192,7 +223,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
     }),
 
     createApiKey: withProject(false, async (request, project) => {
-      const parsed = parseManagementEnvelope('api_key', request.body, { optional: true })
+      const parsed = readBody(request, 'api_key', { optional: true })
       if (!parsed.ok) return invalid(parsed)!
       if (project.status !== 'active') {
         return json(422, { errors: ['project is archived; restore it before creating keys'] })
@@ -220,7 +251,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
     restoreProject: withProject(true, (_request, project) => setStatus(project, 'active')),
 
     addMember: withProject(true, async (request, project) => {
-      const parsed = parseManagementEnvelope('member', request.body)
+      const parsed = readBody(request, 'member')
       if (!parsed.ok) return invalid(parsed)!
       const member = await store.findUserByEmail(parsed.value.email)
       if (!member) return json(422, { errors: ['email does not belong to a user'] })

@@ -114,6 +114,7 @@ describe('the OpenAPI document', () => {
           paths: { '/api/v1/projects': { get: { responses: { '200': { description: 'ok' } } } } },
           schemas: { Project: z.object({ id: z.string() }) },
           tags: [{ name: 'projects' }],
+          securitySchemes: { userToken: { type: 'http', scheme: 'bearer' } },
         },
       ],
     })
@@ -121,6 +122,10 @@ describe('the OpenAPI document', () => {
     expect(extended.paths['/api/v1/ingest_events']).toBeDefined()
     expect(extended.components.schemas['Project']).toMatchObject({ type: 'object' })
     expect(extended.tags).toContainEqual({ name: 'projects' })
+    expect(extended.components.securitySchemes['userToken']).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+    })
   })
 })
 

@@ -47,6 +47,8 @@ export interface OpenApiExtension {
   readonly schemas?: Record<string, z.ZodType | OpenApiObject>
   /** Tags used by the added operations. */
   readonly tags?: readonly OpenApiObject[]
+  /** Security schemes the added operations use (e.g. a user access token). */
+  readonly securitySchemes?: Record<string, OpenApiObject>
 }
 
 /** Options of {@link createOpenApiDocument}. */
@@ -300,6 +302,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
           description: 'Authorization: Bearer <API_KEY>',
         },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        ...Object.assign({}, ...extensions.map((e) => e.securitySchemes ?? {})),
       },
       headers: {
         'X-RateLimit-Limit': intHeader('The cap of the current fixed window.'),

@@ -199,7 +199,10 @@ export function describeManagement(harness: () => Harness) {
         '/api/v1/projects',
         { text: '{"project":' },
         400,
-        { error: 'the request body is not valid JSON' },
+        {
+          error:
+            'param is missing or the value is empty: project (the request body is not valid JSON)',
+        },
       ],
     ])('%s', async (_rule, method, rawPath, options, status, body) => {
       const { c, user, mine, theirs } = await someone()
