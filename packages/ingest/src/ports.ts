@@ -98,7 +98,7 @@ export interface DeploymentUpsert {
 }
 
 /** Fields every write carries. */
-interface WriteBase {
+export interface WriteBase {
   /** Engine-generated UUID (v7) of the new record. */
   readonly id: string
   readonly projectId: string

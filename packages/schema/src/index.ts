@@ -12,4 +12,10 @@ export * from './mobile-token'
 export * from './openapi'
 export * from './parse'
 export * from './responses'
-export type { ParseBadRequest, ParseResult, ParseSuccess, ParseUnprocessable } from './result'
+export type {
+  KnownFields,
+  ParseBadRequest,
+  ParseResult,
+  ParseSuccess,
+  ParseUnprocessable,
+} from './result'

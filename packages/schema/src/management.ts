@@ -44,15 +44,15 @@ export const memberRequestSchema = z
   .strictObject({ email: requiredText(320) }, { error: 'must be an object' })
   .meta({ id: 'tis.MemberRequest', description: 'An existing user to share the project with.' })
 
-const MANAGEMENT = {
+const MANAGEMENT: Record<ManagementEnvelopeKey, z.ZodObject> = {
   user: userRequestSchema,
   project: projectRequestSchema,
   api_key: apiKeyRequestSchema,
   member: memberRequestSchema,
-} as const
+}
 
 /** Envelope keys of the management API. */
-export type ManagementEnvelopeKey = keyof typeof MANAGEMENT
+export type ManagementEnvelopeKey = 'user' | 'project' | 'api_key' | 'member'
 
 /** The parsed management request of each envelope. */
 export interface ManagementRecords {

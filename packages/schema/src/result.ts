@@ -38,9 +38,8 @@ export const unprocessable = (errors: readonly string[]): ParseUnprocessable => 
 })
 
 /**
- * The output type of a loose object's known fields plus an index signature for the unknown ones
- * it keeps. (`Omit` over a type with an index signature would drop the known fields.)
- * @internal
+ * The output type of an object schema's known fields, without the index signature a loose
+ * object adds (`Omit` over a type with an index signature would drop the known fields).
  */
 export type KnownFields<Shape extends import('zod').ZodRawShape> = import('zod').output<
   import('zod').ZodObject<Shape>
