@@ -3,6 +3,7 @@ import {
   missingEnvelopeMessage,
   type ParseResult,
   parseCheckInEnvelope,
+  parseDateTime,
   parseDeploymentEnvelope,
   parseEventEnvelope,
 } from '@tis/schema'
@@ -205,7 +206,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
             projectId: credential.projectId,
             receivedAt: at,
             event,
-            occurredAt: new Date(event.occurred_at),
+            occurredAt: parseDateTime(event.occurred_at),
           }
           if (event.event_type === 'span') return { ...base, type: 'span' }
           return {

@@ -4,6 +4,7 @@ import {
   type NormalizedCheckIn,
   type NormalizedDeployment,
   type NormalizedEvent,
+  parseDateTime,
 } from '@tis/schema'
 import type { DeploymentUpsert, MonitorUpdate } from './ports'
 
@@ -25,7 +26,7 @@ export function monitorFromCheckIn(checkIn: NormalizedCheckIn): MonitorUpdate {
     durationMs: checkIn.duration_ms,
     traceId: checkIn.trace_id,
     requestId: checkIn.request_id,
-    occurredAt: new Date(checkIn.occurred_at),
+    occurredAt: parseDateTime(checkIn.occurred_at),
   }
 }
 
@@ -45,7 +46,7 @@ export function monitorFromEvent(
     durationMs: event.duration_ms ?? null,
     traceId: event.trace_id ?? null,
     requestId: event.request_id ?? null,
-    occurredAt: new Date(event.occurred_at),
+    occurredAt: parseDateTime(event.occurred_at),
   }
 }
 
@@ -58,7 +59,7 @@ export function deploymentFromApi(deployment: NormalizedDeployment, at: Date): D
     commitSha: deployment.commit_sha,
     source: 'api',
     record: deployment,
-    deployedAt: deployment.deployed_at ? new Date(deployment.deployed_at) : at,
+    deployedAt: deployment.deployed_at ? parseDateTime(deployment.deployed_at) : at,
   }
 }
 
@@ -87,6 +88,6 @@ export function deploymentFromEvent(event: NormalizedEvent): DeploymentUpsert | 
       commit_sha: commitSha,
       ...(branch ? { branch } : {}),
     },
-    deployedAt: new Date(event.occurred_at),
+    deployedAt: parseDateTime(event.occurred_at),
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isAbsoluteUri, isRfc3339DateTime, normalizeRepository } from './formats'
+import { isAbsoluteUri, isRfc3339DateTime, normalizeRepository, parseDateTime } from './formats'
 import { jsonDepth } from './limits'
 
 describe('isRfc3339DateTime', () => {
@@ -22,9 +22,28 @@ describe('isRfc3339DateTime', () => {
     ['2026-01-31T12:00:00+24:00', false],
     ['2026-01-31T12:00:00+0200', false],
     ['1738324800', false],
+    ['0000-01-01T00:00:00Z', false],
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59Z', true],
+    ['2026-01-01T00:00:00+15:59', true],
+    ['2026-01-01T00:00:00-16:00', false],
+    ['2000-02-29T00:00:00Z', true],
+    ['1900-02-29T00:00:00Z', false],
     ['yesterday', false],
   ])('%s → %s', (value, expected) => {
     expect(isRfc3339DateTime(value)).toBe(expected)
+  })
+})
+
+describe('parseDateTime', () => {
+  it.each([
+    ['2026-01-31T12:00:00Z', '2026-01-31T12:00:00.000Z'],
+    ['2026-01-31T12:00:00.5+02:00', '2026-01-31T10:00:00.500Z'],
+    ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000Z'],
+    ['2016-12-31T23:59:60.25Z', '2017-01-01T00:00:00.250Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+  ])('%s is %s', (value, iso) => {
+    expect(parseDateTime(value).toISOString()).toBe(iso)
   })
 })
 

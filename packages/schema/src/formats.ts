@@ -4,15 +4,35 @@ import { LIMITS } from './limits'
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
 
-/** True for an RFC 3339 `date-time` with a real calendar date and a time offset. */
+/**
+ * True for an RFC 3339 `date-time` with a real calendar date and a time offset, in the range a
+ * database timestamp holds: years 0001–9999 and offsets up to ±15:59 (real offsets run from
+ * -12:00 to +14:00). A leap second (`:60`) is accepted.
+ */
 export function isRfc3339DateTime(value: string): boolean {
   const m = RFC3339.exec(value)
   if (!m) return false
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[]
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate()
+  if (year! < 1) return false
+  const daysInMonth = new Date(Date.UTC(2000, month!, 0)).getUTCDate()
+  // Month lengths from a leap year (Date.UTC maps years below 100 to the 1900s), then February.
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return false
+  if (month === 2 && day === 29 && !isLeapYear(year!)) return false
   if (hour! > 23 || minute! > 59 || second! > 60) return false
-  return m[9] === undefined || (Number(m[10]) <= 23 && Number(m[11]) <= 59)
+  return m[9] === undefined || (Number(m[10]) <= 15 && Number(m[11]) <= 59)
+}
+
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+
+/**
+ * The instant of a valid RFC 3339 date-time. A leap second (`23:59:60`) is the first instant of
+ * the next minute, as PostgreSQL reads it; JavaScript's own parser rejects it.
+ */
+export function parseDateTime(value: string): Date {
+  const direct = new Date(value)
+  if (!Number.isNaN(direct.getTime())) return direct
+  const leap = value.replace(/:60(?=[.,Zz+-]|$)/, ':59')
+  return new Date(new Date(leap).getTime() + 1000)
 }
 
 /** True for an absolute URI (a scheme followed by `:`) that the WHATWG URL parser accepts. */

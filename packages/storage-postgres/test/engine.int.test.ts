@@ -162,6 +162,39 @@ describe('accepted records (section 2.6)', () => {
   })
 })
 
+describe('edge values reach the database without a 500', () => {
+  it.each([
+    ['a leap second', '2016-12-31T23:59:60Z'],
+    ['year 0001', '0001-01-01T00:00:00Z'],
+    ['year 9999', '9999-12-31T23:59:59.999999999Z'],
+    ['the largest offsets', '2026-01-01T00:00:00+15:59'],
+    ['a negative offset', '2026-01-01T00:00:00-15:59'],
+  ])('%s in every date-time field', async (_rule, at) => {
+    const e = engine()
+    const { token } = await newProject(e)
+    const h = { headers: bearer(token) }
+    expect((await e.ingestEvent({ ...h, body: event({ occurred_at: at }) })).status).toBe(201)
+    const span = { event_type: 'span', name: 's', started_at: at, ended_at: at }
+    expect((await e.ingestEvent({ ...h, body: { event: span } })).status).toBe(201)
+    expect(
+      (await e.checkIn({ ...h, body: { check_in: { slug: 's', occurred_at: at } } })).status,
+    ).toBe(201)
+    const deployment = { release: 'v1', repository: 'o/n', commit_sha: 'abcdef1', deployed_at: at }
+    expect((await e.recordDeployment({ ...h, body: { deployment } })).status).toBe(201)
+  })
+
+  it('strings with NUL characters and lone surrogates are stored', async () => {
+    const e = engine()
+    const { token } = await newProject(e)
+    const message = 'nul \\u0000 and \\ud800 alone'
+    const res = await e.ingestEvent({
+      headers: bearer(token),
+      text: `{"event":{"event_type":"error","message":"${message}","context":{"k\\u0000":"v"}}}`,
+    })
+    expect(res.status).toBe(201)
+  })
+})
+
 describe('routing of accepted data (section 1)', () => {
   it('errors carry their issue grouping; other types do not', async () => {
     const e = engine()
