@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import { dateTime, integerAtLeast, nonNegativeNumber, requiredText, text } from './formats'
+import { dateTime, intervalSeconds, nonNegativeNumber, requiredText, text } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
@@ -20,7 +20,7 @@ export const checkInSchema = z
       description: "Separates monitor streams; defaults to the service's own environment.",
     }),
     release: text().optional(),
-    expected_interval_seconds: integerAtLeast(1)
+    expected_interval_seconds: intervalSeconds()
       .optional()
       .meta({ description: 'How often a report is expected; default 300.' }),
     duration_ms: nonNegativeNumber().optional(),

@@ -10,7 +10,7 @@ import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import {
   commitSha,
   dateTime,
-  integerAtLeast,
+  intervalSeconds,
   nonNegativeNumber,
   oneOf,
   repository,
@@ -44,7 +44,7 @@ export const eventSchema = z
     user_id: stringOrInteger().optional(),
     transaction_name: text().optional(),
     duration_ms: nonNegativeNumber().optional(),
-    expected_interval_seconds: integerAtLeast(1).optional(),
+    expected_interval_seconds: intervalSeconds().optional(),
     check_in_slug: text().optional(),
     check_in_status: text().optional(),
     status: stringOrInteger().optional(),

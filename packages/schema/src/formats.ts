@@ -88,11 +88,15 @@ export const dateTime = () =>
 export const nonNegativeNumber = () =>
   z.number({ error: mustBe('a number') }).min(0, { error: 'must be greater than or equal to 0' })
 
-/** An integer ≥ `min`. */
-export const integerAtLeast = (min: number) =>
+/** An integer ≥ `min` (and ≤ `max`, a storage bound, when given). */
+export const integerAtLeast = (min: number, max: number = Number.MAX_SAFE_INTEGER) =>
   z
     .int({ error: mustBe('an integer') })
     .min(min, { error: `must be greater than or equal to ${min}` })
+    .max(max, { error: `must be less than or equal to ${max}` })
+
+/** `expected_interval_seconds`: at least 1, at most what a 32-bit column holds (about 68 years). */
+export const intervalSeconds = () => integerAtLeast(1, LIMITS.maxIntervalSeconds)
 
 /** A string or an integer (user ids, HTTP statuses, pull request numbers). */
 export const stringOrInteger = () =>

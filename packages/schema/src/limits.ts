@@ -12,6 +12,8 @@ export const LIMITS = {
   maxStringLength: 1_024,
   /** Most entries in `context.tags`. */
   maxTags: 256,
+  /** Largest `expected_interval_seconds` (a 32-bit integer column: about 68 years). */
+  maxIntervalSeconds: 2_147_483_647,
 } as const
 
 /**

@@ -183,6 +183,21 @@ describe('edge values reach the database without a 500', () => {
     expect((await e.recordDeployment({ ...h, body: { deployment } })).status).toBe(201)
   })
 
+  it('the largest expected_interval_seconds is stored from both check-in paths', async () => {
+    const e = engine()
+    const { token } = await newProject(e)
+    const h = { headers: bearer(token) }
+    const checkIn = { slug: 'yearly', expected_interval_seconds: 2_147_483_647 }
+    expect((await e.checkIn({ ...h, body: { check_in: checkIn } })).status).toBe(201)
+    const viaEvent = {
+      event_type: 'check_in',
+      message: 'ran',
+      check_in_slug: 'yearly',
+      expected_interval_seconds: 2_147_483_647,
+    }
+    expect((await e.ingestEvent({ ...h, body: { event: viaEvent } })).status).toBe(201)
+  })
+
   it('strings with NUL characters and lone surrogates are stored', async () => {
     const e = engine()
     const { token } = await newProject(e)
