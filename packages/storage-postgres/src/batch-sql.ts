@@ -41,17 +41,24 @@ const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, 
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
   duration_ms, issue_id, payload`
 
-/** Inserts events in batch order; resolves `(ord, legacy_id)`. */
+/**
+ * Inserts events in batch order; resolves `(ord, legacy_id)`. Each row names its issue by hash;
+ * the issue upsert earlier in the same transaction has made it, so its id is looked up here
+ * (which lets the whole batch be sent in one pipeline).
+ */
 export const INSERT_EVENTS = /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, event_type text, level text, message text,
     fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
     release text, trace_id text, request_id text, session_id text, user_id text,
-    transaction_name text, duration_ms float8, issue_id uuid, payload jsonb)
+    transaction_name text, duration_ms float8, issue_hash text, payload jsonb)
 ), inserted as (
   insert into events (${EVENT_COLUMNS})
-  select ${EVENT_COLUMNS} from input order by ord
+  select ${EVENT_COLUMNS.replace(
+    'issue_id',
+    '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
+  )} from input order by ord
   returning id, legacy_id
 )
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
@@ -113,11 +120,18 @@ select input.k, up.id::text as id
   from input join up on up.project_id = input.project_id and up.slug = input.slug
    and up.environment = input.environment`
 
-/** Inserts check-in history rows (their monitor ids already resolved). */
+/**
+ * Inserts check-in history rows. Their monitors were upserted earlier in the same transaction
+ * and are looked up by natural key here.
+ */
 export const INSERT_CHECK_INS = /* sql */ `
 insert into check_ins (id, monitor_id, project_id, slug, status, environment, release,
   occurred_at, received_at, duration_ms, trace_id, request_id, payload, source, event_id)
-select coalesce(id, gen_random_uuid()), monitor_id, project_id, slug, status, environment,
+select coalesce(id, gen_random_uuid()),
+  (select m.id from monitors m where m.project_id = r.project_id
+     and md5(m.slug) = md5(r.slug) and md5(m.environment) = md5(r.environment)
+     and m.slug = r.slug and m.environment = r.environment),
+  project_id, slug, status, environment,
   release, occurred_at, received_at, duration_ms, trace_id, request_id, payload, source, event_id
   from jsonb_to_recordset($1::text::jsonb) as r(
     id uuid, monitor_id uuid, project_id uuid, slug text, status text, environment text,

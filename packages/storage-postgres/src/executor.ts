@@ -3,6 +3,12 @@ import { StoreError } from '@tis/ingest'
 /** A value bound to a `$n` placeholder. Dates are sent as ISO strings by both drivers. */
 export type SqlParam = string | number | boolean | Date | null | readonly string[]
 
+/** One statement of a {@link SqlExecutor.pipeline}. */
+export interface Statement {
+  readonly text: string
+  readonly params: readonly SqlParam[]
+}
+
 /** A result row with normalised values: int8 → `number`, timestamptz → `Date`, jsonb → parsed. */
 export type Row = Record<string, unknown>
 
@@ -13,6 +19,12 @@ export type Row = Record<string, unknown>
 export interface SqlExecutor {
   /** Runs one statement with `$n` parameters and resolves its rows. */
   query<T extends object = Row>(text: string, params?: readonly SqlParam[]): Promise<T[]>
+  /**
+   * Runs statements in order and resolves each one's rows. Over a network the driver sends them
+   * all at once (pipelining): a batch costs one round trip, not one per statement. A statement
+   * may rely on the effects of the ones before it, never on their results.
+   */
+  pipeline(statements: readonly Statement[]): Promise<Row[][]>
   /** Runs a parameterless script of several statements (migrations). */
   exec(script: string): Promise<void>
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */

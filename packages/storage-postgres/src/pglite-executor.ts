@@ -34,6 +34,20 @@ function wrap(
         throw mapDriverError(error)
       }
     },
+    async pipeline(statements) {
+      // In process there is no round trip to save: run them one after another.
+      const results: Row[][] = []
+      try {
+        for (const s of statements) {
+          const result = await client.query<Row>(s.text, normalizeParams(s.params))
+          const columns = result.fields.map((f) => ({ name: f.name, type: f.dataTypeID }))
+          results.push(normalizeRows(result.rows, columns))
+        }
+        return results
+      } catch (error) {
+        throw mapDriverError(error)
+      }
+    },
     async exec(script: string) {
       try {
         await client.exec(script)

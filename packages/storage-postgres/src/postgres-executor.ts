@@ -39,6 +39,20 @@ function wrap(
         throw mapDriverError(error)
       }
     },
+    async pipeline(statements) {
+      try {
+        // Issued together on one connection, postgres.js writes them back to back and reads
+        // the replies in order: one round trip for the lot.
+        const results = await Promise.all(
+          statements.map((s) =>
+            client.unsafe(s.text, normalizeParams(s.params) as any[], { prepare }),
+          ),
+        )
+        return results.map((r) => normalizeRows(r as unknown as Row[], r.columns ?? []))
+      } catch (error) {
+        throw mapDriverError(error)
+      }
+    },
     async exec(script: string) {
       try {
         await client.unsafe(script).simple()

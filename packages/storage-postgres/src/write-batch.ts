@@ -10,7 +10,7 @@ import {
   UPSERT_ISSUES,
   UPSERT_MONITORS,
 } from './batch-sql'
-import type { SqlExecutor } from './executor'
+import type { SqlExecutor, Statement } from './executor'
 import { toJsonParam } from './json-param'
 
 interface KeyedId {
@@ -56,55 +56,32 @@ export async function writeBatch(
 }
 
 async function runPlan(tx: SqlExecutor, plan: BatchPlan) {
-  if (plan.issues.size > 0) {
-    const issueIds = await upsertKeyed(tx, UPSERT_ISSUES, plan.issues, stripIssue)
-    plan.events.forEach((row, i) => {
-      const key = plan.eventIssueKeys[i]
-      if (key) row.issue_id = issueIds.get(key) ?? null
-    })
+  // Every statement depends only on the effects of the ones before it (events find their issue,
+  // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
+  const statements: Statement[] = []
+  const slot = (text: string, rows: readonly object[]) => {
+    if (rows.length === 0) return -1
+    statements.push({ text, params: [toJsonParam(rows)] })
+    return statements.length - 1
   }
-  const events = new Map<number, number>()
-  if (plan.events.length > 0) {
-    const rows = await tx.query<Ordered>(INSERT_EVENTS, [toJsonParam(plan.events)])
-    for (const { ord, legacy_id } of rows) events.set(ord, legacy_id)
-  }
-  const spans = new Map<number, number>()
-  if (plan.spans.length > 0) {
-    const rows = await tx.query<Ordered>(INSERT_SPANS, [toJsonParam(plan.spans)])
-    for (const { ord, legacy_id } of rows) spans.set(ord, legacy_id)
-  }
-  if (plan.monitors.size > 0) {
-    const monitorIds = await upsertKeyed(tx, UPSERT_MONITORS, plan.monitors, stripMonitor)
-    plan.checkIns.forEach((row, i) => {
-      row.monitor_id = monitorIds.get(plan.checkInMonitorKeys[i]!) ?? null
-    })
-    await tx.query(INSERT_CHECK_INS, [toJsonParam(plan.checkIns)])
-  }
-  return { events, spans, deployments: await upsertDeployments(tx, plan) }
-}
-
-/** Runs an upsert over a keyed row map; resolves the stored id of each key. */
-async function upsertKeyed<R>(
-  tx: SqlExecutor,
-  statement: string,
-  rows: Map<string, R>,
-  toInput: (row: R) => object,
-): Promise<Map<string, string>> {
-  const keys = [...rows.keys()]
-  const input = [...rows.values()].map((row, k) => ({ ...toInput(row), k }))
-  const result = await tx.query<KeyedId>(statement, [toJsonParam(input)])
-  return new Map(result.map(({ k, id }) => [keys[k]!, id]))
-}
-
-const stripIssue = ({ _firstReleaseAt, _lastReleaseAt, ...row }: IssueRow) => row
-const stripMonitor = ({ _releaseAt, ...row }: MonitorRow) => row
-
-/** Upserts the batch's deployments; resolves the record of each deployment op, by batch index. */
-async function upsertDeployments(tx: SqlExecutor, plan: BatchPlan) {
-  const byOrd = new Map<number, KeyedDeployment>()
-  if (plan.deployments.size === 0) return byOrd
+  slot(
+    UPSERT_ISSUES,
+    [...plan.issues.values()].map((row, k) => ({ ...stripIssue(row), k })),
+  )
+  const issueHash = (key: string | null | undefined) =>
+    key ? (plan.issues.get(key)?.hash ?? null) : null
+  const events = slot(
+    INSERT_EVENTS,
+    plan.events.map((row, i) => ({ ...row, issue_hash: issueHash(plan.eventIssueKeys[i]) })),
+  )
+  const spans = slot(INSERT_SPANS, plan.spans)
+  slot(
+    UPSERT_MONITORS,
+    [...plan.monitors.values()].map((row, k) => ({ ...stripMonitor(row), k })),
+  )
+  slot(INSERT_CHECK_INS, plan.checkIns)
   const keys = [...plan.deployments.keys()]
-  const input = [...plan.deployments.values()].map((d, k) => ({
+  const deployments = [...plan.deployments.values()].map((d, k) => ({
     k,
     id: d.id,
     project_id: d.project_id,
@@ -112,23 +89,32 @@ async function upsertDeployments(tx: SqlExecutor, plan: BatchPlan) {
     received_at: d.received_at,
     ...deploymentColumns(d.upsert),
   }))
-  const rows = await tx.query<KeyedDeployment>(UPSERT_DEPLOYMENTS, [toJsonParam(input)])
-  const byKey = new Map(rows.map((r) => [keys[r.k]!, r]))
-  // A deployment op whose key was known and not overwritten (an `event`-sourced op) still
-  // reports the record it matched.
-  const missing = [...plan.deploymentOps.values()].filter((key) => !byKey.has(key))
-  if (missing.length > 0) {
-    const lookup = [...new Set(missing)].map((key) => {
-      const { k, project_id, repository, environment, release } = input[keys.indexOf(key)]!
-      return { k, project_id, repository, environment, release }
-    })
-    for (const r of await tx.query<KeyedDeployment>(FIND_DEPLOYMENTS, [toJsonParam(lookup)])) {
-      byKey.set(keys[r.k]!, r)
-    }
-  }
+  slot(UPSERT_DEPLOYMENTS, deployments)
+  // After the upsert, every key has a row: the one written, or the one an `event` op matched.
+  const found = slot(
+    FIND_DEPLOYMENTS,
+    deployments.map(({ k, project_id, repository, environment, release }) => ({
+      k,
+      project_id,
+      repository,
+      environment,
+      release,
+    })),
+  )
+  const results = await tx.pipeline(statements)
+  const rowsOf = <T>(index: number) => (index === -1 ? [] : (results[index] as T[]))
+  const byKey = new Map(rowsOf<KeyedDeployment>(found).map((r) => [keys[r.k]!, r]))
+  const deploymentsByOrd = new Map<number, KeyedDeployment>()
   for (const [ord, key] of plan.deploymentOps) {
     const row = byKey.get(key)
-    if (row) byOrd.set(ord, row)
+    if (row) deploymentsByOrd.set(ord, row)
   }
-  return byOrd
+  return {
+    events: new Map(rowsOf<Ordered>(events).map((r) => [r.ord, r.legacy_id])),
+    spans: new Map(rowsOf<Ordered>(spans).map((r) => [r.ord, r.legacy_id])),
+    deployments: deploymentsByOrd,
+  }
 }
+
+const stripIssue = ({ _firstReleaseAt, _lastReleaseAt, ...row }: IssueRow) => row
+const stripMonitor = ({ _releaseAt, ...row }: MonitorRow) => row
