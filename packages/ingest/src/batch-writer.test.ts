@@ -82,6 +82,16 @@ describe('createBatchWriter', () => {
     expect(batches).toEqual([['x']])
   })
 
+  it('starts a parallel batch once parallelMinRows records wait', async () => {
+    const { store, batches, maxActive } = recordingStore({ delayMs: 20 })
+    const writer = createBatchWriter(store, { maxDelayMs: 1, concurrency: 2, parallelMinRows: 2 })
+    const first = writer.write(op('a'))
+    await new Promise((r) => setTimeout(r, 5))
+    await Promise.all([first, writer.write(op('b')), writer.write(op('c'))])
+    expect(maxActive()).toBe(2)
+    expect(batches.map((b) => b.length).sort()).toEqual([1, 2])
+  })
+
   it('retries a failed batch record by record so one bad record fails alone', async () => {
     const { store } = recordingStore({ failIds: new Set(['bad']) })
     const errors: number[] = []

@@ -17,6 +17,13 @@ export interface BatchWriterOptions {
    * @default 1
    */
   readonly concurrency?: number
+  /**
+   * Records that must be waiting before a batch starts while another is still being written
+   * (with `concurrency` above 1). Small parallel batches each pay a commit and contend for the
+   * same hot rows; waiting lets the next batch gather what arrives meanwhile.
+   * @default 32
+   */
+  readonly parallelMinRows?: number
   /** Told about each failed batch before its records are retried one by one. */
   readonly onBatchError?: (error: unknown, size: number) => void
 }
@@ -40,7 +47,8 @@ interface Pending {
 /**
  * Collects records from concurrent requests and writes them together: a batch leaves when it is
  * full, when `maxDelayMs` has passed since its first record, or as soon as the running batch
- * commits. Up to `concurrency` full batches are written at once.
+ * commits. Up to `concurrency` batches are written at once, the later ones only once
+ * `parallelMinRows` records wait.
  * Each caller's promise settles only after its batch committed, so an acknowledgement always
  * means durable. A failed batch is retried record by record, so one bad record cannot fail the
  * others.
@@ -52,6 +60,7 @@ export function createBatchWriter(
   const maxRows = options.maxRows ?? 200
   const maxDelayMs = options.maxDelayMs ?? 2
   const concurrency = options.concurrency ?? 1
+  const parallelMinRows = Math.min(options.parallelMinRows ?? 32, maxRows)
   let queue: Pending[] = []
   let inFlight = 0
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -71,12 +80,10 @@ export function createBatchWriter(
       clearTimeout(timer)
       timer = undefined
     }
-    // A second batch only starts alongside a running one when it is full: small concurrent
-    // batches contend for the same hot rows (issues, monitors) and each pays its own commit,
-    // while waiting for the running batch lets the next one gather everything that arrives.
+    // Another batch starts alongside a running one only once enough records wait for it.
     while (
       queue.length > 0 &&
-      (inFlight === 0 || (inFlight < concurrency && queue.length >= maxRows))
+      (inFlight === 0 || (inFlight < concurrency && queue.length >= parallelMinRows))
     ) {
       const batch = queue.length <= maxRows ? queue : queue.slice(0, maxRows)
       queue = queue.length <= maxRows ? [] : queue.slice(maxRows)
@@ -112,8 +119,12 @@ export function createBatchWriter(
       if (closed) return Promise.reject(new Error('the batch writer is closed'))
       return new Promise<WriteResult>((resolve, reject) => {
         queue.push({ op, resolve, reject })
-        if (queue.length >= maxRows || (inFlight === 0 && maxDelayMs <= 0)) drain()
-        else if (!timer && inFlight === 0) timer = setTimeout(drain, maxDelayMs)
+        if (
+          (inFlight === 0 && (queue.length >= maxRows || maxDelayMs <= 0)) ||
+          (inFlight > 0 && inFlight < concurrency && queue.length >= parallelMinRows)
+        ) {
+          drain()
+        } else if (!timer && inFlight === 0) timer = setTimeout(drain, maxDelayMs)
       })
     },
     flush() {
