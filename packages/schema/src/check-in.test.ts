@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { parseCheckInEnvelope } from './check-in'
+import { errorsOf } from './test-results'
 
 const NOW = new Date('2026-03-01T10:00:00.000Z')
 const parse = (check_in: object, serviceEnvironment = 'production') =>
   parseCheckInEnvelope({ check_in }, { now: NOW, serviceEnvironment })
 
-function rejected(checkIn: object): readonly string[] {
-  const result = parse(checkIn)
-  if (result.ok || result.status !== 422)
-    throw new Error(`expected 422, got ${JSON.stringify(result)}`)
-  return result.errors
-}
+const rejected = (checkIn: object) => errorsOf(parse(checkIn))
 
 describe('check-in defaults (section 2.3)', () => {
   it('applies every default to a bare slug', () => {

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseDeploymentEnvelope } from './deployment'
+import { errorsOf } from './test-results'
 
 const base = { release: 'v1.2.0', repository: 'octo/app', commit_sha: 'abcdef1' }
 const parse = (deployment: object) => parseDeploymentEnvelope({ deployment })
 
-function rejected(deployment: object): readonly string[] {
-  const result = parse(deployment)
-  if (result.ok || result.status !== 422)
-    throw new Error(`expected 422, got ${JSON.stringify(result)}`)
-  return result.errors
-}
+const rejected = (deployment: object) => errorsOf(parse(deployment))
 
 describe('deployment required fields', () => {
   it('accepts the minimal record and defaults environment to production', () => {

@@ -2,23 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { CONTEXT_COPY_FIELDS } from './context'
 import { EVENT_TYPES, SPAN_KINDS } from './enums'
 import { type NormalizedEvent, parseEventEnvelope } from './event'
+import { errorsOf, valueOf } from './test-results'
 
 const NOW = new Date('2026-03-01T10:00:00.000Z')
 const base = { event_type: 'error', message: 'boom' }
 const parse = (event: object) => parseEventEnvelope({ event }, { now: NOW })
 
-function accepted(event: object): NormalizedEvent {
-  const result = parse(event)
-  if (!result.ok) throw new Error(`expected acceptance, got ${JSON.stringify(result)}`)
-  return result.value
-}
+const accepted = (event: object): NormalizedEvent => valueOf(parse(event))
 
-function rejected(event: object): readonly string[] {
-  const result = parse(event)
-  if (result.ok || result.status !== 422)
-    throw new Error(`expected 422, got ${JSON.stringify(result)}`)
-  return result.errors
-}
+const rejected = (event: object) => errorsOf(parse(event))
 
 describe('event_type', () => {
   it.each(EVENT_TYPES)('accepts %s', (type) => {

@@ -44,15 +44,43 @@ export const memberRequestSchema = z
   .strictObject({ email: requiredText(320) }, { error: 'must be an object' })
   .meta({ id: 'tis.MemberRequest', description: 'An existing user to share the project with.' })
 
+const positiveOrNull = (max: number) =>
+  z
+    .int({ error: 'must be an integer' })
+    .min(1, { error: 'must be greater than or equal to 1' })
+    .max(max, { error: `must be less than or equal to ${max}` })
+    .nullable()
+    .optional()
+
+/**
+ * `PUT /api/v1/projects/:id/rate_limits` body: `{"rate_limit":{"requests","period_seconds",
+ * "auth_failure_requests"}}`. A field that is `null` or absent falls back to the configured
+ * default; `{"rate_limit": null}` clears every override.
+ */
+export const rateLimitRequestSchema = z
+  .strictObject(
+    {
+      requests: positiveOrNull(1_000_000_000),
+      period_seconds: positiveOrNull(86_400),
+      auth_failure_requests: positiveOrNull(1_000_000_000),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({
+    id: 'tis.RateLimitRequest',
+    description: 'Project-level rate-limit overrides (application administrators only).',
+  })
+
 const MANAGEMENT: Record<ManagementEnvelopeKey, z.ZodObject> = {
   user: userRequestSchema,
   project: projectRequestSchema,
   api_key: apiKeyRequestSchema,
   member: memberRequestSchema,
+  rate_limit: rateLimitRequestSchema,
 }
 
 /** Envelope keys of the management API. */
-export type ManagementEnvelopeKey = 'user' | 'project' | 'api_key' | 'member'
+export type ManagementEnvelopeKey = 'user' | 'project' | 'api_key' | 'member' | 'rate_limit'
 
 /** The parsed management request of each envelope. */
 export interface ManagementRecords {
@@ -60,6 +88,11 @@ export interface ManagementRecords {
   project: z.output<typeof projectRequestSchema>
   api_key: { name?: string | undefined }
   member: { email: string }
+  rate_limit: {
+    requests?: number | null | undefined
+    period_seconds?: number | null | undefined
+    auth_failure_requests?: number | null | undefined
+  }
 }
 
 // No body, `{}`, or an envelope that is `null` or `{}`.

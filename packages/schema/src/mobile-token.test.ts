@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from './enums'
 import { parseMobileTokenEnvelope } from './mobile-token'
+import { errorsOf } from './test-results'
 
 const base = { platform: 'android', service: 'com.example.app', environment: 'production' }
 const parse = (request: object) => parseMobileTokenEnvelope({ mobile_ingest_token: request })
 
-function rejected(request: object): readonly string[] {
-  const result = parse(request)
-  if (result.ok || result.status !== 422)
-    throw new Error(`expected 422, got ${JSON.stringify(result)}`)
-  return result.errors
-}
+const rejected = (request: object) => errorsOf(parse(request))
 
 describe('mobile ingest token request (section 2.5)', () => {
   it('applies the defaults: 900 seconds and all six event types', () => {
