@@ -25,6 +25,10 @@ const MANAGEMENT_OPERATIONS = [
   'archiveProject',
   'restoreProject',
   'addMember',
+  'listMobileTokens',
+  'revokeMobileToken',
+  'getRateLimits',
+  'setRateLimits',
 ] as const
 
 /** An engine that records each call and answers with `answer` (201 `{ok: true}` by default). */
@@ -39,6 +43,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
     ingestEvent: op('ingestEvent'),
     checkIn: op('checkIn'),
     recordDeployment: op('recordDeployment'),
+    mintMobileToken: op('mintMobileToken'),
     management: {
       ...management,
       authenticate: async () => null,

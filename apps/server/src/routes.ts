@@ -5,7 +5,7 @@ import { sendEngineResponse } from './respond'
 
 /** One route of the server: a method, a Hono path pattern and its handler. */
 export interface RouteSpec {
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   readonly path: string
   readonly handler: Handler
 }
@@ -45,7 +45,7 @@ function managementRoute(operation: Operation, clientIp: ClientIpResolver): Hand
   }
 }
 
-/** `POST /api/v1/ingest_events`, `/check_ins` and `/deployments`. */
+/** `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and `/mobile_ingest_tokens`. */
 export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): RouteSpec[] {
   return [
     {
@@ -63,10 +63,15 @@ export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): 
       path: '/api/v1/deployments',
       handler: ingestRoute((r) => engine.recordDeployment(r), clientIp),
     },
+    {
+      method: 'POST',
+      path: '/api/v1/mobile_ingest_tokens',
+      handler: ingestRoute((r) => engine.mintMobileToken(r), clientIp),
+    },
   ]
 }
 
-/** The management API: users, projects, API keys, archive/restore and members. */
+/** The management API: users, projects, API keys, archive/restore, members, mobile tokens, limits. */
 export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver): RouteSpec[] {
   const route = (method: RouteSpec['method'], path: string, operation: Operation): RouteSpec => ({
     method,
@@ -84,5 +89,9 @@ export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver)
     route('POST', '/projects/:id/archive', api.archiveProject),
     route('POST', '/projects/:id/restore', api.restoreProject),
     route('POST', '/projects/:id/members', api.addMember),
+    route('GET', '/projects/:id/mobile_tokens', api.listMobileTokens),
+    route('DELETE', '/projects/:id/mobile_tokens/:token_id', api.revokeMobileToken),
+    route('GET', '/projects/:id/rate_limits', api.getRateLimits),
+    route('PUT', '/projects/:id/rate_limits', api.setRateLimits),
   ]
 }

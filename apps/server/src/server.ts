@@ -29,6 +29,11 @@ export interface CreateServerOptions {
    * @default 10000
    */
   readonly shutdownTimeoutMs?: number
+  /**
+   * The engine's clock (tests move it forward to expire mobile tokens).
+   * @default () => new Date()
+   */
+  readonly now?: () => Date
 }
 
 /** Where a listening server can be reached. */
@@ -94,6 +99,7 @@ export async function createServer(
     rateLimits: config.rateLimits,
     batch: opened.batch,
     logger,
+    ...(options.now ? { now: options.now } : {}),
   })
   const app = createApp({
     engine,

@@ -4,6 +4,8 @@ import { describeHttp } from './support/http-suite'
 import { describeIngestRecords } from './support/ingest-records-suite'
 import { describeIngestStatuses } from './support/ingest-status-suite'
 import { describeManagement } from './support/management-suite'
+import { describeMobileTokens } from './support/mobile-suite'
+import { describeRateLimits } from './support/rate-limit-suite'
 
 // The whole HTTP interface against a real listening server on PGlite (in memory).
 describe('server on PGlite', () => {
@@ -17,4 +19,6 @@ describe('server on PGlite', () => {
   describe('ingestion statuses', () => describeIngestStatuses(() => harness))
   describe('ingestion records', () => describeIngestRecords(() => harness))
   describe('management', () => describeManagement(() => harness))
+  describe('mobile ingest tokens', () => describeMobileTokens(() => harness))
+  describe('rate limits', () => describeRateLimits(() => harness))
 })

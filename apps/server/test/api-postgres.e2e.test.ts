@@ -5,6 +5,8 @@ import { describeHttp } from './support/http-suite'
 import { describeIngestRecords } from './support/ingest-records-suite'
 import { describeIngestStatuses } from './support/ingest-status-suite'
 import { describeManagement } from './support/management-suite'
+import { describeMobileTokens } from './support/mobile-suite'
+import { describeRateLimits } from './support/rate-limit-suite'
 
 // The same suites against real PostgreSQL (TEST_DATABASE_URL, else the run's embedded server),
 // through DATABASE_URL as in production, in a schema of this suite's own.
@@ -19,4 +21,6 @@ describeWithTestDatabase('server on PostgreSQL', (url) => {
   describe('ingestion statuses', () => describeIngestStatuses(() => harness))
   describe('ingestion records', () => describeIngestRecords(() => harness))
   describe('management', () => describeManagement(() => harness))
+  describe('mobile ingest tokens', () => describeMobileTokens(() => harness))
+  describe('rate limits', () => describeRateLimits(() => harness))
 })

@@ -22,7 +22,12 @@ export type CredentialFailure = 'missing' | 'invalid' | 'revoked' | 'expired' | 
 /** The outcome of checking a presented credential. */
 export type CredentialCheck =
   | { readonly ok: true; readonly credential: CredentialRecord }
-  | { readonly ok: false; readonly reason: CredentialFailure }
+  | {
+      readonly ok: false
+      readonly reason: CredentialFailure
+      /** The refused credential when one was found (revoked, expired, archived). */
+      readonly credential?: CredentialRecord
+    }
 
 /** Options of {@link createCredentialCache}. */
 export interface CredentialCacheOptions {
@@ -73,11 +78,13 @@ export function createCredentialCache(
       if (token.length > 512) return { ok: false, reason: 'invalid' }
       const record = await lookup(sha256Hex(token))
       if (!record) return { ok: false, reason: 'invalid' }
-      if (record.revokedAt) return { ok: false, reason: 'revoked' }
+      if (record.revokedAt) return { ok: false, reason: 'revoked', credential: record }
       if (record.expiresAt && record.expiresAt.getTime() <= at.getTime()) {
-        return { ok: false, reason: 'expired' }
+        return { ok: false, reason: 'expired', credential: record }
       }
-      if (record.projectStatus !== 'active') return { ok: false, reason: 'archived' }
+      if (record.projectStatus !== 'active') {
+        return { ok: false, reason: 'archived', credential: record }
+      }
       return { ok: true, credential: record }
     },
     clear() {

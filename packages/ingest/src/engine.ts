@@ -6,13 +6,22 @@ import {
   parseDateTime,
   parseDeploymentEnvelope,
   parseEventEnvelope,
+  parseMobileTokenEnvelope,
 } from '@tis/schema'
 import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { type CredentialCache, createCredentialCache } from './credentials'
 import { issueGrouping } from './grouping'
 import { type EngineRequest, type EngineResponse, json } from './http'
-import { uuidv7 } from './ids'
+import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
 import { createManagementApi, type ManagementApi } from './management'
+import {
+  allowsEventType,
+  bindCheckIn,
+  bindEvent,
+  bindingOf,
+  MOBILE_ENDPOINTS,
+  mintResponse,
+} from './mobile'
 import type { CredentialRecord, IngestStore, WriteOp } from './ports'
 import {
   createMemoryRateLimiter,
@@ -27,6 +36,7 @@ import {
   monitorFromCheckIn,
   monitorFromEvent,
 } from './records'
+import { createSharedRateLimiter } from './shared-rate-limit'
 
 /** Where problems the engine swallows are reported. */
 export interface EngineLogger {
@@ -63,7 +73,7 @@ export interface IngestEngineOptions {
   readonly rateLimits?: Partial<RateLimitSettings>
   /**
    * Counts requests per window.
-   * @default createMemoryRateLimiter()
+   * @default createSharedRateLimiter(store) when the store has shared counters, else createMemoryRateLimiter()
    */
   readonly limiter?: RateLimiter
   /** Group-commit settings. */
@@ -87,6 +97,8 @@ export interface IngestEngine {
   checkIn(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/deployments` */
   recordDeployment(request: EngineRequest): Promise<EngineResponse>
+  /** `POST /api/v1/mobile_ingest_tokens` (server project API keys only). */
+  mintMobileToken(request: EngineRequest): Promise<EngineResponse>
   /** The management API (users, projects, keys, members). */
   readonly management: ManagementApi
   /** Resolves once every accepted record is committed. */
@@ -96,17 +108,43 @@ export interface IngestEngine {
 }
 
 /** The per-token counters: separate for each endpoint (section 8). */
-type Endpoint = 'ingest_events' | 'check_ins' | 'deployments'
+type Endpoint = 'ingest_events' | 'check_ins' | 'deployments' | 'mobile_ingest_tokens'
 
 const DEFAULT_LIMITS: RateLimitSettings = { requests: 1200, periodSeconds: 60, authFailures: 120 }
+
+/** The request's JSON body, or the 400 for text that is not JSON. */
+function parseBody(request: EngineRequest, envelope: string): { value: unknown } | EngineResponse {
+  if (request.text === undefined) return { value: request.body }
+  try {
+    return { value: JSON.parse(request.text) }
+  } catch {
+    return json(400, {
+      error: `${missingEnvelopeMessage(envelope)} (the request body is not valid JSON)`,
+    })
+  }
+}
 
 /** Creates the ingestion engine over a store. */
 export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   const now = options.now ?? (() => new Date())
   const serviceEnvironment = options.serviceEnvironment ?? 'production'
   const limits = { ...DEFAULT_LIMITS, ...options.rateLimits }
-  const limiter = options.limiter ?? createMemoryRateLimiter()
-  const credentials: CredentialCache = createCredentialCache(options.store, {
+  const { store } = options
+  const limiter =
+    options.limiter ??
+    (store.incrementWindows && store.pruneWindows
+      ? createSharedRateLimiter(
+          {
+            incrementWindows: store.incrementWindows.bind(store),
+            pruneWindows: store.pruneWindows.bind(store),
+          },
+          {
+            onPruneError: (error) =>
+              options.logger?.warn('pruning rate-limit windows failed', { error: String(error) }),
+          },
+        )
+      : createMemoryRateLimiter())
+  const credentials: CredentialCache = createCredentialCache(store, {
     ttlMs: options.credentialCacheMs ?? 1000,
   })
   const writer = createBatchWriter(options.store, {
@@ -122,6 +160,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   const management = createManagementApi({
     store: options.store,
     adminEmails: options.adminEmails ?? [],
+    rateLimits: limits,
     now,
     onCredentialsChanged: () => credentials.clear(),
   })
@@ -134,23 +173,21 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   ): Promise<{ credential: CredentialRecord; rate: RateLimitState } | EngineResponse> {
     const check = await credentials.check(request.headers, at)
     if (!check.ok) {
-      const failures = await limiter.hit(
-        `auth-failure:${request.ip ?? 'unknown'}`,
-        limits.authFailures,
-        60,
-        at,
-      )
+      // A refused credential that was found names its project, whose override then applies.
+      const cap = check.credential?.rateLimit?.authFailureRequests ?? limits.authFailures
+      const failures = await limiter.hit(`auth-failure:${request.ip ?? 'unknown'}`, cap, 60, at)
       if (!failures.allowed) return tooManyRequests(failures)
       return json(401, ERROR_BODIES.unauthorized)
     }
     // Mobile tokens may only ingest events and check-ins (section 5.5).
-    if (check.credential.kind === 'mobile' && endpoint === 'deployments') {
+    if (check.credential.kind === 'mobile' && !MOBILE_ENDPOINTS.has(endpoint)) {
       return json(403, ERROR_BODIES.forbidden)
     }
+    const override = check.credential.rateLimit
     const rate = await limiter.hit(
       `${check.credential.id}:${endpoint}`,
-      limits.requests,
-      limits.periodSeconds,
+      override?.requests ?? limits.requests,
+      override?.periodSeconds ?? limits.periodSeconds,
       at,
     )
     if (!rate.allowed) return tooManyRequests(rate)
@@ -162,33 +199,24 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     endpoint: Endpoint,
     envelope: string,
     request: EngineRequest,
-    parse: (body: unknown, at: Date) => ParseResult<T>,
-    build: (value: T, credential: CredentialRecord, at: Date) => WriteOp,
+    parse: (body: unknown, at: Date, credential: CredentialRecord) => ParseResult<T>,
+    build: (value: T, credential: CredentialRecord, at: Date) => WriteOp | EngineResponse,
     respond: (op: WriteOp, id: string, legacyId: number | null) => unknown,
   ): Promise<EngineResponse> {
     const at = now()
     const admitted = await admit(endpoint, request, at)
     if ('status' in admitted) return admitted
     const headers = rateLimitHeaders(admitted.rate)
-    let body = request.body
-    if (request.text !== undefined) {
-      try {
-        body = JSON.parse(request.text)
-      } catch {
-        return json(
-          400,
-          { error: `${missingEnvelopeMessage(envelope)} (the request body is not valid JSON)` },
-          headers,
-        )
-      }
-    }
-    const parsed = parse(body, at)
+    const body = parseBody(request, envelope)
+    if ('status' in body) return { ...body, headers }
+    const parsed = parse(body.value, at, admitted.credential)
     if (!parsed.ok) {
       return parsed.status === 400
         ? json(400, { error: parsed.error }, headers)
         : json(422, { errors: parsed.errors }, headers)
     }
     const op = build(parsed.value, admitted.credential, at)
+    if ('status' in op) return { ...op, headers: { ...op.headers, ...headers } }
     const result = await writer.write(op)
     return json(201, respond(op, result.id, result.legacyId), headers)
   }
@@ -200,7 +228,16 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
         'event',
         request,
         (body, at) => parseEventEnvelope(body, { now: at }),
-        (event, credential, at): WriteOp => {
+        (sent, credential, at): WriteOp | EngineResponse => {
+          let event = sent
+          if (credential.binding) {
+            if (!allowsEventType(credential.binding, event.event_type)) {
+              return json(403, ERROR_BODIES.forbidden)
+            }
+            const bound = bindEvent(credential.binding, event)
+            if ('errors' in bound) return json(422, { errors: bound.errors })
+            event = bound.event
+          }
           const base = {
             id: uuidv7(at.getTime()),
             projectId: credential.projectId,
@@ -230,15 +267,31 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
         'check_ins',
         'check_in',
         request,
-        (body, at) => parseCheckInEnvelope(body, { now: at, serviceEnvironment }),
-        (checkIn, credential, at) => ({
-          type: 'check_in',
-          id: uuidv7(at.getTime()),
-          projectId: credential.projectId,
-          receivedAt: at,
-          checkIn,
-          monitor: monitorFromCheckIn(checkIn),
-        }),
+        (body, at, credential) =>
+          parseCheckInEnvelope(body, {
+            now: at,
+            // A mobile token's environment is the default its check-ins get.
+            serviceEnvironment: credential.binding?.environment ?? serviceEnvironment,
+          }),
+        (sent, credential, at): WriteOp | EngineResponse => {
+          let checkIn = sent
+          if (credential.binding) {
+            if (!allowsEventType(credential.binding, 'check_in')) {
+              return json(403, ERROR_BODIES.forbidden)
+            }
+            const bound = bindCheckIn(credential.binding, checkIn)
+            if ('errors' in bound) return json(422, { errors: bound.errors })
+            checkIn = bound.checkIn
+          }
+          return {
+            type: 'check_in',
+            id: uuidv7(at.getTime()),
+            projectId: credential.projectId,
+            receivedAt: at,
+            checkIn,
+            monitor: monitorFromCheckIn(checkIn),
+          }
+        },
         (_op, id) => ({ id, status: 'accepted' }),
       )
     },
@@ -259,6 +312,37 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
         }),
         (_op, id, legacyId) => ({ id, legacy_id: legacyId, status: 'accepted' }),
       )
+    },
+
+    async mintMobileToken(request) {
+      const at = now()
+      const admitted = await admit('mobile_ingest_tokens', request, at)
+      if ('status' in admitted) return admitted
+      const headers = rateLimitHeaders(admitted.rate)
+      const body = parseBody(request, 'mobile_ingest_token')
+      if ('status' in body) return { ...body, headers }
+      const parsed = parseMobileTokenEnvelope(body.value)
+      if (!parsed.ok) {
+        return parsed.status === 400
+          ? json(400, { error: parsed.error }, headers)
+          : json(422, { errors: parsed.errors }, headers)
+      }
+      const { credential } = admitted
+      if (parsed.value.platform !== credential.integrationKind) {
+        const message = `platform does not match the project's integration kind (project: ${credential.integrationKind}, sent: ${parsed.value.platform})`
+        return json(422, { errors: [message] }, headers)
+      }
+      const token = generateToken(TOKEN_PREFIXES.mobile, 32)
+      const record = await store.createMobileToken({
+        ...bindingOf(parsed.value),
+        id: uuidv7(at.getTime()),
+        projectId: credential.projectId,
+        parentKeyId: credential.id,
+        tokenDigest: sha256Hex(token),
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + parsed.value.expires_in_seconds * 1000),
+      })
+      return json(201, mintResponse(token, record), headers)
     },
 
     management,

@@ -30,12 +30,15 @@ function randomPool(n: number): Buffer {
   return out
 }
 
-/** Prefixes of the secrets tis issues; the rest is 48 hex characters from a CSPRNG. */
-export const TOKEN_PREFIXES = { apiKey: 'tis_', user: 'tis_user_' } as const
+/**
+ * Prefixes of the secrets tis issues; the rest is hex from a CSPRNG (48 characters, 64 for mobile
+ * ingest tokens).
+ */
+export const TOKEN_PREFIXES = { apiKey: 'tis_', user: 'tis_user_', mobile: 'tis_mobile_' } as const
 
-/** A new secret token: `prefix` followed by 24 random bytes as hex. */
-export function generateToken(prefix: string): string {
-  return `${prefix}${randomBytes(24).toString('hex')}`
+/** A new secret token: `prefix` followed by `bytes` random bytes as hex. */
+export function generateToken(prefix: string, bytes = 24): string {
+  return `${prefix}${randomBytes(bytes).toString('hex')}`
 }
 
 /** SHA-256 hex digest: how tokens are stored and looked up. */

@@ -9,7 +9,14 @@ import {
 import { StoreError } from './errors'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
-import type { ApiKeyRecord, ManagementStore, ProjectRecord, UserRecord } from './ports'
+import { mobileTokenJson } from './mobile'
+import type {
+  ApiKeyRecord,
+  ManagementStore,
+  ProjectRecord,
+  RateLimitOverride,
+  UserRecord,
+} from './ports'
 
 /** The email of the administrator created on first run when no admin email is configured. */
 export const DEFAULT_ADMIN_EMAIL = 'admin@localhost'
@@ -42,6 +49,14 @@ export interface ManagementApi {
   restoreProject: ManagementOperation
   /** `POST /api/v1/projects/:id/members` */
   addMember: ManagementOperation
+  /** `GET /api/v1/projects/:id/mobile_tokens` — live tokens only, never their plaintext. */
+  listMobileTokens: ManagementOperation
+  /** `DELETE /api/v1/projects/:id/mobile_tokens/:token_id` */
+  revokeMobileToken: ManagementOperation
+  /** `GET /api/v1/projects/:id/rate_limits` — the effective limits, to anyone who sees the project. */
+  getRateLimits: ManagementOperation
+  /** `PUT /api/v1/projects/:id/rate_limits` — application administrators only (section 5.8). */
+  setRateLimits: ManagementOperation
   /** The user behind a request's access token, or `null` (for other packages' routes). */
   authenticate(request: EngineRequest): Promise<{ user: UserRecord; admin: boolean } | null>
   /** Whether the user may see the project: owner, member or administrator. */
@@ -52,6 +67,12 @@ export interface ManagementApi {
 export interface ManagementApiOptions {
   readonly store: ManagementStore
   readonly adminEmails: readonly string[]
+  /** The configured caps, shown where a project has no override. */
+  readonly rateLimits: {
+    readonly requests: number
+    readonly periodSeconds: number
+    readonly authFailures: number
+  }
   readonly now: () => Date
   /** Called after keys are revoked or a project archived, to drop cached credentials. */
   readonly onCredentialsChanged?: () => void
@@ -67,6 +88,23 @@ export function projectJson(p: ProjectRecord) {
     owner_id: p.ownerId,
     created_at: p.createdAt.toISOString(),
     archived_at: p.archivedAt?.toISOString() ?? null,
+  }
+}
+
+/** The effective limits of a project and which of them are overrides. */
+function rateLimitJson(
+  override: RateLimitOverride | null,
+  defaults: ManagementApiOptions['rateLimits'],
+) {
+  return {
+    requests: override?.requests ?? defaults.requests,
+    period_seconds: override?.periodSeconds ?? defaults.periodSeconds,
+    auth_failure_requests: override?.authFailureRequests ?? defaults.authFailures,
+    overrides: {
+      requests: override?.requests ?? null,
+      period_seconds: override?.periodSeconds ?? null,
+      auth_failure_requests: override?.authFailureRequests ?? null,
+    },
   }
 }
 
@@ -150,6 +188,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       request: EngineRequest,
       project: ProjectRecord,
       user: UserRecord,
+      admin: boolean,
     ) => Promise<EngineResponse>,
   ): ManagementOperation {
     return authed(async (request, user, admin) => {
@@ -157,7 +196,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       const project = UUID.test(id) ? await store.findProject(id) : null
       if (!project || !(await canSee(project, user, admin))) return json(404, NOT_FOUND)
       if (manage && !admin && project.ownerId !== user.id) return json(403, ERROR_BODIES.forbidden)
-      return fn(request, project, user)
+      return fn(request, project, user, admin)
     })
   }
 
@@ -249,6 +288,42 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     archiveProject: withProject(true, (_request, project) => setStatus(project, 'archived')),
     restoreProject: withProject(true, (_request, project) => setStatus(project, 'active')),
+
+    listMobileTokens: withProject(false, async (_request, project) => {
+      const tokens = await store.listMobileTokens(project.id, now())
+      return json(200, { mobile_tokens: tokens.map(mobileTokenJson) })
+    }),
+
+    revokeMobileToken: withProject(false, async (request, project) => {
+      const tokenId = request.params?.['token_id'] ?? ''
+      const revoked =
+        UUID.test(tokenId) && (await store.revokeMobileToken(project.id, tokenId, now()))
+      if (!revoked) return json(404, NOT_FOUND)
+      options.onCredentialsChanged?.()
+      return json(204, null)
+    }),
+
+    getRateLimits: withProject(false, async (_request, project) =>
+      json(200, { rate_limit: rateLimitJson(project.rateLimit, options.rateLimits) }),
+    ),
+
+    setRateLimits: withProject(false, async (request, project, _user, admin) => {
+      if (!admin) return json(403, ERROR_BODIES.forbidden)
+      const parsed = readBody(request, 'rate_limit', { optional: true })
+      if (!parsed.ok) return invalid(parsed)!
+      const v = parsed.value
+      const override: RateLimitOverride = {
+        requests: v.requests ?? null,
+        periodSeconds: v.period_seconds ?? null,
+        authFailureRequests: v.auth_failure_requests ?? null,
+      }
+      const empty = Object.values(override).every((x) => x === null)
+      const updated = await store.setProjectRateLimit(project.id, empty ? null : override)
+      if (!updated) return json(404, NOT_FOUND)
+      // Other instances pick the change up with the credential cache (within a second).
+      options.onCredentialsChanged?.()
+      return json(200, { rate_limit: rateLimitJson(updated.rateLimit, options.rateLimits) })
+    }),
 
     addMember: withProject(true, async (request, project) => {
       const parsed = readBody(request, 'member')

@@ -1,11 +1,13 @@
 import type {
+  EventType,
   IntegrationKind,
+  MobilePlatform,
   NormalizedCheckIn,
   NormalizedDeployment,
   NormalizedEvent,
 } from '@tis/schema'
 
-export type { IntegrationKind } from '@tis/schema'
+export type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
 
 // The storage ports of the engine. Adapters (e.g. @tis/storage-postgres) implement them with I/O
 // only; every policy (batching, grouping, defaults, access rules) lives in the engine.
@@ -17,6 +19,23 @@ export type ProjectStatus = 'active' | 'archived'
 /** What a credential is: a project API key, or (issue 4) a short-lived mobile ingest token. */
 export type CredentialKind = 'api_key' | 'mobile'
 
+/** What a mobile ingest token is bound to (section 2.5): written into every record it sends. */
+export interface MobileBinding {
+  readonly platform: MobilePlatform
+  readonly service: string
+  readonly environment: string
+  readonly release: string | null
+  readonly sessionId: string | null
+  readonly allowedEventTypes: readonly EventType[]
+}
+
+/** Project-level rate-limit overrides (section 5.8); `null` fields use the configured default. */
+export interface RateLimitOverride {
+  readonly requests: number | null
+  readonly periodSeconds: number | null
+  readonly authFailureRequests: number | null
+}
+
 /** A project API key or mobile token as the credential check needs it. */
 export interface CredentialRecord {
   readonly id: string
@@ -24,10 +43,28 @@ export interface CredentialRecord {
   readonly projectId: string
   readonly projectStatus: ProjectStatus
   readonly integrationKind: IntegrationKind
-  /** Set once revoked (by a user, or by archiving the project). */
+  /**
+   * Set once revoked (by a user, or by archiving the project). For a mobile token, also set
+   * (to the parent's time) when the API key that minted it is revoked.
+   */
   readonly revokedAt: Date | null
   /** Set for credentials that expire (mobile tokens). */
   readonly expiresAt: Date | null
+  /** The binding of a mobile token; `null` for API keys. */
+  readonly binding: MobileBinding | null
+  /** The project's rate-limit overrides, `null` when it has none. */
+  readonly rateLimit: RateLimitOverride | null
+}
+
+/** A mobile ingest token as listed (never with its token). */
+export interface MobileTokenRecord extends MobileBinding {
+  readonly id: string
+  readonly projectId: string
+  /** The API key that minted it. */
+  readonly parentKeyId: string | null
+  readonly createdAt: Date
+  readonly expiresAt: Date
+  readonly revokedAt: Date | null
 }
 
 /** A project. */
@@ -39,6 +76,8 @@ export interface ProjectRecord {
   readonly ownerId: string
   readonly createdAt: Date
   readonly archivedAt: Date | null
+  /** Rate-limit overrides set by an administrator; `null` when none. */
+  readonly rateLimit: RateLimitOverride | null
 }
 
 /** A user of the management API. Whether a user is an administrator comes from configuration. */
@@ -211,10 +250,60 @@ export interface ManagementStore {
   /** Revokes a key of the project; resolves `false` when there is no such key. Idempotent. */
   revokeApiKey(projectId: string, keyId: string, at: Date): Promise<boolean>
   listApiKeys(projectId: string): Promise<readonly ApiKeyRecord[]>
+
+  /** Stores a mobile token minted by the API key `parentKeyId`. */
+  createMobileToken(
+    input: MobileBinding & {
+      id: string
+      projectId: string
+      parentKeyId: string
+      tokenDigest: string
+      createdAt: Date
+      expiresAt: Date
+    },
+  ): Promise<MobileTokenRecord>
+  /**
+   * The project's live mobile tokens at `at`: not revoked, not expired, parent key not revoked.
+   * Oldest first.
+   */
+  listMobileTokens(projectId: string, at: Date): Promise<readonly MobileTokenRecord[]>
+  /** Revokes a mobile token of the project; `false` when there is no such token. Idempotent. */
+  revokeMobileToken(projectId: string, tokenId: string, at: Date): Promise<boolean>
+  /** Sets (or with `null` clears) a project's rate-limit overrides; `null` when unknown. */
+  setProjectRateLimit(
+    projectId: string,
+    override: RateLimitOverride | null,
+  ): Promise<ProjectRecord | null>
+}
+
+/** One counter increment of {@link RateLimitStore.incrementWindows}. */
+export interface WindowIncrement {
+  readonly key: string
+  /** Unix seconds when the window starts. */
+  readonly windowStart: number
+  readonly windowSeconds: number
+  /** How many hits to add. */
+  readonly count: number
+}
+
+/** Shared fixed-window counters, so every server instance counts against one total. */
+export interface RateLimitStore {
+  /**
+   * Atomically adds each increment to its (key, window) counter, creating it at 0, and resolves
+   * each counter's total after the increment, in the order of `increments`. Keys must be unique
+   * per (key, windowStart) within one call.
+   */
+  incrementWindows(increments: readonly WindowIncrement[]): Promise<readonly number[]>
+  /** Deletes counters of windows that ended before `before`. */
+  pruneWindows(before: Date): Promise<void>
 }
 
 /** Everything a storage adapter provides. */
-export interface IngestStore extends TelemetryStore, CredentialStore, ManagementStore {
+export interface IngestStore
+  extends TelemetryStore,
+    CredentialStore,
+    ManagementStore,
+    Partial<RateLimitStore> {
   /** Closes connections; pending writes must have been flushed by the engine first. */
   close(): Promise<void>
 }

@@ -101,7 +101,8 @@ function isEmptyBody(body: unknown, key: string): boolean {
   if (!isPlainObject(body)) return false
   const keys = Object.keys(body)
   if (keys.length === 0) return true
-  const envelope = body[key] ?? body[key.toUpperCase()]
+  // `??` would turn a null envelope into a missing one.
+  const envelope = key in body ? body[key] : body[key.toUpperCase()]
   return (
     keys.length === 1 &&
     (envelope === null || (isPlainObject(envelope) && Object.keys(envelope).length === 0))

@@ -1,10 +1,25 @@
 import type { CredentialStore, ManagementStore } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
-import { API_KEY_COLUMNS, CREDENTIAL_COLUMNS, toApiKey, toCredential } from './records'
+import {
+  API_KEY_COLUMNS,
+  CREDENTIAL_COLUMNS,
+  MOBILE_TOKEN_COLUMNS,
+  toApiKey,
+  toCredential,
+  toMobileToken,
+} from './records'
 import { isUuid } from './uuid'
 
 /** The API key methods of the management port, and the credential lookup. */
-export type ApiKeyQueries = Pick<ManagementStore, 'createApiKey' | 'revokeApiKey' | 'listApiKeys'> &
+export type ApiKeyQueries = Pick<
+  ManagementStore,
+  | 'createApiKey'
+  | 'revokeApiKey'
+  | 'listApiKeys'
+  | 'createMobileToken'
+  | 'listMobileTokens'
+  | 'revokeMobileToken'
+> &
   CredentialStore
 
 /** Project API keys (kind `api_key`) and the credential lookup over keys and mobile tokens. */
@@ -46,10 +61,61 @@ export function createApiKeyQueries(db: SqlExecutor): ApiKeyQueries {
     async findCredential(digest) {
       const rows = await db.query(
         `select ${CREDENTIAL_COLUMNS} from api_keys k join projects p on p.id = k.project_id
+          left join api_keys pk on pk.id = k.parent_key_id
           where k.token_digest = $1::text`,
         [digest],
       )
       return rows[0] ? toCredential(rows[0]) : null
+    },
+
+    async createMobileToken(input) {
+      const rows = await db.query(
+        `insert into api_keys as k (id, project_id, kind, name, token_digest, created_at,
+           expires_at, platform, service, environment, release, session_id, allowed_event_types,
+           parent_key_id)
+         values ($1::uuid, $2::uuid, 'mobile', '', $3::text, $4::timestamptz, $5::timestamptz,
+           $6::text, $7::text, $8::text, $9::text, $10::text, $11::text[], $12::uuid)
+         returning ${MOBILE_TOKEN_COLUMNS}`,
+        [
+          input.id,
+          input.projectId,
+          input.tokenDigest,
+          input.createdAt,
+          input.expiresAt,
+          input.platform,
+          input.service,
+          input.environment,
+          input.release,
+          input.sessionId,
+          input.allowedEventTypes,
+          input.parentKeyId,
+        ],
+      )
+      return toMobileToken(rows[0]!)
+    },
+
+    async listMobileTokens(projectId, at) {
+      if (!isUuid(projectId)) return []
+      const rows = await db.query(
+        `select ${MOBILE_TOKEN_COLUMNS} from api_keys k
+           left join api_keys pk on pk.id = k.parent_key_id
+          where k.project_id = $1::uuid and k.kind = 'mobile' and k.revoked_at is null
+            and k.expires_at > $2::timestamptz and pk.revoked_at is null
+          order by k.created_at, k.id`,
+        [projectId, at],
+      )
+      return rows.map(toMobileToken)
+    },
+
+    async revokeMobileToken(projectId, tokenId, at) {
+      if (!isUuid(projectId) || !isUuid(tokenId)) return false
+      const rows = await db.query(
+        `update api_keys set revoked_at = coalesce(revoked_at, $3::timestamptz)
+          where id = $2::uuid and project_id = $1::uuid and kind = 'mobile'
+          returning id`,
+        [projectId, tokenId, at],
+      )
+      return rows.length > 0
     },
   }
 }

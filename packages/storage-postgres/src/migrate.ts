@@ -2,6 +2,7 @@ import type { SqlExecutor } from './executor'
 import { ACCOUNTS_MIGRATION } from './migrations/0001-accounts'
 import { EVENTS_MIGRATION } from './migrations/0002-events'
 import { MONITORS_DEPLOYMENTS_MIGRATION } from './migrations/0003-monitors-deployments'
+import { MOBILE_RATE_LIMITS_MIGRATION } from './migrations/0004-mobile-rate-limits'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -9,6 +10,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ACCOUNTS_MIGRATION,
   EVENTS_MIGRATION,
   MONITORS_DEPLOYMENTS_MIGRATION,
+  MOBILE_RATE_LIMITS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -6,7 +6,13 @@ import { isUuid } from './uuid'
 /** The project and membership methods of the management port. */
 export type ProjectQueries = Pick<
   ManagementStore,
-  'createProject' | 'findProject' | 'listProjects' | 'isMember' | 'addMember' | 'setProjectStatus'
+  | 'createProject'
+  | 'findProject'
+  | 'listProjects'
+  | 'isMember'
+  | 'addMember'
+  | 'setProjectStatus'
+  | 'setProjectRateLimit'
 >
 
 /** Projects, members, and the archive / restore transition. */
@@ -66,6 +72,24 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
         [projectId, userId, createdAt],
       )
       return rows.length > 0
+    },
+
+    async setProjectRateLimit(projectId, override) {
+      if (!isUuid(projectId)) return null
+      const rows = await db.query(
+        `update projects p
+            set rate_limit_requests = $2::int, rate_limit_period_seconds = $3::int,
+                rate_limit_auth_failures = $4::int
+          where p.id = $1::uuid
+          returning ${PROJECT_COLUMNS}`,
+        [
+          projectId,
+          override?.requests ?? null,
+          override?.periodSeconds ?? null,
+          override?.authFailureRequests ?? null,
+        ],
+      )
+      return rows[0] ? toProject(rows[0]) : null
     },
 
     async setProjectStatus(projectId, status, at) {

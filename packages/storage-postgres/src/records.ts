@@ -2,9 +2,14 @@ import type {
   ApiKeyRecord,
   CredentialKind,
   CredentialRecord,
+  EventType,
   IntegrationKind,
+  MobileBinding,
+  MobilePlatform,
+  MobileTokenRecord,
   ProjectRecord,
   ProjectStatus,
+  RateLimitOverride,
   UserRecord,
 } from '@tis/ingest'
 import type { Row } from './executor'
@@ -27,7 +32,17 @@ export function toUser(row: Row): UserRecord {
 
 /** Columns of a {@link ProjectRecord}. */
 export const PROJECT_COLUMNS = `p.id::text as id, p.name, p.integration_kind, p.status,
-  p.owner_id::text as owner_id, p.created_at, p.archived_at`
+  p.owner_id::text as owner_id, p.created_at, p.archived_at, p.rate_limit_requests,
+  p.rate_limit_period_seconds, p.rate_limit_auth_failures`
+
+/** The rate-limit overrides of a row with the `rate_limit_*` project columns. */
+function toRateLimit(row: Row): RateLimitOverride | null {
+  const requests = (row['rate_limit_requests'] as number | null) ?? null
+  const periodSeconds = (row['rate_limit_period_seconds'] as number | null) ?? null
+  const authFailureRequests = (row['rate_limit_auth_failures'] as number | null) ?? null
+  if (requests === null && periodSeconds === null && authFailureRequests === null) return null
+  return { requests, periodSeconds, authFailureRequests }
+}
 
 /** Maps a row selected with {@link PROJECT_COLUMNS}. */
 export function toProject(row: Row): ProjectRecord {
@@ -39,6 +54,7 @@ export function toProject(row: Row): ProjectRecord {
     ownerId: row['owner_id'] as string,
     createdAt: row['created_at'] as Date,
     archivedAt: (row['archived_at'] as Date | null) ?? null,
+    rateLimit: toRateLimit(row),
   }
 }
 
@@ -57,9 +73,47 @@ export function toApiKey(row: Row): ApiKeyRecord {
   }
 }
 
-/** Columns of a {@link CredentialRecord} (api_keys `k` joined with projects `p`). */
+/** Columns of a {@link MobileBinding} (api_keys `k`). */
+const BINDING_COLUMNS = `k.platform, k.service, k.environment, k.release, k.session_id,
+  k.allowed_event_types`
+
+/**
+ * Columns of a {@link CredentialRecord}: api_keys `k` joined with projects `p` and left-joined
+ * with the parent key `pk`, whose revocation revokes the mobile tokens it minted.
+ */
 export const CREDENTIAL_COLUMNS = `k.id::text as id, k.kind, k.project_id::text as project_id,
-  p.status as project_status, p.integration_kind, k.revoked_at, k.expires_at`
+  p.status as project_status, p.integration_kind, coalesce(k.revoked_at, pk.revoked_at) as revoked_at,
+  k.expires_at, ${BINDING_COLUMNS}, p.rate_limit_requests, p.rate_limit_period_seconds,
+  p.rate_limit_auth_failures`
+
+/** Columns of a {@link MobileTokenRecord} (api_keys `k`). */
+export const MOBILE_TOKEN_COLUMNS = `k.id::text as id, k.project_id::text as project_id,
+  k.parent_key_id::text as parent_key_id, k.created_at, k.expires_at, k.revoked_at,
+  ${BINDING_COLUMNS}`
+
+function toBinding(row: Row): MobileBinding {
+  return {
+    platform: row['platform'] as MobilePlatform,
+    service: row['service'] as string,
+    environment: row['environment'] as string,
+    release: (row['release'] as string | null) ?? null,
+    sessionId: (row['session_id'] as string | null) ?? null,
+    allowedEventTypes: (row['allowed_event_types'] as EventType[] | null) ?? [],
+  }
+}
+
+/** Maps a row selected with {@link MOBILE_TOKEN_COLUMNS}. */
+export function toMobileToken(row: Row): MobileTokenRecord {
+  return {
+    id: row['id'] as string,
+    projectId: row['project_id'] as string,
+    parentKeyId: (row['parent_key_id'] as string | null) ?? null,
+    createdAt: row['created_at'] as Date,
+    expiresAt: row['expires_at'] as Date,
+    revokedAt: (row['revoked_at'] as Date | null) ?? null,
+    ...toBinding(row),
+  }
+}
 
 /** Maps a row selected with {@link CREDENTIAL_COLUMNS}. */
 export function toCredential(row: Row): CredentialRecord {
@@ -71,5 +125,8 @@ export function toCredential(row: Row): CredentialRecord {
     integrationKind: row['integration_kind'] as IntegrationKind,
     revokedAt: (row['revoked_at'] as Date | null) ?? null,
     expiresAt: (row['expires_at'] as Date | null) ?? null,
+    // Tokens minted before the binding columns existed have no platform: treat as unbound.
+    binding: row['kind'] === 'mobile' && row['platform'] ? toBinding(row) : null,
+    rateLimit: toRateLimit(row),
   }
 }

@@ -1,13 +1,16 @@
-import type { IngestStore } from '@tis/ingest'
+import type { IngestStore, RateLimitStore } from '@tis/ingest'
 import { createApiKeyQueries } from './api-keys'
 import type { SqlExecutor } from './executor'
 import { runMigrations } from './migrate'
 import { createProjectQueries } from './projects'
+import { createRateLimitQueries } from './rate-limits'
 import { createUserQueries } from './users'
 import { writeBatch } from './write-batch'
 
 /** An {@link IngestStore} over PostgreSQL (postgres.js) or PGlite, with its schema migrations. */
-export interface PostgresIngestStore extends IngestStore {
+export interface PostgresIngestStore
+  extends Omit<IngestStore, keyof RateLimitStore>,
+    RateLimitStore {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock.
@@ -26,6 +29,7 @@ export function createStore(db: SqlExecutor, close: () => Promise<void>): Postgr
     ...createUserQueries(db),
     ...createProjectQueries(db),
     ...createApiKeyQueries(db),
+    ...createRateLimitQueries(db),
     writeBatch: (batch) => writeBatch(db, batch),
     migrate: () => runMigrations(db),
     close,

@@ -3,7 +3,7 @@ import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
-import { createPostgresStore, openPostgresStore } from '../src/index'
+import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { createSqlProbe } from './probe'
 
@@ -50,7 +50,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
         await Promise.all(clients.map((sql) => createPostgresStore(sql).migrate()))
         await createPostgresStore(clients[0]!).migrate()
         const rows = await clients[0]!.unsafe('select version from schema_migrations order by 1')
-        expect(rows.map((r) => r['version'])).toEqual([1, 2, 3])
+        expect(rows.map((r) => r['version'])).toEqual(MIGRATIONS.map((m) => m.version))
       } finally {
         await Promise.all(clients.map((sql) => sql.end()))
         await drop()

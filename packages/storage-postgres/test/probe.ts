@@ -103,12 +103,5 @@ export function createSqlProbe(db: SqlExecutor): StoreProbe {
         source: r['source'] as 'api' | 'event',
       }
     },
-    async createMobileToken(input) {
-      await db.query(
-        `insert into api_keys (id, project_id, kind, token_digest, created_at, expires_at, platform)
-         values ($1::uuid, $2::uuid, 'mobile', $3::text, $4::timestamptz, $5::timestamptz, 'ios')`,
-        [input.id, input.projectId, input.tokenDigest, input.createdAt, input.expiresAt],
-      )
-    },
   }
 }

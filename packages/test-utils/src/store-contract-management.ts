@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { at, seedProject, uniqueHash } from './store-fixtures'
+import { at, MOBILE_BINDING, seedProject, uniqueHash } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** True for a `StoreError` with `code`, checked by name as `StoreError.is` does. */
@@ -77,6 +77,7 @@ export function describeManagementContract(h: () => StoreHarness) {
         ownerId: userId,
         createdAt: at(0),
         archivedAt: null,
+        rateLimit: null,
       })
       expect(await store.findProject(randomUUID())).toBeNull()
       expect(await store.findProject('not-a-uuid')).toBeNull()
@@ -140,6 +141,8 @@ export function describeManagementContract(h: () => StoreHarness) {
         integrationKind: 'node',
         revokedAt: null,
         expiresAt: null,
+        binding: null,
+        rateLimit: null,
       })
       expect(await store.findCredential(uniqueHash())).toBeNull()
     })
@@ -160,29 +163,8 @@ export function describeManagementContract(h: () => StoreHarness) {
       expect((await store.listApiKeys(projectId))[0]?.revokedAt).toEqual(at(3))
     })
 
-    it('returns an expired mobile token with its expiry', async () => {
-      const { store, probe } = h()
-      const { projectId } = await seedProject(store)
-      const id = randomUUID()
-      const tokenDigest = uniqueHash()
-      await probe.createMobileToken({
-        id,
-        projectId,
-        tokenDigest,
-        createdAt: at(1),
-        expiresAt: at(2),
-      })
-      expect(await store.findCredential(tokenDigest)).toMatchObject({
-        id,
-        kind: 'mobile',
-        revokedAt: null,
-        expiresAt: at(2),
-      })
-      expect(await store.listApiKeys(projectId)).toEqual([])
-    })
-
     it('archiving revokes every active key and mobile token; restoring keeps them revoked', async () => {
-      const { store, probe } = h()
+      const { store } = h()
       const { projectId } = await seedProject(store)
       const [active, revoked, mobile] = [uniqueHash(), uniqueHash(), uniqueHash()]
       const base = { projectId, name: 'k', createdAt: at(1) }
@@ -190,8 +172,20 @@ export function describeManagementContract(h: () => StoreHarness) {
       const revokedId = randomUUID()
       await store.createApiKey({ ...base, id: revokedId, tokenDigest: revoked })
       await store.revokeApiKey(projectId, revokedId, at(2))
-      const m = { id: randomUUID(), projectId, tokenDigest: mobile, createdAt: at(1) }
-      await probe.createMobileToken({ ...m, expiresAt: at(3600) })
+      const parent = await store.createApiKey({
+        ...base,
+        id: randomUUID(),
+        tokenDigest: uniqueHash(),
+      })
+      await store.createMobileToken({
+        ...MOBILE_BINDING,
+        id: randomUUID(),
+        projectId,
+        parentKeyId: parent.id,
+        tokenDigest: mobile,
+        createdAt: at(1),
+        expiresAt: at(3600),
+      })
 
       const archived = await store.setProjectStatus(projectId, 'archived', at(10))
       expect(archived).toMatchObject({ id: projectId, status: 'archived', archivedAt: at(10) })

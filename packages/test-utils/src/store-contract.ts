@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeEventsContract } from './store-contract-events'
 import { describeManagementContract } from './store-contract-management'
+import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
@@ -50,6 +51,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     })
 
     describeManagementContract(h)
+    describeMobileContract(h)
     describeEventsContract(h)
     describeMonitorsContract(h)
   })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { IngestStore, MonitorUpdate, WriteOp } from '../../ingest/src/index.ts'
+import type { IngestStore, MobileBinding, MonitorUpdate, WriteOp } from '../../ingest/src/index.ts'
 
 type EventOp = Extract<WriteOp, { type: 'event' }>
 type NormalizedEvent = EventOp['event']
@@ -11,6 +11,16 @@ export const uniqueHash = () => randomUUID().replaceAll('-', '').padEnd(64, '0')
 
 /** A time `seconds` after a fixed origin, so ordering in assertions is explicit. */
 export const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds))
+
+/** A mobile token binding with every optional field set. */
+export const MOBILE_BINDING: MobileBinding = {
+  platform: 'ios',
+  service: 'com.example.app',
+  environment: 'production',
+  release: '1.2.3',
+  sessionId: 'session-1',
+  allowedEventTypes: ['error', 'check_in'],
+}
 
 /** Creates a user and a project they own. */
 export async function seedProject(store: IngestStore) {

@@ -66,14 +66,6 @@ export interface StoreProbe {
     environment: string,
     release: string,
   ): Promise<DeploymentSnapshot | null>
-  /** Stores a mobile token (the port cannot create one yet). */
-  createMobileToken(input: {
-    id: string
-    projectId: string
-    tokenDigest: string
-    createdAt: Date
-    expiresAt: Date
-  }): Promise<void>
 }
 
 /** A store under test with its probe. */

@@ -37,7 +37,20 @@ export interface Harness {
   readonly server: TisServer
   /** Runs SQL on the server's database (the store has no read methods yet). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+  /** Moves the server's clock forward (expiry of mobile tokens). */
+  advance(seconds: number): void
   close(): Promise<void>
+}
+
+/** A clock that runs with real time plus an offset the test can add to. */
+function testClock() {
+  let offsetMs = 0
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    advance(seconds: number) {
+      offsetMs += seconds * 1000
+    },
+  }
 }
 
 async function listen(server: TisServer) {
@@ -58,11 +71,13 @@ export async function startPgliteHarness(env: Record<string, string> = {}): Prom
   const store = createPgliteStore(db)
   await store.migrate()
   const config = loadConfig({ ...SUITE_ENV, ...env })
-  const server = await createServer(config, { store })
+  const clock = testClock()
+  const server = await createServer(config, { store, now: clock.now })
   const url = await listen(server)
   return {
     url,
     server,
+    advance: clock.advance,
     query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
     async close() {
       await server.close()
@@ -86,11 +101,13 @@ export async function startPostgresHarness(
   url.searchParams.set('search_path', schema)
   const sql = postgres(url.toString(), { max: 2, onnotice: () => {} })
   const config = loadConfig({ ...SUITE_ENV, ...env, DATABASE_URL: url.toString() })
-  const server = await createServer(config)
+  const clock = testClock()
+  const server = await createServer(config, { now: clock.now })
   const base = await listen(server)
   return {
     url: base,
     server,
+    advance: clock.advance,
     query: async <T>(text: string, params: unknown[] = []) =>
       (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[],
     async close() {
