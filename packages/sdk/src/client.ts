@@ -1,0 +1,278 @@
+import { createCredentialSource } from './credentials'
+import { describeException } from './exception'
+import { makeFetchTransport } from './fetch-transport'
+import { generateSpanId, generateTraceId, generateUuid } from './ids'
+import { onShutdown } from './lifecycle'
+import { makeLogger } from './logger'
+import type {
+  CaptureOptions,
+  CheckInOptions,
+  CheckInStatus,
+  ClientOptions,
+  Deployment,
+  ExceptionOptions,
+  MessageOptions,
+  MetricOptions,
+  SpanOptions,
+  TransactionOptions,
+} from './options'
+import { correlation, defined, isoTime, snakeKeys, stringTags } from './payload'
+import { normalize, safeStringify } from './serialize'
+import type { DropReason, Endpoint, FlushResult, Transport } from './transport-types'
+
+/** The client of {@link createClient}. No method throws; captures return the record's id. */
+export interface Client {
+  /** Sends an `error` event describing `error`; resolves nothing, returns the `event_id`. */
+  captureException(error: unknown, options?: ExceptionOptions): string
+  /** Sends a `log` event. */
+  captureMessage(message: string, options?: MessageOptions): string
+  /** Sends a `metric` event with `context.value` and `context.unit`. */
+  captureMetric(name: string, value: number, options?: MetricOptions): string
+  /** Sends a `transaction` event. */
+  captureTransaction(name: string, durationMs: number, options?: TransactionOptions): string
+  /** Sends a `span` event with W3C ids (a fresh trace id unless `traceId` is given). */
+  captureSpan(name: string, durationMs: number, options?: SpanOptions): string
+  /** Sends a check-in to `POST /api/v1/check_ins`. */
+  checkIn(slug: string, status: CheckInStatus, options?: CheckInOptions): string
+  /** Runs `job`, then checks in `ok` with its duration, or `error` (rethrowing the job's error). */
+  withMonitor<T>(slug: string, job: () => T, options?: CheckInOptions): T
+  /** Sends a deployment record to `POST /api/v1/deployments`. */
+  recordDeployment(deployment: Deployment): string
+  /** Waits for queued records (at most `timeoutMs`); counts since the previous flush. */
+  flush(timeoutMs?: number): Promise<FlushResult>
+  /** Flushes, removes integrations and exit hooks, and stops sending. */
+  close(timeoutMs?: number): Promise<FlushResult>
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
+
+/** Creates a client. Bad options disable it (reported through `debug`) instead of throwing. */
+export function createClient(options: ClientOptions): Client {
+  const log = makeLogger(options.debug)
+  let enabled = options.enabled !== false
+  if (!options.baseUrl || !(options.apiKey || options.tokenProvider)) {
+    log('no baseUrl or credentials: client disabled')
+    enabled = false
+  }
+  const transport: Transport =
+    options.transport ??
+    makeFetchTransport({
+      logger: log,
+      refreshOn401: options.tokenProvider !== undefined,
+      ...options.transportOptions,
+      baseUrl: options.baseUrl ?? '',
+      credentials: createCredentialSource(options.apiKey, options.tokenProvider),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    })
+  let ownDrops: Partial<Record<DropReason, number>> = {}
+  let captured = 0
+  let flushedAt = 0
+
+  function count(reason: DropReason) {
+    ownDrops[reason] = (ownDrops[reason] ?? 0) + 1
+  }
+
+  function enqueue(endpoint: Endpoint, key: string, payload: Record<string, unknown>) {
+    if (!enabled) return count('disabled')
+    let record = normalize(payload, options.normalize) as Record<string, unknown>
+    if (endpoint === 'ingest_events') {
+      const rate = options.sampleRate ?? 1
+      if (rate < 1 && Math.random() >= rate) return count('sampled')
+      if (options.beforeSend) {
+        try {
+          const edited = options.beforeSend(record)
+          if (!edited) return count('before_send')
+          record = edited
+        } catch (error) {
+          log('beforeSend threw; the event is dropped', error)
+          return count('before_send')
+        }
+      }
+    }
+    captured++
+    void transport.send({ endpoint, body: safeStringify({ [key]: record }, options.normalize) })
+  }
+
+  function event(type: string, fields: Record<string, unknown>, o: CaptureOptions) {
+    const id = generateUuid()
+    try {
+      enqueue('ingest_events', 'event', {
+        event_id: id,
+        event_type: type,
+        occurred_at: isoTime(o.timestamp) ?? new Date().toISOString(),
+        environment: o.environment ?? options.environment,
+        release: o.release ?? options.release,
+        ...correlation(o),
+        ...defined(fields),
+        context: {
+          ...options.context,
+          ...o.context,
+          ...(fields['context'] as object),
+          tags: stringTags(options.tags, o.tags),
+        },
+      })
+    } catch (error) {
+      log(`capturing a ${type} failed`, error)
+      count('internal_error')
+    }
+    return id
+  }
+
+  function post(endpoint: Endpoint, key: string, build: (id: string) => Record<string, unknown>) {
+    const id = generateUuid()
+    try {
+      enqueue(endpoint, key, defined(build(id)))
+    } catch (error) {
+      log(`sending to ${endpoint} failed`, error)
+      count('internal_error')
+    }
+    return id
+  }
+
+  const client: Client = {
+    captureException(error, o = {}) {
+      let exception: Record<string, unknown> = {}
+      try {
+        exception = describeException(error)
+      } catch {
+        // describeException does not throw; the guard is for a hostile environment
+      }
+      return event(
+        'error',
+        {
+          message: String(exception['message'] || exception['class'] || 'Error'),
+          level: o.level ?? 'error',
+          fingerprint: o.fingerprint,
+          context: { exception: { ...exception, exception_class: exception['class'] } },
+        },
+        o,
+      )
+    },
+    captureMessage: (message, o = {}) =>
+      event('log', { message, level: o.level ?? 'info', fingerprint: o.fingerprint }, o),
+    captureMetric: (name, value, o = {}) =>
+      event('metric', { message: name, context: defined({ value, unit: o.unit }) }, o),
+    captureTransaction: (name, durationMs, o = {}) =>
+      event(
+        'transaction',
+        { message: name, transaction_name: name, duration_ms: durationMs, status: o.status },
+        o,
+      ),
+    captureSpan(name, durationMs, o = {}) {
+      const ended = o.startedAt === undefined ? Date.now() : undefined
+      const started = isoTime(o.startedAt) ?? new Date((ended ?? 0) - durationMs).toISOString()
+      return event(
+        'span',
+        {
+          name,
+          message: name,
+          trace_id: o.traceId ?? generateTraceId(),
+          span_id: o.spanId ?? generateSpanId(),
+          parent_span_id: o.parentSpanId,
+          kind: o.kind ?? 'internal',
+          started_at: started,
+          ended_at: new Date(Date.parse(started) + durationMs).toISOString(),
+          duration_ms: durationMs,
+          status: o.status,
+        },
+        o,
+      )
+    },
+    checkIn: (slug, status, o = {}) =>
+      post('check_ins', 'check_in', (id) => ({
+        event_id: id,
+        slug,
+        status,
+        occurred_at: isoTime(o.timestamp) ?? new Date().toISOString(),
+        environment: o.environment ?? options.environment,
+        release: o.release ?? options.release,
+        expected_interval_seconds: o.expectedIntervalSeconds,
+        duration_ms: o.durationMs,
+        ...correlation(o),
+      })),
+    withMonitor(slug, job, o = {}) {
+      const start = Date.now()
+      const report = (status: CheckInStatus) =>
+        client.checkIn(slug, status, { ...o, durationMs: Date.now() - start })
+      let result: ReturnType<typeof job>
+      try {
+        result = job()
+      } catch (error) {
+        report('error')
+        throw error
+      }
+      if (!isThenable(result)) {
+        report('ok')
+        return result
+      }
+      return result.then(
+        (value) => {
+          report('ok')
+          return value
+        },
+        (error: unknown) => {
+          report('error')
+          throw error
+        },
+      ) as typeof result
+    },
+    recordDeployment: (d) =>
+      post('deployments', 'deployment', (id) => ({
+        event_id: id,
+        environment: options.environment,
+        ...snakeKeys(d),
+        deployed_at: isoTime(d.deployedAt),
+      })),
+    flush: (timeoutMs) => settle(() => transport.flush(timeoutMs)),
+    async close(timeoutMs) {
+      removeShutdown()
+      for (const uninstall of uninstalls.splice(0)) safely(uninstall)
+      const result = await settle(() => (transport.close ?? transport.flush)(timeoutMs))
+      enabled = false
+      return result
+    },
+  }
+
+  async function settle(run: () => Promise<FlushResult>): Promise<FlushResult> {
+    let result: FlushResult = { sent: 0, dropped: {}, pending: 0 }
+    try {
+      result = await run()
+    } catch (error) {
+      log('flush failed', error)
+    }
+    const dropped = { ...result.dropped }
+    for (const [reason, n] of Object.entries(ownDrops) as [DropReason, number][]) {
+      dropped[reason] = (dropped[reason] ?? 0) + n
+    }
+    ownDrops = {}
+    return { ...result, dropped }
+  }
+
+  function safely(fn: () => void) {
+    try {
+      fn()
+    } catch (error) {
+      log('an integration failed', error)
+    }
+  }
+
+  // Exit hooks flush once per batch of new records, so an unsendable queue cannot loop beforeExit.
+  const removeShutdown =
+    options.autoFlush === false
+      ? () => {}
+      : onShutdown(() => {
+          if (captured === flushedAt) return
+          flushedAt = captured
+          void client.flush(2000)
+        })
+
+  const uninstalls: (() => void)[] = []
+  for (const integration of options.integrations ?? []) {
+    safely(() => {
+      const uninstall = integration.setup(client as never)
+      if (uninstall) uninstalls.push(uninstall)
+    })
+  }
+  return client
+}

@@ -1,0 +1,43 @@
+import type { CredentialSource } from './credentials'
+import { createTransport, type TransportOptions } from './transport'
+import type { Transport } from './transport-types'
+
+/** Options of {@link makeFetchTransport}. */
+export interface FetchTransportOptions extends TransportOptions {
+  /** The server's base URL, e.g. `https://tis.example.com`. */
+  readonly baseUrl: string
+  /** Supplies the bearer credential (API key or mobile ingest token). */
+  readonly credentials: CredentialSource
+  /** The fetch implementation. @default globalThis.fetch */
+  readonly fetch?: typeof fetch
+}
+
+// Browsers cap the bodies of all in-flight keepalive requests at 64 KiB together.
+const KEEPALIVE_BUDGET = 60_000
+
+/** The default transport: `POST {baseUrl}/api/v1/{endpoint}` with fetch. */
+export function makeFetchTransport(options: FetchTransportOptions): Transport {
+  const base = options.baseUrl.replace(/\/+$/, '')
+  let keepaliveBytes = 0
+  return createTransport(options, async (request, signal, refresh) => {
+    const doFetch = options.fetch ?? globalThis.fetch
+    const credential = await options.credentials(refresh)
+    const size = request.body.length
+    const keepalive = keepaliveBytes + size <= KEEPALIVE_BUDGET
+    if (keepalive) keepaliveBytes += size
+    try {
+      const response = await doFetch(`${base}/api/v1/${request.endpoint}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${credential}` },
+        body: request.body,
+        signal,
+        keepalive,
+      })
+      // Reading the body releases the connection back to the pool.
+      await response.text().catch(() => '')
+      return { status: response.status, retryAfter: response.headers.get('retry-after') }
+    } finally {
+      if (keepalive) keepaliveBytes -= size
+    }
+  })
+}

@@ -1,0 +1,52 @@
+import type { CaptureOptions } from './options'
+
+/** Copies the defined entries of `fields` (undefined values are left out). */
+export function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key in fields) if (fields[key] !== undefined) out[key] = fields[key]
+  return out
+}
+
+/** An ISO date-time for a `Date`, string or epoch milliseconds; `undefined` when unusable. */
+export function isoTime(value: Date | string | number | undefined): string | undefined {
+  if (value === undefined) return undefined
+  try {
+    const date = value instanceof Date ? value : new Date(value)
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
+  } catch {
+    return undefined
+  }
+}
+
+/** A copy of `record` with camelCase keys in snake_case (`commitSha` → `commit_sha`). */
+export function snakeKeys(record: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(record)) {
+    out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value
+  }
+  return out
+}
+
+/** Section 2.2 correlation ids of a capture, snake_case. */
+export const correlation = (o: CaptureOptions) =>
+  defined(
+    snakeKeys({
+      traceId: o.traceId,
+      requestId: o.requestId,
+      sessionId: o.sessionId,
+      userId: o.userId,
+    }),
+  )
+
+/** `context.tags`: every value as a string. */
+export function stringTags(...sources: (Record<string, unknown> | undefined)[]) {
+  const tags: Record<string, string> = {}
+  for (const source of sources) {
+    if (!source) continue
+    for (const key of Object.keys(source)) {
+      const value = source[key]
+      if (value !== undefined && value !== null) tags[key] = String(value)
+    }
+  }
+  return tags
+}

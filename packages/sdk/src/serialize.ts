@@ -1,0 +1,96 @@
+/** Caps applied by {@link normalize}. */
+export interface NormalizeLimits {
+  /** Deepest nesting kept; deeper objects become `"[Object]"` / `"[Array]"`. @default 6 */
+  readonly maxDepth?: number
+  /** Most keys or items kept per object or array. @default 100 */
+  readonly maxBreadth?: number
+  /** Longest string kept (longer ones are cut and end with `…`). @default 2000 */
+  readonly maxStringLength?: number
+}
+
+const str = (value: string, max: number) => (value.length > max ? `${value.slice(0, max)}…` : value)
+
+/**
+ * Turns any value into plain JSON data without ever throwing: cycles become `"[Circular]"`,
+ * deep values `"[Object]"`, throwing getters `"[Throws]"`, BigInt a decimal string, functions
+ * `"[Function name]"`; long strings and wide objects are cut.
+ */
+export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown {
+  const maxDepth = limits.maxDepth ?? 6
+  const maxBreadth = limits.maxBreadth ?? 100
+  const maxString = limits.maxStringLength ?? 2000
+  const seen: unknown[] = []
+
+  function visit(v: unknown, depth: number): unknown {
+    switch (typeof v) {
+      case 'string':
+        return str(v, maxString)
+      case 'number':
+        return Number.isFinite(v) ? v : String(v)
+      case 'boolean':
+        return v
+      case 'bigint':
+        return v.toString()
+      case 'symbol':
+        return v.toString()
+      case 'function':
+        return `[Function ${v.name || 'anonymous'}]`
+      case 'undefined':
+        return undefined
+    }
+    if (v === null) return null
+    if (seen.includes(v)) return '[Circular]'
+    seen.push(v)
+    try {
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString()
+      if (depth >= maxDepth) return Array.isArray(v) ? '[Array]' : '[Object]'
+      const o = v as Record<string, unknown>
+      if (typeof o['toJSON'] === 'function' && !(v instanceof Error)) {
+        return visit((o['toJSON'] as () => unknown)(), depth)
+      }
+      if (Array.isArray(v) || v instanceof Set) {
+        const items = [...(v as Iterable<unknown>)]
+        const out = items.slice(0, maxBreadth).map((item) => visit(item, depth + 1) ?? null)
+        if (items.length > maxBreadth) out.push(`[${items.length - maxBreadth} more]`)
+        return out
+      }
+      const entries: [string, unknown][] =
+        v instanceof Map
+          ? [...v].map(([k, x]) => [String(k), x])
+          : Object.keys(o).map((k) => [k, 0])
+      if (v instanceof Error) entries.unshift(['name', 0], ['message', 0], ['stack', 0])
+      const out: Record<string, unknown> = {}
+      let count = 0
+      for (const [key, mapValue] of entries) {
+        if (count >= maxBreadth) {
+          out['…'] = `[${entries.length - maxBreadth} more]`
+          break
+        }
+        let item: unknown
+        try {
+          item = v instanceof Map ? mapValue : o[key]
+        } catch {
+          item = '[Throws]'
+        }
+        const normalized = visit(item, depth + 1)
+        if (normalized !== undefined) out[key] = normalized
+        count++
+      }
+      return out
+    } catch {
+      return '[Unserializable]'
+    } finally {
+      seen.pop()
+    }
+  }
+  try {
+    return visit(value, 0)
+  } catch {
+    return '[Unserializable]'
+  }
+}
+
+/** `JSON.stringify` of {@link normalize}: never throws, always a string. */
+export function safeStringify(value: unknown, limits?: NormalizeLimits): string {
+  return JSON.stringify(normalize(value, limits)) ?? 'null'
+}

@@ -1,0 +1,64 @@
+/** The ingestion endpoints under `{baseUrl}/api/v1/`. */
+export type Endpoint = 'ingest_events' | 'check_ins' | 'deployments'
+
+/** One record ready to send: its endpoint and its serialised envelope. */
+export interface TransportRequest {
+  readonly endpoint: Endpoint
+  /** The JSON body, e.g. `{"event":{…}}`. */
+  readonly body: string
+}
+
+/** Why a record was not delivered. */
+export type DropReason =
+  | 'queue_full'
+  | 'rate_limited'
+  | 'network_error'
+  | 'server_error'
+  | 'rejected'
+  | 'closed'
+  | 'disabled'
+  | 'sampled'
+  | 'before_send'
+  | 'internal_error'
+
+/** The outcome of one {@link Transport.send}; the promise never rejects. */
+export type TransportResult =
+  | { readonly status: 'sent'; readonly statusCode: number }
+  | { readonly status: 'dropped'; readonly reason: DropReason; readonly statusCode?: number }
+
+/** Counts since the previous flush. */
+export interface FlushResult {
+  /** Records the server accepted. */
+  readonly sent: number
+  /** Records given up on, by reason. */
+  readonly dropped: Partial<Record<DropReason, number>>
+  /** Records still queued or in flight when the flush returned (its timeout ran out). */
+  readonly pending: number
+}
+
+/** The port every client sends through (the fetch transport is the default adapter). */
+export interface Transport {
+  /** Queues a record; resolves once it is sent or dropped. Never rejects. */
+  send(request: TransportRequest): Promise<TransportResult>
+  /** Resolves when the queue is empty or `timeoutMs` has passed. Never rejects. */
+  flush(timeoutMs?: number): Promise<FlushResult>
+  /** Flushes, then drops whatever is left and refuses new records. */
+  close?(timeoutMs?: number): Promise<FlushResult>
+}
+
+/** What a request function reports back to the queue. */
+export interface RequestOutcome {
+  readonly status: number
+  /** The `Retry-After` header, when present. */
+  readonly retryAfter: string | null
+}
+
+/**
+ * Performs one HTTP attempt. `refreshCredentials` asks for a fresh token (after a 401).
+ * Rejects on network errors and when `signal` aborts.
+ */
+export type MakeRequest = (
+  request: TransportRequest,
+  signal: AbortSignal,
+  refreshCredentials: boolean,
+) => Promise<RequestOutcome>

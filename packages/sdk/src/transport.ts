@@ -1,0 +1,267 @@
+import type { DebugLogger } from './logger'
+import { SILENT } from './logger'
+import { parseRetryAfter, unrefTimeout } from './timers'
+import type {
+  DropReason,
+  Endpoint,
+  FlushResult,
+  MakeRequest,
+  Transport,
+  TransportRequest,
+  TransportResult,
+} from './transport-types'
+
+/** Queue and retry policy of {@link createTransport}. */
+export interface TransportOptions {
+  /** Most records queued or in flight; newer records are dropped (`queue_full`). @default 100 */
+  readonly maxQueueSize?: number
+  /** Most bytes of bodies queued or in flight; newer records are dropped. @default 1048576 */
+  readonly maxQueueBytes?: number
+  /** Requests in flight at once. @default 2 */
+  readonly concurrency?: number
+  /** Per-attempt timeout; a timed-out attempt counts as a network error. @default 10000 */
+  readonly timeoutMs?: number
+  /** Retries after a network error or a 5xx. @default 3 */
+  readonly maxRetries?: number
+  /** First backoff ceiling; doubles per retry, full jitter. @default 1000 */
+  readonly backoffMs?: number
+  /** Largest backoff ceiling. @default 30000 */
+  readonly maxBackoffMs?: number
+  /** Longest `Retry-After` worth waiting for; beyond it the endpoint's records are dropped. @default 60000 */
+  readonly maxRateLimitWaitMs?: number
+  /** Retry a 401 once with refreshed credentials (for token providers). @default false */
+  readonly refreshOn401?: boolean
+  /** Receives diagnostics. */
+  readonly logger?: DebugLogger
+}
+
+interface Item {
+  readonly request: TransportRequest
+  readonly bytes: number
+  readonly resolve: (result: TransportResult) => void
+  attempt: number
+  refreshed: boolean
+}
+
+const byteLength = (s: string) =>
+  typeof TextEncoder === 'undefined' ? s.length : new TextEncoder().encode(s).length
+
+/**
+ * A transport that owns buffering and retry policy around a `makeRequest` function that only
+ * does I/O: a bounded queue, limited concurrency, per-attempt timeouts, jittered exponential
+ * backoff on network errors and 5xx, per-endpoint `Retry-After` on 429, no retry on other 4xx.
+ */
+export function createTransport(options: TransportOptions, makeRequest: MakeRequest): Transport {
+  const maxSize = options.maxQueueSize ?? 100
+  const maxBytes = options.maxQueueBytes ?? 1_048_576
+  const concurrency = options.concurrency ?? 2
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const maxRetries = options.maxRetries ?? 3
+  const backoffMs = options.backoffMs ?? 1000
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000
+  const maxWait = options.maxRateLimitWaitMs ?? 60_000
+  const log = options.logger ?? SILENT
+
+  const queue: Item[] = []
+  const blockedUntil: Partial<Record<Endpoint, number>> = {}
+  const reported = new Set<string>()
+  const sleepers = new Set<() => void>()
+  const inFlight = new Set<AbortController>()
+  const idleWaiters = new Set<() => void>()
+  let active = 0
+  let bytes = 0
+  let sent = 0
+  let dropped: Partial<Record<DropReason, number>> = {}
+  let closed = false
+  let wake: ReturnType<typeof setTimeout> | undefined
+
+  function finish(item: Item, result: TransportResult) {
+    bytes -= item.bytes
+    if (result.status === 'sent') sent++
+    else dropped[result.reason] = (dropped[result.reason] ?? 0) + 1
+    item.resolve(result)
+  }
+
+  function drop(item: Item, reason: DropReason, statusCode?: number) {
+    finish(
+      item,
+      statusCode === undefined
+        ? { status: 'dropped', reason }
+        : { status: 'dropped', reason, statusCode },
+    )
+  }
+
+  function checkIdle() {
+    if (queue.length > 0 || active > 0) return
+    for (const done of idleWaiters) done()
+  }
+
+  function pump() {
+    const now = Date.now()
+    let nextWake = Number.POSITIVE_INFINITY
+    for (let i = 0; i < queue.length && active < concurrency; ) {
+      const item = queue[i]!
+      const until = blockedUntil[item.request.endpoint] ?? 0
+      if (until > now) {
+        nextWake = Math.min(nextWake, until)
+        i++
+        continue
+      }
+      queue.splice(i, 1)
+      active++
+      void run(item)
+    }
+    if (nextWake !== Number.POSITIVE_INFINITY && wake === undefined) {
+      wake = unrefTimeout(() => {
+        wake = undefined
+        pump()
+      }, nextWake - now)
+    }
+  }
+
+  function sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        sleepers.delete(done)
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = unrefTimeout(done, ms)
+      sleepers.add(done)
+    })
+  }
+
+  async function attempt(item: Item): Promise<number | 'network'> {
+    const controller = new AbortController()
+    const timer = unrefTimeout(() => controller.abort(), timeoutMs)
+    inFlight.add(controller)
+    try {
+      const outcome = await makeRequest(item.request, controller.signal, item.refreshed)
+      if (outcome.status === 429) {
+        const seconds = parseRetryAfter(outcome.retryAfter, Date.now(), 60)
+        blockedUntil[item.request.endpoint] = Date.now() + seconds * 1000
+      }
+      return outcome.status
+    } catch (error) {
+      log(`request to ${item.request.endpoint} failed`, error)
+      return 'network'
+    } finally {
+      inFlight.delete(controller)
+      clearTimeout(timer)
+    }
+  }
+
+  function rateLimited(item: Item): 'wait' | 'drop' {
+    const endpoint = item.request.endpoint
+    const wait = (blockedUntil[endpoint] ?? 0) - Date.now()
+    if (wait <= maxWait) return 'wait'
+    log(`${endpoint} rate limited for ${Math.ceil(wait / 1000)}s: dropping`)
+    for (let i = queue.length - 1; i >= 0; i--) {
+      if (queue[i]!.request.endpoint === endpoint) drop(queue.splice(i, 1)[0]!, 'rate_limited')
+    }
+    return 'drop'
+  }
+
+  async function run(item: Item) {
+    try {
+      for (;;) {
+        if (closed) return drop(item, 'closed')
+        const status = await attempt(item)
+        if (status === 'network' || status >= 500) {
+          if (closed) return drop(item, 'closed')
+          if (item.attempt >= maxRetries) {
+            return drop(item, status === 'network' ? 'network_error' : 'server_error')
+          }
+          item.attempt++
+          const ceiling = Math.min(maxBackoffMs, backoffMs * 2 ** (item.attempt - 1))
+          await sleep(Math.random() * ceiling)
+          continue
+        }
+        if (status < 300) return finish(item, { status: 'sent', statusCode: status })
+        if (status === 429) {
+          if (rateLimited(item) === 'drop') return drop(item, 'rate_limited', 429)
+          queue.unshift(item)
+          return
+        }
+        if (status === 401 && options.refreshOn401 && !item.refreshed) {
+          item.refreshed = true
+          continue
+        }
+        const key = `${item.request.endpoint} ${status}`
+        if (!reported.has(key)) {
+          reported.add(key)
+          log(`${item.request.endpoint} answered ${status} (not retried)`)
+        }
+        return drop(item, 'rejected', status)
+      }
+    } catch (error) {
+      log('transport error', error)
+      drop(item, 'internal_error')
+    } finally {
+      active--
+      pump()
+      checkIdle()
+    }
+  }
+
+  function send(request: TransportRequest): Promise<TransportResult> {
+    return new Promise((resolve) => {
+      try {
+        const size = byteLength(request.body)
+        const item: Item = { request, bytes: size, resolve, attempt: 0, refreshed: false }
+        bytes += size
+        if (closed) return drop(item, 'closed')
+        if (queue.length + active >= maxSize || bytes > maxBytes) {
+          log('queue full; dropping a record')
+          return drop(item, 'queue_full')
+        }
+        if ((blockedUntil[request.endpoint] ?? 0) - Date.now() > maxWait) {
+          return drop(item, 'rate_limited')
+        }
+        queue.push(item)
+        pump()
+      } catch (error) {
+        log('transport error', error)
+        resolve({ status: 'dropped', reason: 'internal_error' })
+      }
+    })
+  }
+
+  function take(): FlushResult {
+    const result = { sent, dropped, pending: queue.length + active }
+    sent = 0
+    dropped = {}
+    return result
+  }
+
+  function flush(timeout = 5000): Promise<FlushResult> {
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const done = () => {
+        idleWaiters.delete(done)
+        if (timer !== undefined) clearTimeout(timer)
+        resolve(take())
+      }
+      idleWaiters.add(done)
+      // A plain (ref'd) timer: a caller who asked to flush wants the process to wait that long.
+      timer = setTimeout(done, timeout)
+      checkIdle()
+    })
+  }
+
+  async function close(timeout?: number): Promise<FlushResult> {
+    const flushed = await flush(timeout)
+    closed = true
+    for (const item of queue.splice(0)) drop(item, 'closed')
+    for (const wakeSleeper of sleepers) wakeSleeper()
+    for (const controller of inFlight) controller.abort()
+    const rest = await flush(1000)
+    const merged = { ...flushed.dropped }
+    for (const [reason, count] of Object.entries(rest.dropped) as [DropReason, number][]) {
+      merged[reason] = (merged[reason] ?? 0) + count
+    }
+    return { sent: flushed.sent + rest.sent, dropped: merged, pending: rest.pending }
+  }
+
+  return { send, flush, close }
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createClient as createApi } from '../../../apps/server/test/support/client'
+import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
+import { type Client, createClient } from '../src/index'
+
+// Every capture against the real server on in-memory PGlite, read back with SQL.
+describe('against the real server', () => {
+  let harness: Harness
+  let client: Client
+  let projectId: string
+  const statuses: number[] = []
+
+  beforeAll(async () => {
+    harness = await startPgliteHarness()
+    const project = await createApi(harness.url).projectWithKey()
+    projectId = project.projectId
+    // Records each HTTP status the server answers, to prove every capture got its 201.
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      statuses.push(response.status)
+      return response
+    }
+    client = createClient({
+      baseUrl: harness.url,
+      apiKey: project.key,
+      environment: 'e2e',
+      release: '2.0.0',
+      fetch: recordingFetch,
+      autoFlush: false,
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await client?.close()
+    await harness?.close()
+  })
+
+  async function flushAll() {
+    const result = await client.flush(10_000)
+    expect(result.dropped).toEqual({})
+    expect(result.pending).toBe(0)
+    return result
+  }
+
+  const payloadOf = async (table: string, id: string) => {
+    const rows = await harness.query<{ payload: Record<string, unknown> }>(
+      `select payload from ${table} where project_id = $1 and payload->>'event_id' = $2`,
+      [projectId, id],
+    )
+    return rows
+  }
+
+  it('accepts every capture with 201 and stores it readable', async () => {
+    const traceId = 'f'.repeat(32)
+    const ids = {
+      error: client.captureException(new TypeError('e2e failure', { cause: new Error('root') }), {
+        fingerprint: 'e2e-fingerprint',
+        traceId,
+        userId: 7,
+      }),
+      log: client.captureMessage('e2e log', { level: 'warn', requestId: 'req-e2e' }),
+      metric: client.captureMetric('db.query', 12.5, { unit: 'ms', tags: { q: 'users' } }),
+      transaction: client.captureTransaction('GET /e2e', 40, { status: 200 }),
+      span: client.captureSpan('SELECT 1', 3, {
+        traceId,
+        kind: 'db',
+        parentSpanId: 'a'.repeat(16),
+      }),
+      checkIn: client.checkIn('e2e-job', 'ok', { expectedIntervalSeconds: 60, durationMs: 5 }),
+      deployment: client.recordDeployment({
+        release: '2.0.0',
+        repository: 'tis-dev/tis',
+        commitSha: 'abcdef1234567',
+        branch: 'main',
+      }),
+    }
+    const result = await flushAll()
+    expect(result.sent).toBe(7)
+    expect(statuses).toEqual(Array(7).fill(201))
+
+    for (const kind of ['error', 'log', 'metric', 'transaction'] as const) {
+      const rows = await payloadOf('events', ids[kind])
+      expect(rows, kind).toHaveLength(1)
+    }
+    const [error] = await payloadOf('events', ids.error)
+    expect(error!.payload).toMatchObject({
+      event_type: 'error',
+      message: 'e2e failure',
+      fingerprint: 'e2e-fingerprint',
+      environment: 'e2e',
+      release: '2.0.0',
+      trace_id: traceId,
+      context: { exception: { class: 'TypeError', cause: { message: 'root' } } },
+    })
+    const [metric] = await payloadOf('events', ids.metric)
+    expect(metric!.payload).toMatchObject({
+      context: { value: 12.5, unit: 'ms', tags: { q: 'users' } },
+    })
+    expect(await payloadOf('spans', ids.span)).toHaveLength(1)
+    expect(await payloadOf('check_ins', ids.checkIn)).toHaveLength(1)
+    expect(await payloadOf('deployments', ids.deployment)).toHaveLength(1)
+  }, 30_000)
+
+  it('reports error check-ins through withMonitor', async () => {
+    await expect(
+      client.withMonitor('e2e-failing-job', () => Promise.reject(new Error('job failed'))),
+    ).rejects.toThrow('job failed')
+    await flushAll()
+    const rows = await harness.query<{ payload: Record<string, unknown> }>(
+      `select payload from check_ins where project_id = $1 and payload->>'slug' = 'e2e-failing-job'`,
+      [projectId],
+    )
+    expect(rows.map((r) => r.payload['status'])).toEqual(['error'])
+  }, 30_000)
+})

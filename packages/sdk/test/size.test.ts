@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+import { expect, it } from 'vitest'
+
+/** The budget of the whole core (every export), minified and gzipped. */
+const BUDGET = 5 * 1024
+
+it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  })
+  const code = result.outputFiles[0]!.contents
+  const size = gzipSync(code, { level: 9 }).length
+  console.info(`@tis/sdk: ${code.length} B minified, ${size} B minified+gzipped`)
+  expect(size).toBeLessThanOrEqual(BUDGET)
+  // No Node built-ins in the core: it must bundle for browsers without shims.
+  expect(result.outputFiles[0]!.text).not.toMatch(/\bnode:/)
+})
