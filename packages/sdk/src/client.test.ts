@@ -343,6 +343,44 @@ describe('policy', () => {
     expect(seen).toHaveLength(1)
   })
 
+  it('keeps the SDK-built exception whole while user context gets the configured depth', async () => {
+    const { client, seen } = setup({ normalize: { maxDepth: 2 } })
+    let error: unknown = new Error('level 0')
+    for (let i = 1; i <= 4; i++) error = new Error(`level ${i}`, { cause: error })
+    client.captureException(error, { context: { user: { a: { b: { c: 1 } } } } })
+    await client.flush()
+    const { context } = seen[0]!.body.event
+    expect(context.user).toEqual({ a: '[Object]' })
+    expect(context.exception.cause.cause.cause.cause).toMatchObject({ message: 'level 0' })
+    expect(context.exception.cause.cause.cause.cause.frames.length).toBeGreaterThan(0)
+  })
+
+  it('flushes urgently on pagehide in a browser, and close() removes the listener', async () => {
+    const listeners = new Map<string, () => void>()
+    vi.stubGlobal('document', {})
+    vi.stubGlobal('addEventListener', (type: string, fn: () => void) => listeners.set(type, fn))
+    vi.stubGlobal('removeEventListener', (type: string) => listeners.delete(type))
+    try {
+      const baseUrl = uniqueBase()
+      const seen = serve(baseUrl)
+      const client = createClient({
+        baseUrl,
+        apiKey: key(),
+        transportOptions: { concurrency: 1 },
+      })
+      expect(listeners.has('pagehide')).toBe(true)
+      client.captureMessage('a')
+      client.captureMessage('b')
+      client.captureMessage('c')
+      listeners.get('pagehide')!()
+      await vi.waitFor(() => expect(seen).toHaveLength(3))
+      await client.close()
+      expect(listeners.has('pagehide')).toBe(false)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   it('sets up integrations and removes them on close', async () => {
     const uninstall = vi.fn()
     const setupFn = vi.fn(() => uninstall)

@@ -65,6 +65,9 @@ export function createClient(options: ClientOptions): Client {
       credentials: createCredentialSource(options.apiKey, options.tokenProvider),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     })
+  // User data (context, deployment extras) gets the configured depth below its own root; the
+  // envelope pass only makes the whole record safe, so SDK-built nesting (cause chains) survives.
+  const envelopeLimits = { ...options.normalize, maxDepth: 16 }
   let ownDrops: Partial<Record<DropReason, number>> = {}
   let captured = 0
   let flushedAt = 0
@@ -75,7 +78,7 @@ export function createClient(options: ClientOptions): Client {
 
   function enqueue(endpoint: Endpoint, key: string, payload: Record<string, unknown>) {
     if (!enabled) return count('disabled')
-    let record = normalize(payload, options.normalize) as Record<string, unknown>
+    let record = normalize(payload, envelopeLimits) as Record<string, unknown>
     if (endpoint === 'ingest_events') {
       const rate = options.sampleRate ?? 1
       if (rate < 1 && Math.random() >= rate) return count('sampled')
@@ -91,7 +94,7 @@ export function createClient(options: ClientOptions): Client {
       }
     }
     captured++
-    void transport.send({ endpoint, body: safeStringify({ [key]: record }, options.normalize) })
+    void transport.send({ endpoint, body: safeStringify({ [key]: record }, envelopeLimits) })
   }
 
   function event(type: string, fields: Record<string, unknown>, o: CaptureOptions) {
@@ -106,8 +109,7 @@ export function createClient(options: ClientOptions): Client {
         ...correlation(o),
         ...defined(fields),
         context: {
-          ...options.context,
-          ...o.context,
+          ...(normalize({ ...options.context, ...o.context }, options.normalize) as object),
           ...(fields['context'] as object),
           tags: stringTags(options.tags, o.tags),
         },
@@ -228,7 +230,9 @@ export function createClient(options: ClientOptions): Client {
     async close(timeoutMs) {
       removeShutdown()
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
-      const result = await settle(() => (transport.close ?? transport.flush)(timeoutMs))
+      const result = await settle(() =>
+        transport.close ? transport.close(timeoutMs) : transport.flush(timeoutMs),
+      )
       enabled = false
       return result
     },
@@ -257,14 +261,16 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  // Exit hooks flush once per batch of new records, so an unsendable queue cannot loop beforeExit.
+  // beforeExit flushes once per batch of new records, so an unsendable queue cannot keep
+  // re-triggering it; pagehide starts everything queued at once (keepalive requests outlive it).
   const removeShutdown =
     options.autoFlush === false
       ? () => {}
-      : onShutdown(() => {
-          if (captured === flushedAt) return
+      : onShutdown((signal) => {
+          const urgent = signal === 'pagehide'
+          if (!urgent && captured === flushedAt) return
           flushedAt = captured
-          void client.flush(2000)
+          void settle(() => transport.flush(2000, { urgent }))
         })
 
   const uninstalls: (() => void)[] = []

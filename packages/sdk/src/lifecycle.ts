@@ -1,5 +1,8 @@
 type Listener = () => void
 
+/** Which shutdown signal fired. */
+export type ShutdownEvent = 'beforeExit' | 'pagehide'
+
 interface EventHost {
   on?(event: string, listener: Listener): unknown
   off?(event: string, listener: Listener): unknown
@@ -11,17 +14,19 @@ interface EventHost {
  * Calls `onExit` on Node's `beforeExit` and the browser's `pagehide`, without importing `node:`
  * modules or keeping the process alive. Returns the function that removes both listeners.
  */
-export function onShutdown(onExit: Listener): () => void {
+export function onShutdown(onExit: (event: ShutdownEvent) => void): () => void {
   const proc = (globalThis as { process?: EventHost }).process
   const win = globalThis as EventHost & { document?: unknown }
   const removers: Listener[] = []
   if (typeof proc?.on === 'function') {
-    proc.on('beforeExit', onExit)
-    removers.push(() => proc.off?.('beforeExit', onExit))
+    const listener = () => onExit('beforeExit')
+    proc.on('beforeExit', listener)
+    removers.push(() => proc.off?.('beforeExit', listener))
   }
   if (typeof win.addEventListener === 'function' && win.document !== undefined) {
-    win.addEventListener('pagehide', onExit)
-    removers.push(() => win.removeEventListener?.('pagehide', onExit))
+    const listener = () => onExit('pagehide')
+    win.addEventListener('pagehide', listener)
+    removers.push(() => win.removeEventListener?.('pagehide', listener))
   }
   return () => {
     for (const remove of removers) remove()

@@ -36,12 +36,21 @@ export interface FlushResult {
   readonly pending: number
 }
 
+/** Options of {@link Transport.flush}. */
+export interface FlushOptions {
+  /**
+   * Start every queued record now, past the concurrency limit (the page is being hidden and
+   * only requests already started, with `keepalive`, can outlive it). @default false
+   */
+  readonly urgent?: boolean
+}
+
 /** The port every client sends through (the fetch transport is the default adapter). */
 export interface Transport {
   /** Queues a record; resolves once it is sent or dropped. Never rejects. */
   send(request: TransportRequest): Promise<TransportResult>
   /** Resolves when the queue is empty or `timeoutMs` has passed. Never rejects. */
-  flush(timeoutMs?: number): Promise<FlushResult>
+  flush(timeoutMs?: number, options?: FlushOptions): Promise<FlushResult>
   /** Flushes, then drops whatever is left and refuses new records. */
   close?(timeoutMs?: number): Promise<FlushResult>
 }

@@ -197,6 +197,24 @@ describe('queue policy', () => {
     expect(await transport.flush(0)).toEqual({ sent: 6, dropped: {}, pending: 0 })
   })
 
+  it('an urgent flush starts every queued record past the concurrency limit', async () => {
+    let started = 0
+    const transport = createTransport({ concurrency: 1 }, async () => {
+      started++
+      await new Promise((r) => setTimeout(r, 10))
+      return { status: 201, retryAfter: null }
+    })
+    for (let i = 0; i < 4; i++) transport.send(ev(i))
+    expect(started).toBe(1)
+    const flushed = transport.flush(1000, { urgent: true })
+    expect(started).toBe(4)
+    // later records are back under the limit
+    transport.send(ev(5))
+    expect(started).toBe(4)
+    await vi.advanceTimersByTimeAsync(50)
+    expect(await flushed).toMatchObject({ sent: 5, pending: 0 })
+  })
+
   it('counts a throwing request function as a network error, never rejecting', async () => {
     const transport = createTransport({ maxRetries: 0 }, () => {
       throw new Error('sync throw')

@@ -4,6 +4,7 @@ import { parseRetryAfter, unrefTimeout } from './timers'
 import type {
   DropReason,
   Endpoint,
+  FlushOptions,
   FlushResult,
   MakeRequest,
   Transport,
@@ -73,6 +74,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   let sent = 0
   let dropped: Partial<Record<DropReason, number>> = {}
   let closed = false
+  let urgent = false
   let wake: ReturnType<typeof setTimeout> | undefined
 
   function finish(item: Item, result: TransportResult) {
@@ -99,7 +101,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   function pump() {
     const now = Date.now()
     let nextWake = Number.POSITIVE_INFINITY
-    for (let i = 0; i < queue.length && active < concurrency; ) {
+    for (let i = 0; i < queue.length && (urgent || active < concurrency); ) {
       const item = queue[i]!
       const until = blockedUntil[item.request.endpoint] ?? 0
       if (until > now) {
@@ -234,7 +236,12 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     return result
   }
 
-  function flush(timeout = 5000): Promise<FlushResult> {
+  function flush(timeout = 5000, flushOptions: FlushOptions = {}): Promise<FlushResult> {
+    if (flushOptions.urgent) {
+      urgent = true
+      pump()
+      urgent = false
+    }
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined
       const done = () => {

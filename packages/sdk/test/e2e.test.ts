@@ -100,6 +100,26 @@ describe('against the real server', () => {
     expect(await payloadOf('deployments', ids.deployment)).toHaveLength(1)
   }, 30_000)
 
+  it('meets the real rate limit: the first 25 are accepted, the rest dropped and counted', async () => {
+    const project = await createApi(harness.url).projectWithKey()
+    const limited = createClient({
+      baseUrl: harness.url,
+      apiKey: project.key,
+      autoFlush: false,
+      transportOptions: { concurrency: 1 },
+    })
+    // the suite's cap is 25 per hour: the server's Retry-After exceeds the default 60 s wait
+    const ids = Array.from({ length: 30 }, (_, i) => limited.captureMessage(`burst ${i}`))
+    const result = await limited.close(10_000)
+    expect(result).toEqual({ sent: 25, dropped: { rate_limited: 5 }, pending: 0 })
+    const rows = await harness.query<{ n: number }>(
+      'select count(*)::int as n from events where project_id = $1',
+      [project.projectId],
+    )
+    expect(rows[0]!.n).toBe(25)
+    expect(new Set(ids).size).toBe(30)
+  }, 30_000)
+
   it('reports error check-ins through withMonitor', async () => {
     await expect(
       client.withMonitor('e2e-failing-job', () => Promise.reject(new Error('job failed'))),
