@@ -18,6 +18,8 @@ export interface ConfigVariable {
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+/** Where request counts live: shared in the database, in this process, or not counted at all. */
+export const RATE_LIMIT_STORES = ['database', 'memory', 'none'] as const
 
 const integer = (min: number, max?: number) => {
   const rule =
@@ -126,7 +128,7 @@ export const CONFIG_VARIABLES = {
   },
   SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: {
     description:
-      'Accepted requests per API token per window, separately for ingest_events, check_ins and deployments.',
+      'Accepted requests per credential per window, separately for ingest_events, check_ins, deployments and mobile_ingest_tokens.',
     default: '1200',
     schema: integer(1),
   },
@@ -139,6 +141,16 @@ export const CONFIG_VARIABLES = {
     description: 'Authentication failures allowed per client IP per minute before 429.',
     default: '120',
     schema: integer(1),
+  },
+  SERVICE_PUBLIC_API_RATE_LIMIT_STORE: {
+    description:
+      'Where request counts live: `database` (shared by every instance on the same database, exact across instances), `memory` (this process only: right for a single instance, e.g. PGlite) or `none` (no caps at all; for benchmarks, never in production).',
+    default: 'database',
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(RATE_LIMIT_STORES, { error: `must be one of ${RATE_LIMIT_STORES.join(', ')}` })),
   },
   SERVICE_MAX_BODY_BYTES: {
     description:

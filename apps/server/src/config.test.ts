@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       adminEmails: [],
       bootstrapToken: undefined,
       rateLimits: { requests: 1200, periodSeconds: 60, authFailures: 120 },
+      rateLimitStore: 'database',
       maxBodyBytes: 1_048_576,
       trustedProxies: [],
       logLevel: 'info',

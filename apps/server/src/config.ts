@@ -5,6 +5,7 @@ import {
   type ConfigVariableName,
   configEnvSchema,
   type ParsedEnvironment,
+  type RATE_LIMIT_STORES,
 } from './config-schema'
 import type { LogLevel } from './logger'
 
@@ -13,6 +14,9 @@ export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
   /** Embedded PGlite; `dataDir` `undefined` keeps the database in memory. */
   | { readonly kind: 'pglite'; readonly dataDir: string | undefined }
+
+/** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
+export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
 
 /** Settings of the optional analytics store (parsed and validated; used by a later version). */
 export interface AnalyticsConfig {
@@ -36,6 +40,8 @@ export interface ServerConfig {
   readonly adminEmails: readonly string[]
   readonly bootstrapToken: string | undefined
   readonly rateLimits: RateLimitSettings
+  /** `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`: where request counts live. */
+  readonly rateLimitStore: RateLimitStoreKind
   readonly maxBodyBytes: number
   /** Peers whose `X-Forwarded-For` is trusted; `['*']` trusts every peer, `[]` none. */
   readonly trustedProxies: readonly string[]
@@ -104,6 +110,7 @@ export function loadConfig(
       periodSeconds: e.SERVICE_PUBLIC_API_RATE_LIMIT_PERIOD_SECONDS,
       authFailures: e.SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS,
     },
+    rateLimitStore: e.SERVICE_PUBLIC_API_RATE_LIMIT_STORE,
     maxBodyBytes: e.SERVICE_MAX_BODY_BYTES,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,
     logLevel: e.SERVICE_LOG_LEVEL,

@@ -5,8 +5,11 @@ import {
   type BootstrapResult,
   bootstrapAdmin,
   createIngestEngine,
+  createMemoryRateLimiter,
   type IngestEngine,
   type IngestStore,
+  type RateLimiter,
+  windowState,
 } from '@tis/ingest'
 import { createApp, type TisApp } from './app'
 import type { ServerConfig } from './config'
@@ -67,6 +70,29 @@ function displayUrl(host: string, port: number): string {
 }
 
 /**
+ * The engine's limiter for `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`. `database` is the engine's
+ * default (shared counters) on PostgreSQL; a PGlite data directory is only ever open in one
+ * process, so there in-process counting is already exact and costs no statement.
+ */
+function rateLimiter(config: ServerConfig) {
+  switch (config.rateLimitStore) {
+    case 'database':
+      return config.database.kind === 'pglite' ? { limiter: createMemoryRateLimiter() } : {}
+    case 'memory':
+      return { limiter: createMemoryRateLimiter() }
+    case 'none':
+      return { limiter: UNLIMITED }
+  }
+}
+
+/** A limiter that counts nothing and allows everything (`none`: benchmarks only). */
+const UNLIMITED: RateLimiter = {
+  async hit(_key, limit, windowSeconds, at) {
+    return windowState(0, limit, windowSeconds, at)
+  },
+}
+
+/**
  * Composes the server: opens and migrates the store, makes sure an administrator exists
  * (`bootstrapAdmin`), creates the engine and the HTTP app. Nothing listens until `listen()`.
  */
@@ -97,6 +123,7 @@ export async function createServer(
     serviceEnvironment: config.serviceEnvironment,
     adminEmails: config.adminEmails,
     rateLimits: config.rateLimits,
+    ...rateLimiter(config),
     batch: opened.batch,
     logger,
     ...(options.now ? { now: options.now } : {}),

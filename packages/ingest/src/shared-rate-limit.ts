@@ -6,7 +6,7 @@ export interface SharedRateLimiterOptions {
   /**
    * Increment statements in flight at once; hits arriving meanwhile wait and go together in the
    * next statement (group commit).
-   * @default 2
+   * @default 1
    */
   readonly maxInFlight?: number
   /**
@@ -39,7 +39,7 @@ export function createSharedRateLimiter(
   store: RateLimitStore,
   options: SharedRateLimiterOptions = {},
 ): RateLimiter {
-  const maxInFlight = options.maxInFlight ?? 2
+  const maxInFlight = options.maxInFlight ?? 1
   const pruneEveryMs = options.pruneEveryMs ?? 60_000
   let pending: PendingHit[] = []
   let inFlight = 0

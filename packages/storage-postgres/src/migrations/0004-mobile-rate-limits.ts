@@ -17,8 +17,9 @@ alter table projects
 
 -- One row per (credential and endpoint, or client IP) and fixed window. Rows are only ever
 -- incremented in place (insert … on conflict do update), so the row is the single source of truth
--- for every instance; windows that ended are pruned.
-create table rate_limit_windows (
+-- for every instance; windows that ended are pruned. Unlogged: an increment writes no WAL, so its
+-- commit waits for no disk flush (counts are lost only if PostgreSQL itself crashes).
+create unlogged table rate_limit_windows (
   key text not null,
   window_start bigint not null,
   count bigint not null,
