@@ -334,6 +334,38 @@ describe('policy', () => {
     })
   })
 
+  it('survives being called without options, and tags whose getters throw', async () => {
+    const client = createClient(undefined as never)
+    expect(client.captureMessage('x')).toMatch(UUID)
+    const { client: tagged, seen } = setup()
+    const tags = Object.defineProperty({ ok: 'yes' }, 'bad', {
+      enumerable: true,
+      get() {
+        throw new Error('tag getter')
+      },
+    })
+    tagged.captureMessage('tagged', { tags })
+    await tagged.flush()
+    expect(seen[0]!.body.event.context.tags).toEqual({ ok: 'yes' })
+  })
+
+  it('uses a tokenProvider: bearer token, refreshed once after a 401', async () => {
+    const baseUrl = uniqueBase()
+    const seen = serve(baseUrl, [401, 201])
+    let n = 0
+    const client = createClient({
+      baseUrl,
+      autoFlush: false,
+      tokenProvider: async () => ({ token: `mobile-${++n}`, expires_at: '2999-01-01T00:00:00Z' }),
+    })
+    client.captureMessage('from the app')
+    expect(await client.flush()).toEqual({ sent: 1, dropped: {}, pending: 0 })
+    expect(seen.map((s) => s.headers.get('authorization'))).toEqual([
+      'Bearer mobile-1',
+      'Bearer mobile-2',
+    ])
+  })
+
   it('close() flushes, then turns captures into no-ops', async () => {
     const { client, seen } = setup()
     client.captureMessage('last words')

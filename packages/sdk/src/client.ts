@@ -1,3 +1,4 @@
+import { addCounts, type DropCounts } from './counts'
 import { createCredentialSource } from './credentials'
 import { describeException } from './exception'
 import { makeFetchTransport } from './fetch-transport'
@@ -48,7 +49,9 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof (v as { then?: unknown } | null)?.then === 'function'
 
 /** Creates a client. Bad options disable it (reported through `debug`) instead of throwing. */
-export function createClient(options: ClientOptions): Client {
+export function createClient(clientOptions: ClientOptions): Client {
+  // Plain JavaScript callers may pass nothing at all.
+  const options: ClientOptions = clientOptions ?? {}
   const log = makeLogger(options.debug)
   let enabled = options.enabled !== false
   if (!options.baseUrl || !(options.apiKey || options.tokenProvider)) {
@@ -68,12 +71,12 @@ export function createClient(options: ClientOptions): Client {
   // User data (context, deployment extras) gets the configured depth below its own root; the
   // envelope pass only makes the whole record safe, so SDK-built nesting (cause chains) survives.
   const envelopeLimits = { ...options.normalize, maxDepth: 16 }
-  let ownDrops: Partial<Record<DropReason, number>> = {}
+  let ownDrops: DropCounts = {}
   let captured = 0
   let flushedAt = 0
 
   function count(reason: DropReason) {
-    ownDrops[reason] = (ownDrops[reason] ?? 0) + 1
+    ownDrops = addCounts(ownDrops, { [reason]: 1 })
   }
 
   function enqueue(endpoint: Endpoint, key: string, payload: Record<string, unknown>) {
@@ -245,10 +248,7 @@ export function createClient(options: ClientOptions): Client {
     } catch (error) {
       log('flush failed', error)
     }
-    const dropped = { ...result.dropped }
-    for (const [reason, n] of Object.entries(ownDrops) as [DropReason, number][]) {
-      dropped[reason] = (dropped[reason] ?? 0) + n
-    }
+    const dropped = addCounts(result.dropped, ownDrops)
     ownDrops = {}
     return { ...result, dropped }
   }

@@ -44,8 +44,12 @@ export function stringTags(...sources: (Record<string, unknown> | undefined)[]) 
   for (const source of sources) {
     if (!source) continue
     for (const key of Object.keys(source)) {
-      const value = source[key]
-      if (value !== undefined && value !== null) tags[key] = String(value)
+      try {
+        const value = source[key]
+        if (value !== undefined && value !== null) tags[key] = String(value)
+      } catch {
+        // a tag whose getter or toString throws is left out, not the whole record
+      }
     }
   }
   return tags

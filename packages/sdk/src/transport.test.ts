@@ -104,6 +104,21 @@ describe('fetch transport', () => {
     expect(await transport.flush(1000)).toEqual({ sent: 3, dropped: {}, pending: 0 })
   })
 
+  it('a shorter pause on one endpoint is not held up by a longer one on another', async () => {
+    const { baseUrl, transport } = fetchTransport()
+    const pause = (seconds: string) => () =>
+      HttpResponse.json({}, { status: 429, headers: { 'Retry-After': seconds } })
+    const seen = serve(baseUrl, [pause('50'), pause('2'), 201])
+    const event = transport.send(ev(1))
+    await vi.advanceTimersByTimeAsync(10)
+    const checkIn = transport.send({ endpoint: 'check_ins', body: '{"check_in":{"slug":"s"}}' })
+    await vi.advanceTimersByTimeAsync(2100)
+    expect(await checkIn).toMatchObject({ status: 'sent' })
+    expect(seen).toHaveLength(3)
+    await vi.advanceTimersByTimeAsync(48_000)
+    expect(await event).toMatchObject({ status: 'sent' })
+  })
+
   it('drops and counts records when Retry-After exceeds the longest wait', async () => {
     const { baseUrl, transport, logger } = fetchTransport({ maxRateLimitWaitMs: 10_000 })
     const seen = serve(baseUrl, [

@@ -1,3 +1,4 @@
+import { addCounts, type DropCounts } from './counts'
 import type { DebugLogger } from './logger'
 import { SILENT } from './logger'
 import { parseRetryAfter, unrefTimeout } from './timers'
@@ -72,15 +73,16 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   let active = 0
   let bytes = 0
   let sent = 0
-  let dropped: Partial<Record<DropReason, number>> = {}
+  let dropped: DropCounts = {}
   let closed = false
   let urgent = false
   let wake: ReturnType<typeof setTimeout> | undefined
+  let wakeAt = Number.POSITIVE_INFINITY
 
   function finish(item: Item, result: TransportResult) {
     bytes -= item.bytes
     if (result.status === 'sent') sent++
-    else dropped[result.reason] = (dropped[result.reason] ?? 0) + 1
+    else dropped = addCounts(dropped, { [result.reason]: 1 })
     item.resolve(result)
   }
 
@@ -113,9 +115,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
       active++
       void run(item)
     }
-    if (nextWake !== Number.POSITIVE_INFINITY && wake === undefined) {
+    if (nextWake < wakeAt) {
+      clearTimeout(wake)
+      wakeAt = nextWake
       wake = unrefTimeout(() => {
-        wake = undefined
+        wakeAt = Number.POSITIVE_INFINITY
         pump()
       }, nextWake - now)
     }
@@ -263,11 +267,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     for (const wakeSleeper of sleepers) wakeSleeper()
     for (const controller of inFlight) controller.abort()
     const rest = await flush(1000)
-    const merged = { ...flushed.dropped }
-    for (const [reason, count] of Object.entries(rest.dropped) as [DropReason, number][]) {
-      merged[reason] = (merged[reason] ?? 0) + count
+    return {
+      sent: flushed.sent + rest.sent,
+      dropped: addCounts(flushed.dropped, rest.dropped),
+      pending: rest.pending,
     }
-    return { sent: flushed.sent + rest.sent, dropped: merged, pending: rest.pending }
   }
 
   return { send, flush, close }
