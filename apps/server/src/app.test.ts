@@ -216,11 +216,20 @@ describe('other routes', () => {
       expect.arrayContaining([
         '/api/v1/ingest_events',
         '/api/v1/projects/{id}/api_keys/{key_id}',
+        '/api/v1/mobile_ingest_tokens',
+        '/api/v1/projects/{id}/mobile_tokens',
+        '/api/v1/projects/{id}/mobile_tokens/{token_id}',
+        '/api/v1/projects/{id}/rate_limits',
         '/api/v1/users',
         '/health',
       ]),
     )
     expect(doc.components.schemas['ProjectRequest']?.properties['integration_kind']).toBeDefined()
+    expect(Object.keys(doc.components.schemas['RateLimitRequest']?.properties ?? {})).toEqual([
+      'requests',
+      'period_seconds',
+      'auth_failure_requests',
+    ])
   })
 })
 

@@ -1,10 +1,13 @@
 import {
   apiKeyRequestSchema,
+  EVENT_TYPES,
   INTEGRATION_KINDS,
+  MOBILE_PLATFORMS,
   memberRequestSchema,
   type OpenApiExtension,
   type OpenApiObject,
   projectRequestSchema,
+  rateLimitRequestSchema,
   userRequestSchema,
 } from '@tis/schema'
 
@@ -18,6 +21,54 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
   ProjectRequest: projectRequestSchema,
   ApiKeyRequest: apiKeyRequestSchema,
   MemberRequest: memberRequestSchema,
+  RateLimitRequest: rateLimitRequestSchema,
+  RateLimits: {
+    type: 'object',
+    description:
+      'Effective limits of a project: its overrides where set, else the server defaults; `overrides` shows which are set.',
+    required: ['requests', 'period_seconds', 'auth_failure_requests', 'overrides'],
+    properties: {
+      requests: { type: 'integer', minimum: 1 },
+      period_seconds: { type: 'integer', minimum: 1 },
+      auth_failure_requests: { type: 'integer', minimum: 1 },
+      overrides: {
+        type: 'object',
+        properties: {
+          requests: { type: ['integer', 'null'] },
+          period_seconds: { type: ['integer', 'null'] },
+          auth_failure_requests: { type: ['integer', 'null'] },
+        },
+      },
+    },
+  },
+  MobileToken: {
+    type: 'object',
+    description: 'A live mobile ingest token (never its plaintext).',
+    required: [
+      'id',
+      'parent_key_id',
+      'platform',
+      'service',
+      'environment',
+      'release',
+      'session_id',
+      'allowed_event_types',
+      'created_at',
+      'expires_at',
+    ],
+    properties: {
+      id: uuid,
+      parent_key_id: { anyOf: [uuid, { type: 'null' }] },
+      platform: { type: 'string', enum: [...MOBILE_PLATFORMS] },
+      service: { type: 'string' },
+      environment: { type: 'string' },
+      release: { type: ['string', 'null'] },
+      session_id: { type: ['string', 'null'] },
+      allowed_event_types: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
+      created_at: dateTime,
+      expires_at: dateTime,
+    },
+  },
   Project: {
     type: 'object',
     required: ['id', 'name', 'integration_kind', 'status', 'owner_id', 'created_at', 'archived_at'],
@@ -46,6 +97,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
 const USER_AUTH = [{ userToken: [] }]
 const PROJECT_ID = { name: 'id', in: 'path', required: true, schema: uuid }
 const KEY_ID = { name: 'key_id', in: 'path', required: true, schema: uuid }
+const TOKEN_ID = { name: 'token_id', in: 'path', required: true, schema: uuid }
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => {
@@ -197,6 +249,42 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
         responses: {
           ...ok(201, 'Added.', { member: { type: 'object' } }),
           ...ok(200, 'Already a member.', { member: { type: 'object' } }),
+          ...errors(400, 401, 403, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/mobile_tokens': {
+      get: operation('listMobileTokens', "List a project's live mobile ingest tokens", {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'Tokens not revoked, not expired, whose parent key is not revoked.', {
+            mobile_tokens: { type: 'array', items: ref('MobileToken') },
+          }),
+          ...errors(401, 404),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/mobile_tokens/{token_id}': {
+      delete: operation('revokeMobileToken', 'Revoke a mobile ingest token', {
+        parameters: [PROJECT_ID, TOKEN_ID],
+        responses: { '204': { description: 'Revoked (idempotent).' }, ...errors(401, 404) },
+      }),
+    },
+    '/api/v1/projects/{id}/rate_limits': {
+      get: operation('getRateLimits', "Show a project's effective rate limits", {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'The effective limits.', { rate_limit: ref('RateLimits') }),
+          ...errors(401, 404),
+        },
+      }),
+      put: operation('setRateLimits', 'Set project-level rate-limit overrides (administrators)', {
+        description:
+          'Application administrators only (`SERVICE_ADMIN_EMAILS`); owners and members get 403. A field that is null or absent uses the server default; `{"rate_limit": null}` clears every override. Takes effect on every instance within a second.',
+        parameters: [PROJECT_ID],
+        requestBody: envelope('rate_limit', 'RateLimitRequest', false),
+        responses: {
+          ...ok(200, 'The effective limits.', { rate_limit: ref('RateLimits') }),
           ...errors(400, 401, 403, 404, 422),
         },
       }),

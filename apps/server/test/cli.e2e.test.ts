@@ -55,6 +55,53 @@ describe('tis CLI against a running server', () => {
     expect(restored.stdout).toContain(`tis keys create ${project.id}`)
   })
 
+  it('shows, sets (administrators) and clears rate limits', async () => {
+    const created = await runTis(
+      ['projects', 'create', 'cli-limits', '--kind', 'node', '--json'],
+      env,
+    )
+    const { project } = JSON.parse(created.stdout)
+    const shown = await runTis(['limits', 'show', project.id], env)
+    expect(shown.stdout).toContain('requests:              25 per window (server default)')
+    const set = await runTis(
+      ['limits', 'set', project.id, '--requests', '3', '--auth-failures', '9'],
+      env,
+    )
+    expect(set.code).toBe(0)
+    expect(set.stdout).toContain('requests:              3 per window (project override)')
+    expect(set.stdout).toContain('period_seconds:        3600 (server default)')
+    expect(set.stdout).toContain('auth_failure_requests: 9 per minute per IP (project override)')
+    const invalid = await runTis(['limits', 'set', project.id, '--requests', 'lots'], env)
+    expect(invalid.code).toBe(1)
+    expect(invalid.stderr).toMatch(/^tis: requests /)
+    const cleared = await runTis(['limits', 'set', project.id, '--json'], env)
+    expect(JSON.parse(cleared.stdout).rate_limit.overrides).toEqual({
+      requests: null,
+      period_seconds: null,
+      auth_failure_requests: null,
+    })
+  })
+
+  it('lists and revokes mobile tokens', async () => {
+    const created = await runTis(['projects', 'create', 'cli-app', '--kind', 'ios', '--json'], env)
+    const { project } = JSON.parse(created.stdout)
+    const key = JSON.parse((await runTis(['keys', 'create', project.id, '--json'], env)).stdout)
+    const minted = await call(harness.url, 'POST', '/api/v1/mobile_ingest_tokens', {
+      apiKey: key.token,
+      json: { mobile_ingest_token: { platform: 'ios', service: 'com.acme', environment: 'prod' } },
+    })
+    expect(minted.status).toBe(201)
+    const listed = await runTis(['mobile-tokens', 'list', project.id, '--json'], env)
+    const [token] = JSON.parse(listed.stdout).mobile_tokens
+    expect(token).toMatchObject({ platform: 'ios', service: 'com.acme' })
+    const table = await runTis(['mobile-tokens', 'list', project.id], env)
+    expect(table.stdout).toMatch(new RegExp(`${token.id}\\s+ios\\s+com.acme\\s+prod`))
+    expect(table.stdout).not.toContain(minted.body.token)
+    const revoked = await runTis(['mobile-tokens', 'revoke', project.id, token.id], env)
+    expect(revoked.stdout).toBe(`Revoked mobile token ${token.id}.\n`)
+    expect((await runTis(['mobile-tokens', 'list', project.id], env)).stdout).toBe('(none)\n')
+  })
+
   it('prints API errors to stderr with exit 1, and usage errors with exit 2', async () => {
     const invalid = await runTis(['projects', 'create', 'x', '--kind', 'cobol'], env)
     expect(invalid.code).toBe(1)

@@ -1,12 +1,31 @@
 import type { ApiClient } from './client'
-import { type ApiKeyJson, keyTable, type ProjectJson, projectDetails, projectTable } from './format'
+import {
+  type ApiKeyJson,
+  keyTable,
+  limitsDetails,
+  type MobileTokenJson,
+  mobileTokenTable,
+  type ProjectJson,
+  projectDetails,
+  projectTable,
+  type RateLimitJson,
+} from './format'
 
 /** What a command gets: the API client, its positional arguments and the parsed options. */
 export interface CommandContext {
   readonly client: ApiClient
   /** Positional arguments after the command words, as many as the command declares. */
   readonly args: readonly string[]
-  readonly options: { readonly kind?: string | undefined; readonly name?: string | undefined }
+  readonly options: {
+    readonly kind?: string | undefined
+    readonly name?: string | undefined
+    /** `limits set --requests <n>` */
+    readonly requests?: string | undefined
+    /** `limits set --period-seconds <n>` */
+    readonly periodSeconds?: string | undefined
+    /** `limits set --auth-failures <n>` */
+    readonly authFailures?: string | undefined
+  }
 }
 
 /** A command's outcome: the API's JSON (for `--json`) and how to render it for people. */
@@ -32,6 +51,13 @@ export interface Command {
 
 const id = (value: string) => encodeURIComponent(value)
 const projectOf = (body: unknown) => (body as { project: ProjectJson }).project
+const limitsOf = (body: unknown) => (body as { rate_limit: RateLimitJson }).rate_limit
+
+/** A `limits set` option value: an integer as sent, `default` (or absent) as null. */
+function limitValue(value: string | undefined): number | string | null {
+  if (value === undefined || value === 'default') return null
+  return /^\d+$/.test(value) ? Number(value) : value
+}
 
 /** Every command of `tis`, in the order `tis help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -166,6 +192,58 @@ export const COMMANDS: readonly Command[] = [
         member: { email: args[1] },
       })
       return { json, human: () => `${args[1]} is a member of project ${args[0]}.\n` }
+    },
+  },
+  {
+    name: 'mobile-tokens list',
+    args: ['<project_id>'],
+    summary: "List a project's live mobile ingest tokens (never their tokens).",
+    async run({ client, args }) {
+      const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}/mobile_tokens`)
+      const tokens = (json as { mobile_tokens: MobileTokenJson[] }).mobile_tokens
+      return { json, human: () => mobileTokenTable(tokens) }
+    },
+  },
+  {
+    name: 'mobile-tokens revoke',
+    args: ['<project_id>', '<token_id>'],
+    summary: 'Revoke a mobile ingest token: requests with it get 401 from now on.',
+    async run({ client, args }) {
+      const json = await client.request(
+        'DELETE',
+        `/api/v1/projects/${id(args[0]!)}/mobile_tokens/${id(args[1]!)}`,
+      )
+      return { json, human: () => `Revoked mobile token ${args[1]}.\n` }
+    },
+  },
+  {
+    name: 'limits show',
+    args: ['<project_id>'],
+    summary: "Show a project's effective rate limits and which are overrides.",
+    async run({ client, args }) {
+      const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}/rate_limits`)
+      return { json, human: () => limitsDetails(limitsOf(json)) }
+    },
+  },
+  {
+    name: 'limits set',
+    args: ['<project_id>'],
+    options: '[--requests <n>] [--period-seconds <n>] [--auth-failures <n>]',
+    summary:
+      'Override rate limits (administrators only); an omitted option or `default` uses the server default, none at all clears every override.',
+    async run({ client, args, options }) {
+      const values = [options.requests, options.periodSeconds, options.authFailures]
+      const body = values.every((v) => v === undefined)
+        ? { rate_limit: null }
+        : {
+            rate_limit: {
+              requests: limitValue(options.requests),
+              period_seconds: limitValue(options.periodSeconds),
+              auth_failure_requests: limitValue(options.authFailures),
+            },
+          }
+      const json = await client.request('PUT', `/api/v1/projects/${id(args[0]!)}/rate_limits`, body)
+      return { json, human: () => limitsDetails(limitsOf(json)) }
     },
   },
 ]

@@ -56,3 +56,52 @@ export function keyTable(keys: readonly ApiKeyJson[]): string {
     keys.map((k) => [k.id, k.name, k.created_at, k.revoked_at ?? '-']),
   )
 }
+
+/** A mobile ingest token as the API lists it. */
+export interface MobileTokenJson {
+  readonly id: string
+  readonly platform: string
+  readonly service: string
+  readonly environment: string
+  readonly release: string | null
+  readonly allowed_event_types: readonly string[]
+  readonly expires_at: string
+}
+
+/** Live mobile tokens as a table. */
+export function mobileTokenTable(tokens: readonly MobileTokenJson[]): string {
+  return table(
+    ['id', 'platform', 'service', 'environment', 'release', 'expires_at', 'event types'],
+    tokens.map((t) => [
+      t.id,
+      t.platform,
+      t.service,
+      t.environment,
+      t.release ?? '',
+      t.expires_at,
+      t.allowed_event_types.join(','),
+    ]),
+  )
+}
+
+/** A project's rate limits as the API returns them. */
+export interface RateLimitJson {
+  readonly requests: number
+  readonly period_seconds: number
+  readonly auth_failure_requests: number
+  readonly overrides: Readonly<
+    Record<'requests' | 'period_seconds' | 'auth_failure_requests', number | null>
+  >
+}
+
+/** Effective limits, each marked as an override or the server default. */
+export function limitsDetails(limits: RateLimitJson): string {
+  const mark = (field: keyof RateLimitJson['overrides']) =>
+    limits.overrides[field] === null ? '(server default)' : '(project override)'
+  return [
+    `requests:              ${limits.requests} per window ${mark('requests')}`,
+    `period_seconds:        ${limits.period_seconds} ${mark('period_seconds')}`,
+    `auth_failure_requests: ${limits.auth_failure_requests} per minute per IP ${mark('auth_failure_requests')}`,
+    '',
+  ].join('\n')
+}

@@ -21,7 +21,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server: users, projects, API keys and members.',
+    'tis — manage a tis server: users, projects, API keys, members, mobile tokens and rate limits.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -86,7 +86,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (args.length !== command.args.length) {
     return usage(`usage: tis ${synopsis(command)}`)
   }
-  const options = { kind: values.kind, name: values.name }
+  const options = {
+    kind: values.kind,
+    name: values.name,
+    requests: values.requests,
+    periodSeconds: values['period-seconds'],
+    authFailures: values['auth-failures'],
+  }
   const problem = command.validate?.({ args, options })
   if (problem) return usage(problem)
   const token = io.env['TIS_TOKEN']
@@ -120,6 +126,9 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean', default: false },
       kind: { type: 'string' },
       name: { type: 'string' },
+      requests: { type: 'string' },
+      'period-seconds': { type: 'string' },
+      'auth-failures': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
