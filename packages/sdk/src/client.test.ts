@@ -366,6 +366,42 @@ describe('policy', () => {
     ])
   })
 
+  it('contains a custom transport that rejects, throws or fails to flush', async () => {
+    const debug = vi.fn()
+    const unhandled = vi.fn()
+    process.on('unhandledRejection', unhandled)
+    try {
+      let calls = 0
+      const client = createClient({
+        baseUrl: uniqueBase(),
+        apiKey: key(),
+        autoFlush: false,
+        debug,
+        transport: {
+          send: () => {
+            calls++
+            if (calls === 1) return Promise.reject(new Error('rejected'))
+            throw new Error('thrown')
+          },
+          flush: () => Promise.reject(new Error('flush failed')),
+        },
+      })
+      expect(client.captureMessage('one')).toMatch(UUID)
+      expect(client.captureMessage('two')).toMatch(UUID)
+      expect(await client.flush()).toEqual({
+        sent: 0,
+        dropped: { internal_error: 1 },
+        pending: 0,
+      })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).not.toHaveBeenCalled()
+      expect(debug).toHaveBeenCalledWith('transport rejected', expect.any(Error))
+      expect(debug).toHaveBeenCalledWith('flush failed', expect.any(Error))
+    } finally {
+      process.off('unhandledRejection', unhandled)
+    }
+  })
+
   it('close() flushes, then turns captures into no-ops', async () => {
     const { client, seen } = setup()
     client.captureMessage('last words')

@@ -91,13 +91,17 @@ export function createClient(clientOptions: ClientOptions): Client {
           if (!edited) return count('before_send')
           record = edited
         } catch (error) {
-          log('beforeSend threw; the event is dropped', error)
+          log('beforeSend threw', error)
           return count('before_send')
         }
       }
     }
     captured++
-    void transport.send({ endpoint, body: safeStringify({ [key]: record }, envelopeLimits) })
+    const body = safeStringify({ [key]: record }, envelopeLimits)
+    // A custom transport may break its promise; the host must not see an unhandled rejection.
+    Promise.resolve(transport.send({ endpoint, body })).catch((error: unknown) => {
+      log('transport rejected', error)
+    })
   }
 
   function event(type: string, fields: Record<string, unknown>, o: CaptureOptions) {
@@ -118,7 +122,7 @@ export function createClient(clientOptions: ClientOptions): Client {
         },
       })
     } catch (error) {
-      log(`capturing a ${type} failed`, error)
+      log('capture failed', error)
       count('internal_error')
     }
     return id
@@ -129,7 +133,7 @@ export function createClient(clientOptions: ClientOptions): Client {
     try {
       enqueue(endpoint, key, defined(build(id)))
     } catch (error) {
-      log(`sending to ${endpoint} failed`, error)
+      log('capture failed', error)
       count('internal_error')
     }
     return id
@@ -257,7 +261,7 @@ export function createClient(clientOptions: ClientOptions): Client {
     try {
       fn()
     } catch (error) {
-      log('an integration failed', error)
+      log('integration failed', error)
     }
   }
 
