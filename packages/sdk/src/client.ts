@@ -70,7 +70,7 @@ export function createClient(clientOptions: ClientOptions): Client {
     })
   // User data (context, deployment extras) gets the configured depth below its own root; the
   // envelope pass only makes the whole record safe, so SDK-built nesting (cause chains) survives.
-  const envelopeLimits = { ...options.normalize, maxDepth: 16 }
+  const envelopeLimits = { ...options.normalize, maxDepth: 16, maxObjects: 1e4 }
   let ownDrops: DropCounts = {}
   let captured = 0
   let flushedAt = 0
@@ -169,8 +169,7 @@ export function createClient(clientOptions: ClientOptions): Client {
         o,
       ),
     captureSpan(name, durationMs, o = {}) {
-      const ended = o.startedAt === undefined ? Date.now() : undefined
-      const started = isoTime(o.startedAt) ?? new Date((ended ?? 0) - durationMs).toISOString()
+      const started = isoTime(o.startedAt) ?? new Date(Date.now() - durationMs).toISOString()
       return event(
         'span',
         {

@@ -15,9 +15,12 @@ function hex(count: number): string {
 
 /** A random RFC 4122 version 4 UUID (the `event_id` of every record the SDK sends). */
 export function generateUuid(): string {
-  const h = hex(16)
-  const variant = ((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16)
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`
+  const bytes = randomBytes(31)
+  let i = 0
+  // Each 0/1 becomes a random hex digit; each 8 one of 8, 9, a, b (the RFC 4122 variant).
+  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+    (Number(c) ^ (bytes[i++]! & (15 >> (Number(c) / 4)))).toString(16),
+  )
 }
 
 /** A W3C trace id: 32 lowercase hex characters. */

@@ -84,6 +84,26 @@ describe('normalize: hostile values become plain JSON data', () => {
     expect(normalize([1, 2, 3, 4], { maxBreadth: 2 })).toEqual([1, 2, '[2 more]'])
   })
 
+  it('caps the objects visited, so a huge graph costs bounded time', () => {
+    // 100 × 100 × 100 × 100 objects unless the walk is bounded
+    const level = (depth: number): unknown =>
+      depth === 0
+        ? 1
+        : new Proxy(
+            {},
+            {
+              ownKeys: () => Array.from({ length: 100 }, (_, i) => `k${i}`),
+              getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
+              get: () => level(depth - 1),
+            },
+          )
+    const started = performance.now()
+    const out = JSON.stringify(normalize(level(5), { maxObjects: 500 }))
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(out).toContain('[Truncated]')
+    expect(out.match(/\{/g)!.length).toBeLessThanOrEqual(500)
+  })
+
   it('caps string length', () => {
     expect(normalize('x'.repeat(10), { maxStringLength: 4 })).toBe('xxxx…')
   })

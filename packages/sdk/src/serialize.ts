@@ -6,6 +6,11 @@ export interface NormalizeLimits {
   readonly maxBreadth?: number
   /** Longest string kept (longer ones are cut and end with `…`). @default 2000 */
   readonly maxStringLength?: number
+  /**
+   * Most objects and arrays visited in one value, so a huge graph (a request object, a DOM
+   * node) costs bounded time; later ones become `"[Truncated]"`. @default 1000
+   */
+  readonly maxObjects?: number
 }
 
 const str = (value: string, max: number) => (value.length > max ? `${value.slice(0, max)}…` : value)
@@ -19,6 +24,7 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
   const maxDepth = limits.maxDepth ?? 6
   const maxBreadth = limits.maxBreadth ?? 100
   const maxString = limits.maxStringLength ?? 2000
+  let budget = limits.maxObjects ?? 1000
   const seen: unknown[] = []
 
   function visit(v: unknown, depth: number): unknown {
@@ -40,6 +46,7 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
     }
     if (v === null) return null
     if (seen.includes(v)) return '[Circular]'
+    if (--budget < 0) return '[Truncated]'
     seen.push(v)
     try {
       if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString()

@@ -87,12 +87,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   }
 
   function drop(item: Item, reason: DropReason, statusCode?: number) {
-    finish(
-      item,
-      statusCode === undefined
-        ? { status: 'dropped', reason }
-        : { status: 'dropped', reason, statusCode },
-    )
+    finish(item, { status: 'dropped', reason, ...(statusCode ? { statusCode } : {}) })
   }
 
   function checkIdle() {
