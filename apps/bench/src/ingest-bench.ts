@@ -178,7 +178,7 @@ async function main() {
         notes.push(
           `PostgreSQL (limiting ${mode} #${round}): ${run.lost} acknowledged events missing from the store`,
         )
-        ;(runs[mode] ??= []).push(run)
+        runs[mode] = [...(runs[mode] ?? []), run]
       }
     }
     const total = (mode: string) => (runs[mode] ?? []).reduce((n, r) => n + r.row['req/s'], 0)
