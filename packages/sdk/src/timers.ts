@@ -6,14 +6,10 @@ export function unrefTimeout(fn: () => void, ms: number): ReturnType<typeof setT
 }
 
 /**
- * Seconds to wait from a `Retry-After` header (integer seconds or an HTTP date), at least one
- * second; `fallback` when the header is missing or unreadable.
+ * Seconds to wait from a `Retry-After` header (integer seconds, as tis sends; at least one),
+ * or `fallback` when it is missing or not a number.
  */
-export function parseRetryAfter(header: string | null, now: number, fallback: number): number {
-  if (header === null) return fallback
-  const seconds = Number(header)
-  if (header.trim() !== '' && Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds))
-  const date = Date.parse(header)
-  if (Number.isNaN(date)) return fallback
-  return Math.max(1, Math.ceil((date - now) / 1000))
+export function parseRetryAfter(header: string | null, fallback: number): number {
+  const seconds = Number(header ?? Number.NaN)
+  return header?.trim() && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : fallback
 }

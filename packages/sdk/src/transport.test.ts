@@ -168,6 +168,29 @@ describe('fetch transport', () => {
     expect(calls).toBe(2)
   })
 
+  it('times out an attempt whose request function ignores the abort signal', async () => {
+    let calls = 0
+    const transport = createTransport({ timeoutMs: 1000, maxRetries: 0 }, () => {
+      calls++
+      return new Promise(() => {}) // e.g. a token provider that never answers
+    })
+    const result = transport.send(ev(1))
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(await result).toEqual({ status: 'dropped', reason: 'network_error' })
+    expect(calls).toBe(1)
+  })
+
+  it('drops a record that keeps getting 429 after maxRetries waits', async () => {
+    const { baseUrl, transport } = fetchTransport({ maxRetries: 2 })
+    const seen = serve(baseUrl, [
+      () => HttpResponse.json({}, { status: 429, headers: { 'Retry-After': '1' } }),
+    ])
+    const result = transport.send(ev(1))
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(await result).toEqual({ status: 'dropped', reason: 'rate_limited', statusCode: 429 })
+    expect(seen).toHaveLength(3)
+  })
+
   it('bounds the queue by count and by bytes, counting drops', async () => {
     const { baseUrl, transport } = fetchTransport({ maxQueueSize: 3, concurrency: 1 })
     serve(baseUrl)

@@ -137,14 +137,20 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     const timer = unrefTimeout(() => controller.abort(), timeoutMs)
     inFlight.add(controller)
     try {
-      const outcome = await makeRequest(item.request, controller.signal, item.refreshed)
+      // The race also ends attempts that ignore the signal (a hanging token provider, say).
+      const outcome = await Promise.race([
+        makeRequest(item.request, controller.signal, item.refreshed),
+        new Promise<never>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(new Error('timeout')))
+        }),
+      ])
       if (outcome.status === 429) {
-        const seconds = parseRetryAfter(outcome.retryAfter, Date.now(), 60)
+        const seconds = parseRetryAfter(outcome.retryAfter, 60)
         blockedUntil[item.request.endpoint] = Date.now() + seconds * 1000
       }
       return outcome.status
     } catch (error) {
-      log(`request to ${item.request.endpoint} failed`, error)
+      log('request failed', error)
       return 'network'
     } finally {
       inFlight.delete(controller)
@@ -156,7 +162,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     const endpoint = item.request.endpoint
     const wait = (blockedUntil[endpoint] ?? 0) - Date.now()
     if (wait <= maxWait) return 'wait'
-    log(`${endpoint} rate limited for ${Math.ceil(wait / 1000)}s: dropping`)
+    log(`${endpoint} rate limited: dropping`)
     for (let i = queue.length - 1; i >= 0; i--) {
       if (queue[i]!.request.endpoint === endpoint) drop(queue.splice(i, 1)[0]!, 'rate_limited')
     }
@@ -180,7 +186,10 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         }
         if (status < 300) return finish(item, { status: 'sent', statusCode: status })
         if (status === 429) {
-          if (rateLimited(item) === 'drop') return drop(item, 'rate_limited', 429)
+          // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
+          if (rateLimited(item) === 'drop' || item.attempt++ >= maxRetries) {
+            return drop(item, 'rate_limited', 429)
+          }
           queue.unshift(item)
           return
         }
@@ -213,7 +222,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         bytes += size
         if (closed) return drop(item, 'closed')
         if (queue.length + active >= maxSize || bytes > maxBytes) {
-          log('queue full; dropping a record')
+          log('queue full')
           return drop(item, 'queue_full')
         }
         if ((blockedUntil[request.endpoint] ?? 0) - Date.now() > maxWait) {
@@ -221,8 +230,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         }
         queue.push(item)
         pump()
-      } catch (error) {
-        log('transport error', error)
+      } catch {
         resolve({ status: 'dropped', reason: 'internal_error' })
       }
     })
