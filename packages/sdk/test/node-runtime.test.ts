@@ -21,6 +21,8 @@ async function bundle(name: string) {
     format: 'esm',
     target: 'node18',
     outfile,
+    // workspace siblings (the console integration in the smoke script) from source
+    conditions: ['@tis/source'],
     logLevel: 'silent',
   })
   return outfile
