@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseManagementEnvelope } from './management'
-import { errorsOf, valueOf } from './test-results'
+import { valueOf as accepted, errorsOf } from './test-results'
 
 const parse = (body: unknown) => parseManagementEnvelope('rate_limit', body, { optional: true })
 
@@ -17,11 +17,11 @@ describe('rate_limit management envelope (PUT /api/v1/projects/:id/rate_limits)'
       { period_seconds: 30, auth_failure_requests: 5 },
     ],
   ])('accepts %s', (_rule, rateLimit, expected) => {
-    expect(valueOf(parse({ rate_limit: rateLimit }))).toEqual(expected)
+    expect(accepted(parse({ rate_limit: rateLimit }))).toEqual(expected)
   })
 
   it('reads a null field as "server default" (null or absent)', () => {
-    const value = valueOf(parse({ rate_limit: { requests: null, period_seconds: 30 } }))
+    const value = accepted(parse({ rate_limit: { requests: null, period_seconds: 30 } }))
     expect(value.requests ?? null).toBeNull()
     expect(value.period_seconds).toBe(30)
   })
@@ -32,7 +32,7 @@ describe('rate_limit management envelope (PUT /api/v1/projects/:id/rate_limits)'
     ['an uppercase null envelope', { RATE_LIMIT: null }],
     ['no body', undefined],
   ])('reads %s as "no overrides"', (_rule, body) => {
-    expect(valueOf(parse(body))).toEqual({})
+    expect(accepted(parse(body))).toEqual({})
   })
 
   it.each([
