@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { CONTEXT_COPY_FIELDS } from './context'
 import { EVENT_TYPES, SPAN_KINDS } from './enums'
 import { type NormalizedEvent, parseEventEnvelope } from './event'
-import { errorsOf, valueOf } from './test-results'
+import { acceptedValue, errorsOf } from './test-results'
 
 const NOW = new Date('2026-03-01T10:00:00.000Z')
 const base = { event_type: 'error', message: 'boom' }
 const parse = (event: object) => parseEventEnvelope({ event }, { now: NOW })
 
-const accepted = (event: object): NormalizedEvent => valueOf(parse(event))
+const accepted = (event: object): NormalizedEvent => acceptedValue(parse(event))
 
 const rejected = (event: object) => errorsOf(parse(event))
 

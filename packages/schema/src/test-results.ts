@@ -3,7 +3,7 @@ import type { ParseResult } from './result'
 // Helpers for the table-driven tests: unwrap a parse result or fail with what came instead.
 
 /** The value of an accepted parse; throws with the outcome otherwise. */
-export function valueOf<T>(result: ParseResult<T>): T {
+export function acceptedValue<T>(result: ParseResult<T>): T {
   if (!result.ok) throw new Error(`expected acceptance, got ${JSON.stringify(result)}`)
   return result.value
 }
