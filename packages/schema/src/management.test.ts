@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseManagementEnvelope } from './management'
-import { valueOf as accepted, errorsOf } from './test-results'
+import { acceptedValue as accepted, errorsOf } from './test-results'
 
 const parse = (body: unknown) => parseManagementEnvelope('rate_limit', body, { optional: true })
 
