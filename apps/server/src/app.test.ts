@@ -49,6 +49,12 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       authenticate: async () => null,
       canSee: async () => false,
     } as unknown as ManagementApi,
+    reads: {
+      listIssues: op('listIssues'),
+      getIssue: op('getIssue'),
+      updateIssue: op('updateIssue'),
+      listEvents: op('listEvents'),
+    },
     flush: async () => {},
     close: async () => {},
   }
@@ -113,12 +119,22 @@ describe('management routes', () => {
     ['POST', `/api/v1/projects/${id}/archive`, 'archiveProject', { id }],
     ['POST', `/api/v1/projects/${id}/restore`, 'restoreProject', { id }],
     ['POST', `/api/v1/projects/${id}/members`, 'addMember', { id }],
+    ['GET', `/api/v1/projects/${id}/issues`, 'listIssues', { id }],
+    ['GET', `/api/v1/projects/${id}/issues/${keyId}`, 'getIssue', { id, issue_id: keyId }],
+    ['PATCH', `/api/v1/projects/${id}/issues/${keyId}`, 'updateIssue', { id, issue_id: keyId }],
+    ['GET', `/api/v1/projects/${id}/events`, 'listEvents', { id }],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })
     expect(res.status).toBe(201)
     expect(calls).toEqual([{ operation: op, request: expect.objectContaining({ params }) }])
     expect(calls[0]?.request).not.toHaveProperty('body')
+  })
+
+  it('passes the query parameters of a read route', async () => {
+    const { app, calls } = setup()
+    await app.request(`/api/v1/projects/${id}/events?event_type=error&limit=5`)
+    expect(calls[0]?.request.query).toEqual({ event_type: 'error', limit: '5' })
   })
 
   it('passes the raw body text for the engine to parse', async () => {

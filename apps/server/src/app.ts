@@ -8,8 +8,9 @@ import { type RequestIdVariables, requestId } from 'hono/request-id'
 import { createClientIpResolver } from './client-ip'
 import type { Logger } from './logger'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
+import { READS_OPENAPI } from './openapi-reads'
 import { sendJson } from './respond'
-import { ingestRoutes, managementRoutes, type RouteSpec } from './routes'
+import { ingestRoutes, managementRoutes, type RouteSpec, readRoutes } from './routes'
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -37,7 +38,7 @@ export function createApp(options: AppOptions): TisApp {
   const clientIp = createClientIpResolver(options.trustedProxies)
   const openApi = JSON.stringify(
     createOpenApiDocument({
-      extensions: [MANAGEMENT_OPENAPI],
+      extensions: [MANAGEMENT_OPENAPI, READS_OPENAPI],
       ...(options.publicUrl ? { serverUrl: options.publicUrl } : {}),
     }),
   )
@@ -89,6 +90,7 @@ export function createApp(options: AppOptions): TisApp {
     },
     ...ingestRoutes(engine, clientIp),
     ...managementRoutes(engine.management, clientIp),
+    ...readRoutes(engine.reads, clientIp),
   ]
   for (const route of routes) app.on(route.method, route.path, route.handler)
 

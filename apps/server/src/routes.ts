@@ -1,11 +1,17 @@
-import type { EngineRequest, EngineResponse, IngestEngine, ManagementApi } from '@tis/ingest'
+import type {
+  EngineRequest,
+  EngineResponse,
+  IngestEngine,
+  ManagementApi,
+  ReadApi,
+} from '@tis/ingest'
 import type { Context, Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
 import { sendEngineResponse } from './respond'
 
 /** One route of the server: a method, a Hono path pattern and its handler. */
 export interface RouteSpec {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   readonly path: string
   readonly handler: Handler
 }
@@ -93,5 +99,20 @@ export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver)
     route('DELETE', '/projects/:id/mobile_tokens/:token_id', api.revokeMobileToken),
     route('GET', '/projects/:id/rate_limits', api.getRateLimits),
     route('PUT', '/projects/:id/rate_limits', api.setRateLimits),
+  ]
+}
+
+/** The read API: the issues inbox and the event list, with the management API's tokens. */
+export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[] {
+  const route = (method: RouteSpec['method'], path: string, operation: Operation): RouteSpec => ({
+    method,
+    path: `/api/v1/projects/:id${path}`,
+    handler: managementRoute(operation, clientIp),
+  })
+  return [
+    route('GET', '/issues', api.listIssues),
+    route('GET', '/issues/:issue_id', api.getIssue),
+    route('PATCH', '/issues/:issue_id', api.updateIssue),
+    route('GET', '/events', api.listEvents),
   ]
 }

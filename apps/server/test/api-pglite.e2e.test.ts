@@ -6,6 +6,7 @@ import { describeIngestStatuses } from './support/ingest-status-suite'
 import { describeManagement } from './support/management-suite'
 import { describeMobileTokens } from './support/mobile-suite'
 import { describeRateLimits } from './support/rate-limit-suite'
+import { describeReads } from './support/reads-suite'
 
 // The whole HTTP interface against a real listening server on PGlite (in memory).
 describe('server on PGlite', () => {
@@ -21,4 +22,5 @@ describe('server on PGlite', () => {
   describe('management', () => describeManagement(() => harness))
   describe('mobile ingest tokens', () => describeMobileTokens(() => harness))
   describe('rate limits', () => describeRateLimits(() => harness))
+  describe('read API', () => describeReads(() => harness))
 })

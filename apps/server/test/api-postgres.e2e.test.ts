@@ -7,6 +7,7 @@ import { describeIngestStatuses } from './support/ingest-status-suite'
 import { describeManagement } from './support/management-suite'
 import { describeMobileTokens } from './support/mobile-suite'
 import { describeRateLimits } from './support/rate-limit-suite'
+import { describeReads } from './support/reads-suite'
 
 // The same suites against real PostgreSQL (TEST_DATABASE_URL, else the run's embedded server),
 // through DATABASE_URL as in production, in a schema of this suite's own.
@@ -23,4 +24,5 @@ describeWithTestDatabase('server on PostgreSQL', (url) => {
   describe('management', () => describeManagement(() => harness))
   describe('mobile ingest tokens', () => describeMobileTokens(() => harness))
   describe('rate limits', () => describeRateLimits(() => harness))
+  describe('read API', () => describeReads(() => harness))
 })

@@ -30,6 +30,7 @@ import {
   rateLimitHeaders,
   tooManyRequests,
 } from './rate-limit'
+import { createReadApi, type ReadApi } from './reads'
 import {
   deploymentFromApi,
   deploymentFromEvent,
@@ -101,6 +102,8 @@ export interface IngestEngine {
   mintMobileToken(request: EngineRequest): Promise<EngineResponse>
   /** The management API (users, projects, keys, members). */
   readonly management: ManagementApi
+  /** The read API: issues inbox and event list, with the management API's access rules. */
+  readonly reads: ReadApi
   /** Resolves once every accepted record is committed. */
   flush(): Promise<void>
   /** Flushes and stops accepting records; the store stays open. */
@@ -346,6 +349,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     },
 
     management,
+    reads: createReadApi({ store: options.store, management }),
     flush: () => writer.flush(),
     close: () => writer.close(),
   }

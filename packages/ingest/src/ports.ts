@@ -298,11 +298,111 @@ export interface RateLimitStore {
   pruneWindows(before: Date): Promise<void>
 }
 
+/** Triage state of an issue. */
+export type IssueStatus = 'unresolved' | 'resolved' | 'ignored'
+
+/** An issue as the read API shows it. */
+export interface IssueRecord {
+  readonly id: string
+  readonly projectId: string
+  /** The grouping key: `fingerprint:<fingerprint>` or `message:<first line>`. */
+  readonly groupingKey: string
+  readonly title: string
+  readonly level: string
+  readonly status: IssueStatus
+  readonly count: number
+  readonly firstSeenAt: Date
+  readonly lastSeenAt: Date
+  readonly firstRelease: string | null
+  readonly lastRelease: string | null
+  readonly latestEventId: string | null
+  /** How often a new occurrence reopened the issue after it was resolved. */
+  readonly regressionCount: number
+  /** The release of the occurrence that last reopened it. */
+  readonly regressedInRelease: string | null
+}
+
+/** A stored event as the read API shows it. */
+export interface EventRecord {
+  readonly id: string
+  readonly legacyId: number
+  readonly eventType: EventType
+  readonly level: string | null
+  readonly message: string | null
+  readonly fingerprint: string | null
+  readonly occurredAt: Date
+  /** The normalised event as accepted (its `context` is shown). */
+  readonly payload: Readonly<Record<string, unknown>>
+  readonly issueId: string | null
+}
+
+/** A keyset position: the sort time and id of the last row of the previous page. */
+export interface KeysetCursor {
+  readonly at: Date
+  readonly id: string
+}
+
+/** Filters of {@link ReadStore.listIssues}; absent fields do not filter. */
+export interface IssueQuery {
+  readonly projectId: string
+  /** `null` for every status. */
+  readonly status: IssueStatus | null
+  /** Issues with at least one event in this environment. */
+  readonly environment?: string
+  /** Issues with at least one event in this release. */
+  readonly release?: string
+  /** Case-insensitive substring of the title. */
+  readonly q?: string
+  /** Rows strictly after this position in (last_seen_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
+/** Filters of {@link ReadStore.listEvents}; absent fields do not filter. */
+export interface EventQuery {
+  readonly projectId: string
+  readonly eventType?: EventType
+  readonly level?: string
+  readonly environment?: string
+  readonly release?: string
+  readonly traceId?: string
+  readonly requestId?: string
+  readonly sessionId?: string
+  readonly userId?: string
+  readonly issueId?: string
+  /** Case-insensitive substring of the message. */
+  readonly q?: string
+  /** Inclusive lower bound of `occurred_at`. */
+  readonly since?: Date
+  /** Exclusive upper bound of `occurred_at`. */
+  readonly until?: Date
+  /** Rows strictly after this position in (occurred_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
+/** The read side of the inbox and event list (issue 5). */
+export interface ReadStore {
+  /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
+  listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>
+  /** The issue of the project, or `null`. */
+  findIssue(projectId: string, issueId: string): Promise<IssueRecord | null>
+  /** Sets an issue's status; resolves the updated issue, or `null` when unknown. */
+  setIssueStatus(
+    projectId: string,
+    issueId: string,
+    status: IssueStatus,
+  ): Promise<IssueRecord | null>
+  /** Events newest first: (occurred_at desc, id desc), at most `limit`. */
+  listEvents(query: EventQuery): Promise<readonly EventRecord[]>
+}
+
 /** Everything a storage adapter provides. */
 export interface IngestStore
   extends TelemetryStore,
     CredentialStore,
     ManagementStore,
+    ReadStore,
     Partial<RateLimitStore> {
   /** Closes connections; pending writes must have been flushed by the engine first. */
   close(): Promise<void>

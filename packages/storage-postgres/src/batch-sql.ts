@@ -31,7 +31,15 @@ with input as (
       else coalesce(i.last_release, excluded.last_release) end,
     level = case when excluded.last_seen_at >= i.last_seen_at then excluded.level else i.level end,
     latest_event_id = case when excluded.last_seen_at >= i.last_seen_at
-      then excluded.latest_event_id else i.latest_event_id end
+      then excluded.latest_event_id else i.latest_event_id end,
+    -- A new occurrence of a resolved issue reopens it as a regression, remembering the release
+    -- of the newest event of the batch; an ignored issue stays ignored and keeps counting.
+    status = case when i.status = 'resolved' then 'unresolved' else i.status end,
+    regression_count = i.regression_count + case when i.status = 'resolved' then 1 else 0 end,
+    regressed_in_release = case when i.status = 'resolved'
+      then excluded.last_release else i.regressed_in_release end,
+    regressed_at = case when i.status = 'resolved'
+      then excluded.last_seen_at else i.regressed_at end
   returning id, project_id, hash
 )
 select input.k, up.id::text as id

@@ -3,6 +3,7 @@ import { ACCOUNTS_MIGRATION } from './migrations/0001-accounts'
 import { EVENTS_MIGRATION } from './migrations/0002-events'
 import { MONITORS_DEPLOYMENTS_MIGRATION } from './migrations/0003-monitors-deployments'
 import { MOBILE_RATE_LIMITS_MIGRATION } from './migrations/0004-mobile-rate-limits'
+import { ISSUE_READS_MIGRATION } from './migrations/0005-issue-reads'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -11,6 +12,7 @@ export const MIGRATIONS: readonly Migration[] = [
   EVENTS_MIGRATION,
   MONITORS_DEPLOYMENTS_MIGRATION,
   MOBILE_RATE_LIMITS_MIGRATION,
+  ISSUE_READS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

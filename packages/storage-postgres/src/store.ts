@@ -4,6 +4,7 @@ import type { SqlExecutor } from './executor'
 import { runMigrations } from './migrate'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
+import { createReadQueries } from './reads'
 import { createUserQueries } from './users'
 import { writeBatch } from './write-batch'
 
@@ -30,6 +31,7 @@ export function createStore(db: SqlExecutor, close: () => Promise<void>): Postgr
     ...createProjectQueries(db),
     ...createApiKeyQueries(db),
     ...createRateLimitQueries(db),
+    ...createReadQueries(db),
     writeBatch: (batch) => writeBatch(db, batch),
     migrate: () => runMigrations(db),
     close,

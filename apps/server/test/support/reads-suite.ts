@@ -1,0 +1,285 @@
+import { describe, expect, it } from 'vitest'
+import { type Client, createClient, unique } from './client'
+import { ADMIN_TOKEN, type Harness } from './harness'
+
+type Fields = Record<string, unknown>
+
+/**
+ * The read API end to end: errors ingested through the public endpoint and read back as issues
+ * and events, with status changes, regressions, filters, pagination and access rules.
+ */
+export function describeReads(harness: () => Harness) {
+  const client = () => createClient(harness().url)
+
+  /** A project with a key and helpers to ingest into it and read it back. */
+  async function setup() {
+    const c = client()
+    const { projectId, key } = await c.projectWithKey()
+    return {
+      c,
+      projectId,
+      async send(event: Fields) {
+        const r = await c.ingest('/api/v1/ingest_events', key, { event })
+        if (r.status !== 201) throw new Error(`ingest: ${r.status} ${r.text}`)
+        return r.body.id as string
+      },
+      get(path: string, token = ADMIN_TOKEN) {
+        return c.api('GET', `/api/v1/projects/${projectId}${path}`, { token })
+      },
+      patch(path: string, json: unknown, token = ADMIN_TOKEN) {
+        return c.api('PATCH', `/api/v1/projects/${projectId}${path}`, { token, json })
+      },
+    }
+  }
+  const error = (message: string, fields: Fields = {}) => ({
+    event_type: 'error',
+    message,
+    ...fields,
+  })
+  const at = (minute: number) => new Date(Date.UTC(2026, 5, 1, 12, minute)).toISOString()
+
+  describe('issues', () => {
+    it('groups by fingerprint, and by the first line of the message but not later lines', async () => {
+      const s = await setup()
+      await s.send(error('Timeout A', { fingerprint: 'db-down', occurred_at: at(1) }))
+      await s.send(error('Timeout B', { fingerprint: 'db-down', occurred_at: at(2) }))
+      await s.send(error('Boom\nat a.js:1', { occurred_at: at(3) }))
+      const last = await s.send(error('Boom\nat b.js:9', { occurred_at: at(4), release: 'v2' }))
+      await s.send(error('Other', { occurred_at: at(0) }))
+
+      const r = await s.get('/issues')
+      expect(r.status).toBe(200)
+      expect(r.body.next_cursor).toBeNull()
+      expect(r.body.issues.map((i: Fields) => [i['title'], i['count']])).toEqual([
+        ['Boom', 2],
+        ['Timeout A', 2],
+        ['Other', 1],
+      ])
+      const [boom, timeout] = r.body.issues
+      expect(boom).toMatchObject({
+        fingerprint: null,
+        level: 'error',
+        status: 'unresolved',
+        first_seen_at: at(3),
+        last_seen_at: at(4),
+        // The first release known: the first event had none.
+        first_release: 'v2',
+        last_release: 'v2',
+        latest_event_id: last,
+        regression_count: 0,
+      })
+      expect(timeout.fingerprint).toBe('db-down')
+      const one = await s.get(`/issues/${boom.id}`)
+      expect(one.status).toBe(200)
+      expect(one.body.issue).toEqual(boom)
+    })
+
+    it('resolve → new occurrence reopens with a regression; ignored keeps counting', async () => {
+      const s = await setup()
+      await s.send(error('Regressing', { release: 'v1', occurred_at: at(1) }))
+      await s.send(error('Muted', { release: 'v1', occurred_at: at(1) }))
+      const issues = (await s.get('/issues')).body.issues as Fields[]
+      const regressing = issues.find((i) => i['title'] === 'Regressing')!
+      const muted = issues.find((i) => i['title'] === 'Muted')!
+
+      const resolved = await s.patch(`/issues/${regressing['id']}`, {
+        issue: { status: 'resolved' },
+      })
+      expect(resolved.status).toBe(200)
+      expect(resolved.body.issue.status).toBe('resolved')
+      expect(
+        (await s.patch(`/issues/${muted['id']}`, { issue: { status: 'ignored' } })).status,
+      ).toBe(200)
+      expect((await s.get('/issues')).body.issues).toEqual([])
+      expect((await s.get('/issues?status=resolved')).body.issues).toHaveLength(1)
+
+      await s.send(error('Regressing', { release: 'v2', occurred_at: at(2) }))
+      await s.send(error('Muted', { release: 'v2', occurred_at: at(2) }))
+      const reopened = (await s.get(`/issues/${regressing['id']}`)).body.issue
+      expect(reopened).toMatchObject({
+        status: 'unresolved',
+        count: 2,
+        regression_count: 1,
+        regressed_in_release: 'v2',
+        last_release: 'v2',
+      })
+      const stillMuted = (await s.get(`/issues/${muted['id']}`)).body.issue
+      expect(stillMuted).toMatchObject({ status: 'ignored', count: 2, regression_count: 0 })
+      expect((await s.get('/issues?status=ignored')).body.issues).toEqual([stillMuted])
+
+      // Reopened by hand: no regression is counted.
+      await s.patch(`/issues/${muted['id']}`, { issue: { status: 'unresolved' } })
+      expect((await s.get(`/issues/${muted['id']}`)).body.issue).toMatchObject({
+        status: 'unresolved',
+        regression_count: 0,
+      })
+    })
+
+    it('filters by environment, release and title text', async () => {
+      const s = await setup()
+      await s.send(error('Alpha 100%', { environment: 'staging', release: 'r1' }))
+      await s.send(error('Beta', { environment: 'production', release: 'r2' }))
+      const titles = async (query: string) =>
+        (await s.get(`/issues?${query}`)).body.issues.map((i: Fields) => i['title'])
+      expect(await titles('environment=staging')).toEqual(['Alpha 100%'])
+      expect(await titles('release=r2')).toEqual(['Beta'])
+      expect(await titles('q=alpha')).toEqual(['Alpha 100%'])
+      expect(await titles('q=0%25')).toEqual(['Alpha 100%'])
+      expect(await titles('q=_')).toEqual([])
+      expect(await titles('status=all&environment=nowhere')).toEqual([])
+    })
+
+    it('pages with keyset cursors: no duplicates or gaps, ties on last_seen_at broken by id', async () => {
+      const s = await setup()
+      for (let n = 0; n < 7; n++) {
+        await s.send(error(`Page ${n}`, { occurred_at: at(n % 3) }))
+      }
+      const seen: Fields[] = []
+      let cursor: string | null = ''
+      let pages = 0
+      while (cursor !== null) {
+        const query: string = cursor ? `&cursor=${cursor}` : ''
+        const r = await s.get(`/issues?limit=3${query}`)
+        expect(r.status).toBe(200)
+        seen.push(...r.body.issues)
+        cursor = r.body.next_cursor
+        if (cursor !== null) expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/)
+        pages += 1
+      }
+      expect(pages).toBe(3)
+      const all = (await s.get('/issues?limit=200')).body.issues
+      expect(seen).toEqual(all)
+      expect(new Set(seen.map((i) => i['id'])).size).toBe(7)
+    })
+
+    it('PATCH answers 422 for an unknown status and 404 for an unknown issue', async () => {
+      const s = await setup()
+      await s.send(error('Patchable'))
+      const [issue] = (await s.get('/issues')).body.issues
+      const bad = await s.patch(`/issues/${issue.id}`, { issue: { status: 'done' } })
+      expect(bad.status).toBe(422)
+      expect(bad.body.errors[0]).toContain('status')
+      const missing = await s.patch('/issues/00000000-0000-4000-8000-000000000000', {
+        issue: { status: 'resolved' },
+      })
+      expect(missing.status).toBe(404)
+      expect((await s.get('/issues/not-a-uuid')).status).toBe(404)
+    })
+  })
+
+  describe('events', () => {
+    it('lists events newest first with their issue, filtered and paged', async () => {
+      const s = await setup()
+      const ids: string[] = []
+      ids.push(await s.send(error('E1', { occurred_at: at(1), trace_id: 't-1', level: 'fatal' })))
+      ids.push(
+        await s.send({
+          event_type: 'log',
+          message: 'L2',
+          occurred_at: at(2),
+          request_id: 'req-2',
+          session_id: 's-2',
+          user_id: 'u-2',
+          environment: 'staging',
+          release: 'v9',
+          context: { path: '/x' },
+        }),
+      )
+      ids.push(await s.send(error('E1', { occurred_at: at(3) })))
+      ids.push(await s.send({ event_type: 'log', message: 'L4', occurred_at: at(3) }))
+
+      const all = await s.get('/events')
+      expect(all.status).toBe(200)
+      const byId = (id: string) => all.body.events.find((e: Fields) => e['id'] === id)
+      expect(all.body.events.map((e: Fields) => e['id']).sort()).toEqual([...ids].sort())
+      expect(all.body.events.map((e: Fields) => e['occurred_at'])).toEqual([
+        at(3),
+        at(3),
+        at(2),
+        at(1),
+      ])
+      expect(byId(ids[1]!)).toMatchObject({
+        event_type: 'log',
+        message: 'L2',
+        context: { path: '/x' },
+        issue_id: null,
+      })
+      expect(Number.isSafeInteger(byId(ids[1]!).legacy_id)).toBe(true)
+      const issueId = byId(ids[0]!).issue_id
+      expect(issueId).toBe(byId(ids[2]!).issue_id)
+
+      const found = async (query: string) =>
+        (await s.get(`/events?${query}`)).body.events.map((e: Fields) => e['id']).sort()
+      expect(await found('event_type=error')).toEqual([ids[0], ids[2]].sort())
+      expect(await found('level=fatal')).toEqual([ids[0]])
+      expect(await found('trace_id=t-1')).toEqual([ids[0]])
+      expect(await found('request_id=req-2')).toEqual([ids[1]])
+      expect(await found('session_id=s-2&user_id=u-2')).toEqual([ids[1]])
+      expect(await found('environment=staging&release=v9')).toEqual([ids[1]])
+      expect(await found(`issue_id=${issueId}`)).toEqual([ids[0], ids[2]].sort())
+      expect(await found('q=l2')).toEqual([ids[1]])
+      expect(await found(`since=${at(2)}&until=${at(3)}`)).toEqual([ids[1]])
+
+      const paged: string[] = []
+      let cursor: string | null = ''
+      while (cursor !== null) {
+        const query: string = cursor ? `&cursor=${cursor}` : ''
+        const r = await s.get(`/events?limit=1${query}`)
+        paged.push(...r.body.events.map((e: Fields) => e['id']))
+        cursor = r.body.next_cursor
+      }
+      expect(paged).toEqual(all.body.events.map((e: Fields) => e['id']))
+    })
+
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=abc', 'limit'],
+      ['event_type=nope', 'event_type'],
+      ['since=yesterday', 'since'],
+      ['issue_id=42', 'issue_id'],
+      ['cursor=not-ours', 'cursor'],
+      ['q=', 'q'],
+    ])('answers 422 naming the parameter for %s', async (query, name) => {
+      const s = await setup()
+      const r = await s.get(`/events?${query}`)
+      expect(r.status).toBe(422)
+      expect(r.body.errors.join(' ')).toContain(name)
+    })
+
+    it('caps limit at 200 and rejects a bad issue status filter', async () => {
+      const s = await setup()
+      expect((await s.get('/events?limit=100000')).status).toBe(200)
+      const r = await s.get('/issues?status=open')
+      expect(r.status).toBe(422)
+      expect(r.body.errors[0]).toMatch(/^status /)
+    })
+  })
+
+  describe('access', () => {
+    it('owner and member see the project; others get 404; no token gets 401', async () => {
+      const c: Client = client()
+      const owner = await c.createUser()
+      const member = await c.createUser()
+      const stranger = await c.createUser()
+      const project = await c.createProject(owner.token)
+      await c.api('POST', `/api/v1/projects/${project.id}/members`, {
+        token: owner.token,
+        json: { member: { email: member.email } },
+      })
+      const path = `/api/v1/projects/${project.id}`
+      for (const suffix of ['/issues', '/events']) {
+        for (const token of [owner.token, member.token, ADMIN_TOKEN]) {
+          expect((await c.api('GET', `${path}${suffix}`, { token })).status).toBe(200)
+        }
+        const hidden = await c.api('GET', `${path}${suffix}`, { token: stranger.token })
+        expect(hidden.status).toBe(404)
+        expect((await c.api('GET', `${path}${suffix}`)).status).toBe(401)
+      }
+      const patch = await c.api('PATCH', `${path}/issues/${unique('x')}`, {
+        token: stranger.token,
+        json: { issue: { status: 'resolved' } },
+      })
+      expect(patch.status).toBe(404)
+    })
+  })
+}

@@ -1,0 +1,157 @@
+import { ERROR_BODIES } from '@tis/schema'
+import { type EngineRequest, type EngineResponse, json } from './http'
+import type { ManagementApi, ManagementOperation } from './management'
+import type {
+  EventRecord,
+  IngestStore,
+  IssueRecord,
+  IssueStatus,
+  KeysetCursor,
+  ProjectRecord,
+} from './ports'
+import { encodeCursor, parseEventQuery, parseIssueQuery, type QueryResult } from './read-query'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const NOT_FOUND = { error: 'Not found' } as const
+const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
+
+/** The read API of the issues inbox and the event list (issue 5). */
+export interface ReadApi {
+  /** `GET /api/v1/projects/:id/issues` */
+  listIssues: ManagementOperation
+  /** `GET /api/v1/projects/:id/issues/:issue_id` */
+  getIssue: ManagementOperation
+  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen. */
+  updateIssue: ManagementOperation
+  /** `GET /api/v1/projects/:id/events` */
+  listEvents: ManagementOperation
+}
+
+/** Options of {@link createReadApi}. */
+export interface ReadApiOptions {
+  readonly store: IngestStore
+  /** Authentication and visibility are the management API's. */
+  readonly management: Pick<ManagementApi, 'authenticate' | 'canSee'>
+}
+
+/** The fingerprint an issue was grouped by, or `null` when grouped by message. */
+function fingerprintOf(groupingKey: string): string | null {
+  return groupingKey.startsWith('fingerprint:') ? groupingKey.slice('fingerprint:'.length) : null
+}
+
+/** JSON of an issue. */
+export function issueJson(i: IssueRecord) {
+  return {
+    id: i.id,
+    fingerprint: fingerprintOf(i.groupingKey),
+    title: i.title,
+    level: i.level,
+    status: i.status,
+    count: i.count,
+    first_seen_at: i.firstSeenAt.toISOString(),
+    last_seen_at: i.lastSeenAt.toISOString(),
+    first_release: i.firstRelease,
+    last_release: i.lastRelease,
+    latest_event_id: i.latestEventId,
+    regression_count: i.regressionCount,
+    regressed_in_release: i.regressedInRelease,
+  }
+}
+
+/** JSON of an event. */
+export function eventJson(e: EventRecord) {
+  return {
+    id: e.id,
+    legacy_id: e.legacyId,
+    event_type: e.eventType,
+    level: e.level,
+    message: e.message,
+    fingerprint: e.fingerprint,
+    occurred_at: e.occurredAt.toISOString(),
+    context: e.payload['context'] ?? {},
+    issue_id: e.issueId,
+  }
+}
+
+/** Creates the read operations over a store. */
+export function createReadApi(options: ReadApiOptions): ReadApi {
+  const { store, management } = options
+
+  /** Runs `fn` on the project of `:id` for a user who may see it: 401 without a user, else 404. */
+  function withProject(
+    fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
+  ): ManagementOperation {
+    return async (request) => {
+      const auth = await management.authenticate(request)
+      if (!auth) return json(401, ERROR_BODIES.unauthorized)
+      const id = request.params?.['id'] ?? ''
+      const project = UUID.test(id) ? await store.findProject(id) : null
+      if (!project || !(await management.canSee(project, auth.user, auth.admin))) {
+        return json(404, NOT_FOUND)
+      }
+      return fn(request, project)
+    }
+  }
+
+  /** Fetches one row more than the page so the last page has no cursor. */
+  async function page<Q extends { limit: number }, R>(
+    parsed: QueryResult<Q>,
+    fetch: (query: Q) => Promise<readonly R[]>,
+    key: (row: R) => KeysetCursor,
+  ): Promise<{ rows: readonly R[]; next: string | null } | EngineResponse> {
+    if (!parsed.ok) return json(422, { errors: parsed.errors })
+    const { limit } = parsed.value
+    const rows = await fetch({ ...parsed.value, limit: limit + 1 })
+    const shown = rows.slice(0, limit)
+    const last = shown[shown.length - 1]
+    return { rows: shown, next: rows.length > limit && last ? encodeCursor(key(last)) : null }
+  }
+
+  const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
+
+  return {
+    listIssues: withProject(async (request, project) => {
+      const result = await page(
+        parseIssueQuery(project.id, request.query ?? {}),
+        (q) => store.listIssues(q),
+        (i) => ({ at: i.lastSeenAt, id: i.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { issues: result.rows.map(issueJson), next_cursor: result.next })
+    }),
+
+    getIssue: withProject(async (request, project) => {
+      const issue = await store.findIssue(project.id, issueId(request))
+      return issue ? json(200, { issue: issueJson(issue) }) : json(404, NOT_FOUND)
+    }),
+
+    updateIssue: withProject(async (request, project) => {
+      const issue = await store.findIssue(project.id, issueId(request))
+      if (!issue) return json(404, NOT_FOUND)
+      let body = request.body
+      if (request.text !== undefined && request.text.trim() !== '') {
+        try {
+          body = JSON.parse(request.text)
+        } catch {
+          return json(400, { error: 'Request body must be a JSON object with an "issue" object' })
+        }
+      }
+      const status = (body as { issue?: { status?: unknown } } | null)?.issue?.status
+      if (typeof status !== 'string' || !ISSUE_STATUSES.includes(status as IssueStatus)) {
+        return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
+      }
+      const updated = await store.setIssueStatus(project.id, issue.id, status as IssueStatus)
+      return updated ? json(200, { issue: issueJson(updated) }) : json(404, NOT_FOUND)
+    }),
+
+    listEvents: withProject(async (request, project) => {
+      const result = await page(
+        parseEventQuery(project.id, request.query ?? {}),
+        (q) => store.listEvents(q),
+        (e) => ({ at: e.occurredAt, id: e.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { events: result.rows.map(eventJson), next_cursor: result.next })
+    }),
+  }
+}

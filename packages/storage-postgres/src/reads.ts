@@ -1,0 +1,164 @@
+import type {
+  EventRecord,
+  EventType,
+  IssueRecord,
+  IssueStatus,
+  KeysetCursor,
+  ReadStore,
+} from '@tis/ingest'
+import type { Row, SqlExecutor, SqlParam } from './executor'
+import { isUuid } from './uuid'
+
+const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
+  i.level, i.status, i.count, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
+  i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release`
+
+const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
+  e.fingerprint, e.occurred_at, e.payload, e.issue_id::text as issue_id`
+
+function toIssue(row: Row): IssueRecord {
+  return {
+    id: row['id'] as string,
+    projectId: row['project_id'] as string,
+    groupingKey: row['grouping_key'] as string,
+    title: row['title'] as string,
+    level: row['level'] as string,
+    status: row['status'] as IssueStatus,
+    count: row['count'] as number,
+    firstSeenAt: row['first_seen_at'] as Date,
+    lastSeenAt: row['last_seen_at'] as Date,
+    firstRelease: (row['first_release'] as string | null) ?? null,
+    lastRelease: (row['last_release'] as string | null) ?? null,
+    latestEventId: (row['latest_event_id'] as string | null) ?? null,
+    regressionCount: row['regression_count'] as number,
+    regressedInRelease: (row['regressed_in_release'] as string | null) ?? null,
+  }
+}
+
+function toEvent(row: Row): EventRecord {
+  return {
+    id: row['id'] as string,
+    legacyId: row['legacy_id'] as number,
+    eventType: row['event_type'] as EventType,
+    level: (row['level'] as string | null) ?? null,
+    message: (row['message'] as string | null) ?? null,
+    fingerprint: (row['fingerprint'] as string | null) ?? null,
+    occurredAt: row['occurred_at'] as Date,
+    payload: row['payload'] as Record<string, unknown>,
+    issueId: (row['issue_id'] as string | null) ?? null,
+  }
+}
+
+/** Collects `where` conditions with numbered parameters. */
+function conditions(projectId: string) {
+  const params: SqlParam[] = [projectId]
+  const where: string[] = []
+  const param = (value: SqlParam, type: string) => {
+    params.push(value)
+    return `$${params.length}::${type}`
+  }
+  return {
+    params,
+    where,
+    param,
+    /** Equality on a long user string through its md5 expression index. */
+    equals(column: string, value: string | undefined) {
+      if (value === undefined) return
+      const p = param(value, 'text')
+      where.push(`md5(${column}) = md5(${p}) and ${column} = ${p}`)
+    },
+    /** Case-insensitive substring match (`%` and `_` taken literally). */
+    contains(column: string, value: string | undefined) {
+      if (value === undefined) return
+      const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`)
+      where.push(`${column} ilike '%' || ${param(escaped, 'text')} || '%'`)
+    },
+    /** Keyset: rows strictly after the cursor in (time desc, id desc) order. */
+    after(timeColumn: string, idColumn: string, cursor: KeysetCursor | undefined) {
+      if (!cursor) return
+      where.push(
+        `(${timeColumn}, ${idColumn}) < (${param(cursor.at, 'timestamptz')}, ${param(cursor.id, 'uuid')})`,
+      )
+    },
+    sql: () => where.map((w) => ` and ${w}`).join(''),
+  }
+}
+
+/** The read methods of the inbox and event list over one executor. */
+export function createReadQueries(db: SqlExecutor): ReadStore {
+  async function findIssue(projectId: string, issueId: string) {
+    if (!isUuid(issueId)) return null
+    const rows = await db.query(
+      `select ${ISSUE_COLUMNS} from issues i where i.project_id = $1::uuid and i.id = $2::uuid`,
+      [projectId, issueId],
+    )
+    return rows[0] ? toIssue(rows[0]) : null
+  }
+
+  return {
+    findIssue,
+
+    async listIssues(query) {
+      const c = conditions(query.projectId)
+      if (query.status !== null) c.where.push(`i.status = ${c.param(query.status, 'text')}`)
+      c.contains('i.title', query.q)
+      if (query.environment !== undefined || query.release !== undefined) {
+        const e = ['e.issue_id = i.id', 'e.project_id = i.project_id']
+        if (query.environment !== undefined) {
+          const p = c.param(query.environment, 'text')
+          e.push(`e.environment = ${p}`)
+        }
+        if (query.release !== undefined) e.push(`e.release = ${c.param(query.release, 'text')}`)
+        c.where.push(`exists (select 1 from events e where ${e.join(' and ')})`)
+      }
+      c.after('i.last_seen_at', 'i.id', query.after)
+      const rows = await db.query(
+        `select ${ISSUE_COLUMNS} from issues i where i.project_id = $1::uuid${c.sql()}
+         order by i.last_seen_at desc, i.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toIssue)
+    },
+
+    async setIssueStatus(projectId, issueId, status) {
+      if (!isUuid(issueId)) return null
+      const rows = await db.query(
+        `update issues i set status = $3::text where i.project_id = $1::uuid and i.id = $2::uuid
+         returning ${ISSUE_COLUMNS}`,
+        [projectId, issueId, status],
+      )
+      return rows[0] ? toIssue(rows[0]) : null
+    },
+
+    async listEvents(query) {
+      const c = conditions(query.projectId)
+      if (query.eventType !== undefined) {
+        c.where.push(`e.event_type = ${c.param(query.eventType, 'text')}`)
+      }
+      if (query.level !== undefined) c.where.push(`e.level = ${c.param(query.level, 'text')}`)
+      if (query.environment !== undefined) {
+        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
+      }
+      if (query.release !== undefined) {
+        c.where.push(`e.release = ${c.param(query.release, 'text')}`)
+      }
+      c.equals('e.trace_id', query.traceId)
+      c.equals('e.request_id', query.requestId)
+      c.equals('e.session_id', query.sessionId)
+      c.equals('e.user_id', query.userId)
+      if (query.issueId !== undefined) {
+        c.where.push(`e.issue_id = ${c.param(query.issueId, 'uuid')}`)
+      }
+      c.contains('e.message', query.q)
+      if (query.since) c.where.push(`e.occurred_at >= ${c.param(query.since, 'timestamptz')}`)
+      if (query.until) c.where.push(`e.occurred_at < ${c.param(query.until, 'timestamptz')}`)
+      c.after('e.occurred_at', 'e.id', query.after)
+      const rows = await db.query(
+        `select ${EVENT_COLUMNS} from events e where e.project_id = $1::uuid${c.sql()}
+         order by e.occurred_at desc, e.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toEvent)
+    },
+  }
+}
