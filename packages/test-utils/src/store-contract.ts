@@ -3,6 +3,7 @@ import { describeEventsContract } from './store-contract-events'
 import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
+import { describeReadsContract } from './store-contract-reads'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
 export type {
@@ -18,7 +19,8 @@ export type {
 
 /**
  * The contract every `IngestStore` adapter passes: management and credential methods, and every
- * writeBatch rule (grouping, monitors, deployments, results, atomicity). `factory` is called
+ * writeBatch rule (grouping, monitors, deployments, results, atomicity), and the read port (issue
+ * inbox, event list, status changes, regressions). `factory` is called
  * once, before the suite, and must return an empty, migrated store; tests use unique ids, so
  * they share it. The first test checks `hasUsers()` on the empty store, so keep the order.
  *
@@ -54,5 +56,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeMobileContract(h)
     describeEventsContract(h)
     describeMonitorsContract(h)
+    describeReadsContract(h)
   })
 }

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { at, eventOp, seedProject, uniqueHash } from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+/** The read port: issue inbox and event list, status changes, and the regression rule. */
+export function describeReadsContract(h: () => StoreHarness) {
+  describe('issue reads and status', () => {
+    it('lists issues by (last_seen_at desc, id desc), by status, and after a keyset cursor', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const hashes = [uniqueHash(), uniqueHash(), uniqueHash()]
+      await store.writeBatch(
+        hashes.map((hash, n) => eventOp(projectId, { issue: { hash }, occurredAt: at(n % 2) })),
+      )
+      const all = await store.listIssues({ projectId, status: null, limit: 10 })
+      expect(all).toHaveLength(3)
+      const keys = all.map((i) => [i.lastSeenAt.getTime(), i.id] as const)
+      const sorted = [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1))
+      expect(keys).toEqual(sorted)
+      const first = all[0]!
+      const rest = await store.listIssues({
+        projectId,
+        status: 'unresolved',
+        after: { at: first.lastSeenAt, id: first.id },
+        limit: 10,
+      })
+      expect(rest.map((i) => i.id)).toEqual(all.slice(1).map((i) => i.id))
+      expect(await store.listIssues({ projectId, status: 'resolved', limit: 10 })).toEqual([])
+    })
+
+    it('finds and updates an issue only within its project', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const other = await seedProject(store)
+      await store.writeBatch([eventOp(projectId, { issue: { hash: uniqueHash() } })])
+      const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
+      expect(await store.findIssue(projectId, issue!.id)).toEqual(issue)
+      expect(await store.findIssue(other.projectId, issue!.id)).toBeNull()
+      expect(await store.findIssue(projectId, 'not-a-uuid')).toBeNull()
+      expect(await store.setIssueStatus(other.projectId, issue!.id, 'resolved')).toBeNull()
+      const resolved = await store.setIssueStatus(projectId, issue!.id, 'resolved')
+      expect(resolved).toMatchObject({ id: issue!.id, status: 'resolved', regressionCount: 0 })
+    })
+
+    it('reopens a resolved issue on a new occurrence as a regression in that release', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      await store.writeBatch([eventOp(projectId, { issue: { hash }, release: 'v1' })])
+      const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
+      await store.setIssueStatus(projectId, issue!.id, 'resolved')
+      await store.writeBatch([
+        eventOp(projectId, { issue: { hash }, release: 'v2', occurredAt: at(5) }),
+        eventOp(projectId, { issue: { hash }, release: 'v3', occurredAt: at(6) }),
+      ])
+      expect(await store.findIssue(projectId, issue!.id)).toMatchObject({
+        status: 'unresolved',
+        count: 3,
+        regressionCount: 1,
+        regressedInRelease: 'v3',
+      })
+      // Already unresolved: a further occurrence is no new regression.
+      await store.writeBatch([eventOp(projectId, { issue: { hash }, release: 'v4' })])
+      expect(await store.findIssue(projectId, issue!.id)).toMatchObject({
+        count: 4,
+        regressionCount: 1,
+        regressedInRelease: 'v3',
+      })
+    })
+
+    it('keeps an ignored issue ignored while it keeps counting', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      await store.writeBatch([eventOp(projectId, { issue: { hash } })])
+      const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
+      await store.setIssueStatus(projectId, issue!.id, 'ignored')
+      await store.writeBatch([eventOp(projectId, { issue: { hash }, occurredAt: at(9) })])
+      expect(await store.findIssue(projectId, issue!.id)).toMatchObject({
+        status: 'ignored',
+        count: 2,
+        regressionCount: 0,
+        regressedInRelease: null,
+        lastSeenAt: at(9),
+      })
+    })
+  })
+
+  describe('event reads', () => {
+    it('lists events newest first with filters, time bounds and a keyset cursor', async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const trace = `t-${randomUUID()}`.repeat(20)
+      const error = eventOp(projectId, {
+        issue: { hash: uniqueHash() },
+        occurredAt: at(1),
+        event: { trace_id: trace },
+      })
+      const log = eventOp(projectId, { occurredAt: at(2), event: { message: 'Hello 50%' } })
+      const late = eventOp(projectId, { occurredAt: at(2) })
+      await store.writeBatch([error, log, late])
+
+      const all = await store.listEvents({ projectId, limit: 10 })
+      expect(all.map((e) => e.id)).toEqual([...[log.id, late.id].sort().reverse(), error.id])
+      const ids = async (query: Record<string, unknown>) =>
+        (await store.listEvents({ projectId, limit: 10, ...query })).map((e) => e.id)
+      expect(await ids({ eventType: 'error' })).toEqual([error.id])
+      expect(await ids({ traceId: trace })).toEqual([error.id])
+      expect(await ids({ issueId: all[2]!.issueId })).toEqual([error.id])
+      expect(await ids({ q: '50%' })).toEqual([log.id])
+      expect(await ids({ since: at(1), until: at(2) })).toEqual([error.id])
+      expect(await ids({ after: { at: all[0]!.occurredAt, id: all[0]!.id } })).toEqual(
+        all.slice(1).map((e) => e.id),
+      )
+      expect(all[2]).toMatchObject({ eventType: 'error', occurredAt: at(1) })
+      expect(Number.isSafeInteger(all[2]!.legacyId)).toBe(true)
+    })
+  })
+}
