@@ -44,6 +44,42 @@ describe('tis CLI against a running server', () => {
     expect((await send(token)).status).toBe(401)
   })
 
+  it('lists issues and events, and resolves an issue', async () => {
+    const created = await runTis(
+      ['projects', 'create', 'cli-issues', '--kind', 'node', '--json'],
+      env,
+    )
+    const { project } = JSON.parse(created.stdout)
+    const key = JSON.parse((await runTis(['keys', 'create', project.id, '--json'], env)).stdout)
+    expect((await send(key.token)).status).toBe(201)
+    expect((await send(key.token)).status).toBe(201)
+
+    const issues = await runTis(['issues', project.id], env)
+    expect(issues.code).toBe(0)
+    const issueId = issues.stdout.match(/^([0-9a-f-]{36})\s+unresolved\s+2\s/m)?.[1]
+    expect(issueId, issues.stdout).toBeDefined()
+    expect(issues.stdout).toContain('from the CLI test')
+
+    const resolved = await runTis(['issues', 'resolve', project.id, issueId!], env)
+    expect(resolved.stdout).toContain('status:       resolved')
+    expect((await runTis(['issues', project.id], env)).stdout).toBe('(none)\n')
+    const all = JSON.parse(
+      (await runTis(['issues', project.id, '--status', 'all', '--json'], env)).stdout,
+    )
+    expect(all.issues.map((i: { id: string }) => i.id)).toEqual([issueId])
+
+    const events = await runTis(
+      ['events', project.id, '--event-type', 'error', '--limit', '1'],
+      env,
+    )
+    expect(events.stdout).toMatch(/^ID\s+OCCURRED\s+TYPE\s+LEVEL\s+MESSAGE\n/)
+    expect(events.stdout).toContain('More: repeat with --cursor ')
+
+    const bad = await runTis(['events', project.id, '--since', 'yesterday'], env)
+    expect(bad).toMatchObject({ code: 1 })
+    expect(bad.stderr).toContain('tis: since must be an RFC 3339 date-time')
+  })
+
   it('archives and restores a project', async () => {
     const created = await runTis(['projects', 'create', 'cli-old', '--kind', 'ruby', '--json'], env)
     const { project } = JSON.parse(created.stdout)

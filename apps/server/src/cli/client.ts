@@ -21,7 +21,11 @@ export interface ApiClient {
    * Sends one request; resolves the parsed JSON body (`null` for an empty one) on 2xx.
    * @throws {ApiError} on any other status, or when the server is unreachable
    */
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<unknown>
+  request(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<unknown>
 }
 
 /** Options of {@link createApiClient}. */

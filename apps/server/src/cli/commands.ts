@@ -10,6 +10,7 @@ import {
   projectTable,
   type RateLimitJson,
 } from './format'
+import { READ_COMMANDS } from './read-commands'
 
 /** What a command gets: the API client, its positional arguments and the parsed options. */
 export interface CommandContext {
@@ -25,6 +26,8 @@ export interface CommandContext {
     readonly periodSeconds?: string | undefined
     /** `limits set --auth-failures <n>` */
     readonly authFailures?: string | undefined
+    /** Query flags of `issues` and `events`, by flag name (e.g. `trace-id`). */
+    readonly query?: Readonly<Record<string, string | undefined>>
   }
 }
 
@@ -246,4 +249,5 @@ export const COMMANDS: readonly Command[] = [
       return { json, human: () => limitsDetails(limitsOf(json)) }
     },
   },
+  ...READ_COMMANDS,
 ]

@@ -105,3 +105,74 @@ export function limitsDetails(limits: RateLimitJson): string {
     '',
   ].join('\n')
 }
+
+/** An issue as the read API returns it. */
+export interface IssueJson {
+  readonly id: string
+  readonly fingerprint: string | null
+  readonly title: string
+  readonly level: string
+  readonly status: string
+  readonly count: number
+  readonly first_seen_at: string
+  readonly last_seen_at: string
+  readonly first_release: string | null
+  readonly last_release: string | null
+  readonly latest_event_id: string | null
+  readonly regression_count: number
+  readonly regressed_in_release: string | null
+}
+
+/** An event as the read API returns it. */
+export interface EventJson {
+  readonly id: string
+  readonly event_type: string
+  readonly level: string | null
+  readonly message: string | null
+  readonly occurred_at: string
+  readonly issue_id: string | null
+}
+
+/** The first line of a text, cut to `max` characters. */
+function short(text: string | null, max = 72): string {
+  const line = (text ?? '').split(/\r?\n/)[0] ?? ''
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** Issues as a table. */
+export function issueTable(issues: readonly IssueJson[]): string {
+  return table(
+    ['ID', 'STATUS', 'COUNT', 'LAST SEEN', 'LEVEL', 'TITLE'],
+    issues.map((i) => [i.id, i.status, String(i.count), i.last_seen_at, i.level, short(i.title)]),
+  )
+}
+
+/** One issue as `key: value` lines. */
+export function issueDetails(issue: IssueJson): string {
+  return [
+    `id:           ${issue.id}`,
+    `title:        ${issue.title}`,
+    `status:       ${issue.status}`,
+    `level:        ${issue.level}`,
+    `count:        ${issue.count}`,
+    `first seen:   ${issue.first_seen_at} (${issue.first_release ?? 'no release'})`,
+    `last seen:    ${issue.last_seen_at} (${issue.last_release ?? 'no release'})`,
+    ...(issue.fingerprint ? [`fingerprint:  ${issue.fingerprint}`] : []),
+    ...(issue.regression_count > 0
+      ? [
+          `regressions:  ${issue.regression_count} (last in ${issue.regressed_in_release ?? 'no release'})`,
+        ]
+      : []),
+    ...(issue.latest_event_id ? [`latest event: ${issue.latest_event_id}`] : []),
+  ]
+    .join('\n')
+    .concat('\n')
+}
+
+/** Events as a table. */
+export function eventTable(events: readonly EventJson[]): string {
+  return table(
+    ['ID', 'OCCURRED', 'TYPE', 'LEVEL', 'MESSAGE'],
+    events.map((e) => [e.id, e.occurred_at, e.event_type, e.level ?? '-', short(e.message)]),
+  )
+}

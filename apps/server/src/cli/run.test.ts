@@ -78,6 +78,38 @@ describe('tis CLI', () => {
       '/api/v1/projects/p1/members',
       { member: { email: 'x@y.z' } },
     ],
+    [['issues', 'p1'], 'GET', '/api/v1/projects/p1/issues', undefined],
+    [
+      ['issues', 'p1', '--status', 'all', '--q', 'a b', '--limit', '5'],
+      'GET',
+      '/api/v1/projects/p1/issues?status=all&q=a+b&limit=5',
+      undefined,
+    ],
+    [['issues', 'show', 'p1', 'i1'], 'GET', '/api/v1/projects/p1/issues/i1', undefined],
+    [
+      ['issues', 'resolve', 'p1', 'i1'],
+      'PATCH',
+      '/api/v1/projects/p1/issues/i1',
+      { issue: { status: 'resolved' } },
+    ],
+    [
+      ['issues', 'ignore', 'p1', 'i1'],
+      'PATCH',
+      '/api/v1/projects/p1/issues/i1',
+      { issue: { status: 'ignored' } },
+    ],
+    [
+      ['issues', 'reopen', 'p1', 'i1'],
+      'PATCH',
+      '/api/v1/projects/p1/issues/i1',
+      { issue: { status: 'unresolved' } },
+    ],
+    [
+      ['events', 'p1', '--event-type', 'error', '--trace-id', 't1', '--cursor', 'c'],
+      'GET',
+      '/api/v1/projects/p1/events?event_type=error&trace_id=t1&cursor=c',
+      undefined,
+    ],
   ])('tis %j sends %s %s', async (argv, method, path, body) => {
     const { sent } = await run([...argv, '--json'])
     expect(sent).toEqual([
@@ -88,6 +120,54 @@ describe('tis CLI', () => {
         body,
       },
     ])
+  })
+
+  it('prints issues and events as tables with the next-page hint', async () => {
+    const issue = {
+      id: 'i1',
+      fingerprint: null,
+      title: 'Boom\nat x',
+      level: 'error',
+      status: 'unresolved',
+      count: 3,
+      first_seen_at: '2026-01-01T00:00:00.000Z',
+      last_seen_at: '2026-01-02T00:00:00.000Z',
+      first_release: null,
+      last_release: 'v2',
+      latest_event_id: null,
+      regression_count: 1,
+      regressed_in_release: 'v2',
+    }
+    const issues = await run(['issues', 'p1'], {
+      status: 200,
+      body: { issues: [issue], next_cursor: 'abc' },
+    })
+    expect(issues.stdout).toContain('ID  STATUS      COUNT  LAST SEEN')
+    expect(issues.stdout).toContain(
+      'i1  unresolved  3      2026-01-02T00:00:00.000Z  error  Boom\n',
+    )
+    expect(issues.stdout).toContain('More: repeat with --cursor abc')
+    const shown = await run(['issues', 'show', 'p1', 'i1'], { status: 200, body: { issue } })
+    expect(shown.stdout).toContain('regressions:  1 (last in v2)')
+    const events = await run(['events', 'p1'], {
+      status: 200,
+      body: {
+        events: [
+          {
+            id: 'e1',
+            event_type: 'log',
+            level: null,
+            message: 'hello',
+            occurred_at: '2026-01-01T00:00:00.000Z',
+            issue_id: null,
+          },
+        ],
+        next_cursor: null,
+      },
+    })
+    expect(events.stdout).toBe(
+      'ID  OCCURRED                  TYPE  LEVEL  MESSAGE\ne1  2026-01-01T00:00:00.000Z  log   -      hello\n',
+    )
   })
 
   it('uses --url over TIS_URL over the default', async () => {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import { ApiError, createApiClient } from './client'
 import { COMMANDS, type Command } from './commands'
+import { EVENT_FLAGS, ISSUE_FLAGS } from './read-commands'
 
 /** Exit codes of `tis`: success, an API (or network) error, a usage error. */
 export const EXIT = { ok: 0, api: 1, usage: 2 } as const
@@ -21,7 +22,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server: users, projects, API keys, members, mobile tokens and rate limits.',
+    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues and events.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -92,6 +93,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     requests: values.requests,
     periodSeconds: values['period-seconds'],
     authFailures: values['auth-failures'],
+    query: Object.fromEntries(
+      QUERY_FLAGS.map((flag) => [
+        flag,
+        (values as Record<string, unknown>)[flag] as string | undefined,
+      ]),
+    ),
   }
   const problem = command.validate?.({ args, options })
   if (problem) return usage(problem)
@@ -116,6 +123,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+const QUERY_FLAGS = [...new Set([...ISSUE_FLAGS, ...EVENT_FLAGS])]
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -129,6 +138,7 @@ function parse(argv: readonly string[]) {
       requests: { type: 'string' },
       'period-seconds': { type: 'string' },
       'auth-failures': { type: 'string' },
+      ...Object.fromEntries(QUERY_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
       help: { type: 'boolean', short: 'h', default: false },
     },
   })

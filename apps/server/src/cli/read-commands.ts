@@ -1,0 +1,104 @@
+import type { Command } from './commands'
+import { type EventJson, eventTable, type IssueJson, issueDetails, issueTable } from './format'
+
+/** The query flags of `issues` and `events`: `--trace-id` is sent as `trace_id`, and so on. */
+export const ISSUE_FLAGS = ['status', 'environment', 'release', 'q', 'limit', 'cursor'] as const
+/** The query flags of `events`. */
+export const EVENT_FLAGS = [
+  'event-type',
+  'level',
+  'environment',
+  'release',
+  'trace-id',
+  'request-id',
+  'session-id',
+  'user-id',
+  'issue-id',
+  'q',
+  'since',
+  'until',
+  'limit',
+  'cursor',
+] as const
+
+const id = (value: string) => encodeURIComponent(value)
+
+/** The query string of the flags given; the server validates the values (422). */
+function queryString(
+  flags: readonly string[],
+  values: Readonly<Record<string, string | undefined>>,
+): string {
+  const query = new URLSearchParams()
+  for (const flag of flags) {
+    const value = values[flag]
+    if (value !== undefined) query.set(flag.replaceAll('-', '_'), value)
+  }
+  const text = query.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+/** The hint under a page that has a next one. */
+const more = (next: string | null) => (next ? `More: repeat with --cursor ${next}\n` : '')
+
+function statusCommand(verb: string, status: string, summary: string): Command {
+  return {
+    name: `issues ${verb}`,
+    args: ['<project_id>', '<issue_id>'],
+    summary,
+    async run({ client, args }) {
+      const json = await client.request(
+        'PATCH',
+        `/api/v1/projects/${id(args[0]!)}/issues/${id(args[1]!)}`,
+        { issue: { status } },
+      )
+      return { json, human: () => issueDetails((json as { issue: IssueJson }).issue) }
+    },
+  }
+}
+
+/** `tis issues …` and `tis events`: the read API. Sub-commands come before `issues` itself. */
+export const READ_COMMANDS: readonly Command[] = [
+  {
+    name: 'issues show',
+    args: ['<project_id>', '<issue_id>'],
+    summary: 'Show one issue.',
+    async run({ client, args }) {
+      const json = await client.request(
+        'GET',
+        `/api/v1/projects/${id(args[0]!)}/issues/${id(args[1]!)}`,
+      )
+      return { json, human: () => issueDetails((json as { issue: IssueJson }).issue) }
+    },
+  },
+  statusCommand('resolve', 'resolved', 'Resolve an issue; a new occurrence reopens it.'),
+  statusCommand('ignore', 'ignored', 'Ignore an issue; it keeps counting.'),
+  statusCommand('reopen', 'unresolved', 'Reopen an issue.'),
+  {
+    name: 'issues',
+    args: ['<project_id>'],
+    options: `[--${ISSUE_FLAGS.join(' <v>] [--')} <v>]`,
+    summary: 'List issues, newest activity first (default --status unresolved; or all).',
+    async run({ client, args, options }) {
+      const path = `/api/v1/projects/${id(args[0]!)}/issues${queryString(ISSUE_FLAGS, options.query ?? {})}`
+      const json = (await client.request('GET', path)) as {
+        issues: IssueJson[]
+        next_cursor: string | null
+      }
+      return { json, human: () => issueTable(json.issues) + more(json.next_cursor) }
+    },
+  },
+  {
+    name: 'events',
+    args: ['<project_id>'],
+    options: `[--${EVENT_FLAGS.join(' <v>] [--')} <v>]`,
+    summary: 'List events, newest first.',
+    async run({ client, args, options }) {
+      const path = `/api/v1/projects/${id(args[0]!)}/events${queryString(EVENT_FLAGS, options.query ?? {})}`
+      const json = (await client.request('GET', path)) as {
+        events: EventJson[]
+        next_cursor: string | null
+      }
+      return { json, human: () => eventTable(json.events) + more(json.next_cursor) }
+    },
+  },
+]
