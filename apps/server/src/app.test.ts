@@ -54,6 +54,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       getIssue: op('getIssue'),
       updateIssue: op('updateIssue'),
       listEvents: op('listEvents'),
+      listMonitors: op('listMonitors'),
     },
     flush: async () => {},
     close: async () => {},
@@ -123,6 +124,7 @@ describe('management routes', () => {
     ['GET', `/api/v1/projects/${id}/issues/${keyId}`, 'getIssue', { id, issue_id: keyId }],
     ['PATCH', `/api/v1/projects/${id}/issues/${keyId}`, 'updateIssue', { id, issue_id: keyId }],
     ['GET', `/api/v1/projects/${id}/events`, 'listEvents', { id }],
+    ['GET', `/api/v1/projects/${id}/monitors`, 'listMonitors', { id }],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })

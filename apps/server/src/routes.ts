@@ -114,5 +114,6 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('GET', '/issues/:issue_id', api.getIssue),
     route('PATCH', '/issues/:issue_id', api.updateIssue),
     route('GET', '/events', api.listEvents),
+    route('GET', '/monitors', api.listMonitors),
   ]
 }

@@ -349,7 +349,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     },
 
     management,
-    reads: createReadApi({ store: options.store, management }),
+    reads: createReadApi({ store: options.store, management, now }),
     flush: () => writer.flush(),
     close: () => writer.close(),
   }

@@ -381,6 +381,29 @@ export interface EventQuery {
   readonly limit: number
 }
 
+/** A monitor as stored; its read-time status is computed by the read API. */
+export interface MonitorRecord {
+  readonly id: string
+  readonly slug: string
+  readonly environment: string
+  /** Health set by `ok` and `error` check-ins; `null` until the first of them. */
+  readonly health: 'ok' | 'error' | null
+  readonly lastStatus: string
+  readonly lastCheckInAt: Date
+  readonly expectedIntervalSeconds: number
+  readonly lastRelease: string | null
+  readonly checkInCount: number
+}
+
+/** Filters of {@link ReadStore.listMonitors}. */
+export interface MonitorQuery {
+  readonly projectId: string
+  readonly environment?: string
+  /** Rows strictly after this position in (last_check_in_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
 /** The read side of the inbox and event list (issue 5). */
 export interface ReadStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
@@ -395,6 +418,8 @@ export interface ReadStore {
   ): Promise<IssueRecord | null>
   /** Events newest first: (occurred_at desc, id desc), at most `limit`. */
   listEvents(query: EventQuery): Promise<readonly EventRecord[]>
+  /** Monitors latest check-in first: (last_check_in_at desc, id desc), at most `limit`. */
+  listMonitors(query: MonitorQuery): Promise<readonly MonitorRecord[]>
 }
 
 /** Everything a storage adapter provides. */

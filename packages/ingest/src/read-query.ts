@@ -1,6 +1,6 @@
 import { EVENT_TYPES, isRfc3339DateTime, parseDateTime } from '@tis/schema'
 import { z } from 'zod'
-import type { EventQuery, IssueQuery, IssueStatus, KeysetCursor } from './ports'
+import type { EventQuery, IssueQuery, IssueStatus, KeysetCursor, MonitorQuery } from './ports'
 
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 50
@@ -92,6 +92,8 @@ const EVENT_QUERY = z.object({
   cursor,
 })
 
+const MONITOR_QUERY = z.object({ environment: filter, limit, cursor })
+
 /** A parsed query, or the 422 messages, each naming its parameter. */
 export type QueryResult<T> = { ok: true; value: T } | { ok: false; errors: string[] }
 
@@ -152,6 +154,22 @@ export function parseEventQuery(projectId: string, raw: RawQuery): QueryResult<E
       q: v.q,
       since: v.since,
       until: v.until,
+      after: v.cursor,
+      limit: v.limit ?? DEFAULT_PAGE_SIZE,
+    }),
+  }
+}
+
+/** Parses the query of `GET …/monitors`. */
+export function parseMonitorQuery(projectId: string, raw: RawQuery): QueryResult<MonitorQuery> {
+  const parsed = parse(MONITOR_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  return {
+    ok: true,
+    value: defined<MonitorQuery>({
+      projectId,
+      environment: v.environment,
       after: v.cursor,
       limit: v.limit ?? DEFAULT_PAGE_SIZE,
     }),

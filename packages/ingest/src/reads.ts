@@ -7,9 +7,16 @@ import type {
   IssueRecord,
   IssueStatus,
   KeysetCursor,
+  MonitorRecord,
   ProjectRecord,
 } from './ports'
-import { encodeCursor, parseEventQuery, parseIssueQuery, type QueryResult } from './read-query'
+import {
+  encodeCursor,
+  parseEventQuery,
+  parseIssueQuery,
+  parseMonitorQuery,
+  type QueryResult,
+} from './read-query'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NOT_FOUND = { error: 'Not found' } as const
@@ -25,6 +32,8 @@ export interface ReadApi {
   updateIssue: ManagementOperation
   /** `GET /api/v1/projects/:id/events` */
   listEvents: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors` */
+  listMonitors: ManagementOperation
 }
 
 /** Options of {@link createReadApi}. */
@@ -32,6 +41,49 @@ export interface ReadApiOptions {
   readonly store: IngestStore
   /** Authentication and visibility are the management API's. */
   readonly management: Pick<ManagementApi, 'authenticate' | 'canSee'>
+  /** The clock monitor statuses are computed with (the engine's `now`). */
+  readonly now?: () => Date
+}
+
+/** Read-time status of a monitor. */
+export type MonitorStatus = 'ok' | 'error' | 'missed'
+
+/** Grace after a monitor's expected time before it counts as missed: max(interval / 2, 30 s). */
+export function monitorGraceSeconds(intervalSeconds: number): number {
+  return Math.max(intervalSeconds / 2, 30)
+}
+
+/**
+ * The status of a monitor at `now`: `error` while its last health is `error` (until an `ok`
+ * arrives, even past its deadline), else `missed` once no check-in arrived within the interval
+ * plus the grace, else `ok` — also while its health is still unknown (no `ok` or `error` yet).
+ */
+export function monitorStatus(m: MonitorRecord, now: Date): MonitorStatus {
+  if (m.health === 'error') return 'error'
+  const deadline =
+    m.lastCheckInAt.getTime() +
+    (m.expectedIntervalSeconds + monitorGraceSeconds(m.expectedIntervalSeconds)) * 1000
+  return now.getTime() > deadline ? 'missed' : 'ok'
+}
+
+/** JSON of a monitor at `now`. */
+export function monitorJson(m: MonitorRecord, now: Date) {
+  const next = m.lastCheckInAt.getTime() + m.expectedIntervalSeconds * 1000
+  const grace = monitorGraceSeconds(m.expectedIntervalSeconds)
+  return {
+    id: m.id,
+    slug: m.slug,
+    environment: m.environment,
+    status: monitorStatus(m, now),
+    health: m.health,
+    last_status: m.lastStatus,
+    last_check_in_at: m.lastCheckInAt.toISOString(),
+    expected_interval_seconds: m.expectedIntervalSeconds,
+    next_expected_at: new Date(next).toISOString(),
+    missed_after: new Date(next + grace * 1000).toISOString(),
+    last_release: m.lastRelease,
+    check_in_count: m.checkInCount,
+  }
 }
 
 /** The fingerprint an issue was grouped by, or `null` when grouped by message. */
@@ -76,6 +128,7 @@ export function eventJson(e: EventRecord) {
 /** Creates the read operations over a store. */
 export function createReadApi(options: ReadApiOptions): ReadApi {
   const { store, management } = options
+  const now = options.now ?? (() => new Date())
 
   /** Runs `fn` on the project of `:id` for a user who may see it: 401 without a user, else 404. */
   function withProject(
@@ -152,6 +205,20 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       )
       if ('status' in result) return result
       return json(200, { events: result.rows.map(eventJson), next_cursor: result.next })
+    }),
+
+    listMonitors: withProject(async (request, project) => {
+      const at = now()
+      const result = await page(
+        parseMonitorQuery(project.id, request.query ?? {}),
+        (q) => store.listMonitors(q),
+        (m) => ({ at: m.lastCheckInAt, id: m.id }),
+      )
+      if ('status' in result) return result
+      return json(200, {
+        monitors: result.rows.map((m) => monitorJson(m, at)),
+        next_cursor: result.next,
+      })
     }),
   }
 }

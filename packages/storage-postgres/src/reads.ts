@@ -4,6 +4,7 @@ import type {
   IssueRecord,
   IssueStatus,
   KeysetCursor,
+  MonitorRecord,
   ReadStore,
 } from '@tis/ingest'
 import type { Row, SqlExecutor, SqlParam } from './executor'
@@ -15,6 +16,23 @@ const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.gro
 
 const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
   e.fingerprint, e.occurred_at, e.payload, e.issue_id::text as issue_id`
+
+const MONITOR_COLUMNS = `m.id::text as id, m.slug, m.environment, m.status, m.last_status,
+  m.last_check_in_at, m.expected_interval_seconds, m.last_release, m.check_in_count::int as check_in_count`
+
+function toMonitor(row: Row): MonitorRecord {
+  return {
+    id: row['id'] as string,
+    slug: row['slug'] as string,
+    environment: row['environment'] as string,
+    health: (row['status'] as 'ok' | 'error' | null) ?? null,
+    lastStatus: row['last_status'] as string,
+    lastCheckInAt: row['last_check_in_at'] as Date,
+    expectedIntervalSeconds: row['expected_interval_seconds'] as number,
+    lastRelease: (row['last_release'] as string | null) ?? null,
+    checkInCount: row['check_in_count'] as number,
+  }
+}
 
 function toIssue(row: Row): IssueRecord {
   return {
@@ -159,6 +177,18 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         c.params,
       )
       return rows.map(toEvent)
+    },
+
+    async listMonitors(query) {
+      const c = conditions(query.projectId)
+      c.equals('m.environment', query.environment)
+      c.after('m.last_check_in_at', 'm.id', query.after)
+      const rows = await db.query(
+        `select ${MONITOR_COLUMNS} from monitors m where m.project_id = $1::uuid${c.sql()}
+         order by m.last_check_in_at desc, m.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toMonitor)
     },
   }
 }

@@ -17,6 +17,7 @@ export function describeReads(harness: () => Harness) {
     const { projectId, key } = await c.projectWithKey()
     return {
       c,
+      key,
       projectId,
       async send(event: Fields) {
         const r = await c.ingest('/api/v1/ingest_events', key, { event })
@@ -255,6 +256,80 @@ export function describeReads(harness: () => Harness) {
     })
   })
 
+  describe('monitors', () => {
+    it('computes ok → error → ok and missed at read time with the server clock', async () => {
+      const s = await setup()
+      const h = harness()
+      const checkIn = async (fields: Fields) => {
+        const r = await s.c.ingest('/api/v1/check_ins', s.key, { check_in: fields })
+        if (r.status !== 201) throw new Error(`check-in: ${r.status} ${r.text}`)
+      }
+      const monitor = async (slug: string) => {
+        const r = await s.get('/monitors')
+        expect(r.status).toBe(200)
+        return (r.body.monitors as Fields[]).find((m) => m['slug'] === slug)!
+      }
+      const base = { slug: 'backup', environment: 'prod', expected_interval_seconds: 120 }
+      await checkIn({ ...base, status: 'ok' })
+      const ok = await monitor('backup')
+      expect(ok).toMatchObject({
+        status: 'ok',
+        health: 'ok',
+        last_status: 'ok',
+        expected_interval_seconds: 120,
+      })
+      const last = Date.parse(ok['last_check_in_at'] as string)
+      expect(ok['next_expected_at']).toBe(new Date(last + 120_000).toISOString())
+      expect(ok['missed_after']).toBe(new Date(last + 180_000).toISOString())
+
+      await checkIn({ ...base, status: 'error' })
+      expect(await monitor('backup')).toMatchObject({ status: 'error', last_status: 'error' })
+      // A status other than ok/error leaves the health (error) as it is.
+      await checkIn({ ...base, status: 'in_progress' })
+      expect(await monitor('backup')).toMatchObject({
+        status: 'error',
+        last_status: 'in_progress',
+      })
+      await checkIn({ ...base, status: 'ok' })
+      expect(await monitor('backup')).toMatchObject({ status: 'ok', health: 'ok' })
+
+      // Missed: past interval + grace (max(60 s, 30 s)) without a check-in.
+      await checkIn({ slug: 'short', environment: 'prod', expected_interval_seconds: 40 })
+      await checkIn({ slug: 'pending', status: 'in_progress', expected_interval_seconds: 600 })
+      await checkIn({ slug: 'broken', status: 'error', expected_interval_seconds: 40 })
+      expect(await monitor('pending')).toMatchObject({ status: 'ok', health: null })
+      h.advance(65) // short: 40 + 30 grace = 70 s → not yet missed
+      expect((await monitor('short'))['status']).toBe('ok')
+      h.advance(190) // backup: 120 + 60 grace = 180 s → missed
+      expect((await monitor('short'))['status']).toBe('missed')
+      expect((await monitor('backup'))['status']).toBe('missed')
+      // An error monitor past its deadline stays error; unknown health can be missed.
+      expect((await monitor('broken'))['status']).toBe('error')
+      expect((await monitor('pending'))['status']).toBe('ok')
+      h.advance(700)
+      expect((await monitor('pending'))['status']).toBe('missed')
+      // A new check-in makes it ok again.
+      await checkIn({ ...base, status: 'ok' })
+      expect((await monitor('backup'))['status']).toBe('ok')
+
+      const envs = (await s.get('/monitors?environment=prod')).body.monitors as Fields[]
+      expect(envs.map((m) => m['slug']).sort()).toEqual(['backup', 'short'])
+      const paged: string[] = []
+      let cursor: string | null = ''
+      while (cursor !== null) {
+        const query: string = cursor ? `&cursor=${cursor}` : ''
+        const r = await s.get(`/monitors?limit=1${query}`)
+        paged.push(...r.body.monitors.map((m: Fields) => m['id']))
+        cursor = r.body.next_cursor
+      }
+      expect(paged).toEqual((await s.get('/monitors')).body.monitors.map((m: Fields) => m['id']))
+      expect(paged).toHaveLength(4)
+      const bad = await s.get('/monitors?limit=0')
+      expect(bad.status).toBe(422)
+      expect(bad.body.errors.join(' ')).toContain('limit')
+    })
+  })
+
   describe('access', () => {
     it('owner and member see the project; others get 404; no token gets 401', async () => {
       const c: Client = client()
@@ -267,7 +342,7 @@ export function describeReads(harness: () => Harness) {
         json: { member: { email: member.email } },
       })
       const path = `/api/v1/projects/${project.id}`
-      for (const suffix of ['/issues', '/events']) {
+      for (const suffix of ['/issues', '/events', '/monitors']) {
         for (const token of [owner.token, member.token, ADMIN_TOKEN]) {
           expect((await c.api('GET', `${path}${suffix}`, { token })).status).toBe(200)
         }
