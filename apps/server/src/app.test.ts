@@ -55,6 +55,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       updateIssue: op('updateIssue'),
       listEvents: op('listEvents'),
       listMonitors: op('listMonitors'),
+      listDeployments: op('listDeployments'),
     },
     flush: async () => {},
     close: async () => {},
@@ -125,6 +126,7 @@ describe('management routes', () => {
     ['PATCH', `/api/v1/projects/${id}/issues/${keyId}`, 'updateIssue', { id, issue_id: keyId }],
     ['GET', `/api/v1/projects/${id}/events`, 'listEvents', { id }],
     ['GET', `/api/v1/projects/${id}/monitors`, 'listMonitors', { id }],
+    ['GET', `/api/v1/projects/${id}/deployments`, 'listDeployments', { id }],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })

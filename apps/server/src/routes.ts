@@ -115,5 +115,6 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('PATCH', '/issues/:issue_id', api.updateIssue),
     route('GET', '/events', api.listEvents),
     route('GET', '/monitors', api.listMonitors),
+    route('GET', '/deployments', api.listDeployments),
   ]
 }

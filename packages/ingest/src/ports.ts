@@ -404,6 +404,39 @@ export interface MonitorQuery {
   readonly limit: number
 }
 
+/** A deployment as the read API shows it. */
+export interface DeploymentRecord {
+  readonly id: string
+  readonly repository: string
+  readonly environment: string
+  readonly release: string
+  readonly commitSha: string
+  readonly branch: string | null
+  readonly deployedAt: Date
+  readonly pullRequestNumber: string | null
+  readonly pullRequestUrl: string | null
+  readonly releaseUrl: string | null
+  readonly compareUrl: string | null
+  readonly workflowRunUrl: string | null
+  readonly deploymentUrl: string | null
+  readonly releaseTag: string | null
+  /** `api` (deployments endpoint) or `event` (taken from an event). */
+  readonly source: 'api' | 'event'
+}
+
+/** Filters of {@link ReadStore.listDeployments}; absent fields do not filter. */
+export interface DeploymentQuery {
+  readonly projectId: string
+  readonly environment?: string
+  readonly release?: string
+  readonly repository?: string
+  /** Only deployments with `deployed_at` at or before this time. */
+  readonly deployedBefore?: Date
+  /** Rows strictly after this position in (deployed_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
 /** The read side of the inbox and event list (issue 5). */
 export interface ReadStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
@@ -420,6 +453,8 @@ export interface ReadStore {
   listEvents(query: EventQuery): Promise<readonly EventRecord[]>
   /** Monitors latest check-in first: (last_check_in_at desc, id desc), at most `limit`. */
   listMonitors(query: MonitorQuery): Promise<readonly MonitorRecord[]>
+  /** Deployments newest first: (deployed_at desc, id desc), at most `limit`. */
+  listDeployments(query: DeploymentQuery): Promise<readonly DeploymentRecord[]>
 }
 
 /** Everything a storage adapter provides. */

@@ -1,6 +1,13 @@
 import { EVENT_TYPES, isRfc3339DateTime, parseDateTime } from '@tis/schema'
 import { z } from 'zod'
-import type { EventQuery, IssueQuery, IssueStatus, KeysetCursor, MonitorQuery } from './ports'
+import type {
+  DeploymentQuery,
+  EventQuery,
+  IssueQuery,
+  IssueStatus,
+  KeysetCursor,
+  MonitorQuery,
+} from './ports'
 
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 50
@@ -94,6 +101,14 @@ const EVENT_QUERY = z.object({
 
 const MONITOR_QUERY = z.object({ environment: filter, limit, cursor })
 
+const DEPLOYMENT_QUERY = z.object({
+  environment: filter,
+  release: filter,
+  repository: filter,
+  limit,
+  cursor,
+})
+
 /** A parsed query, or the 422 messages, each naming its parameter. */
 export type QueryResult<T> = { ok: true; value: T } | { ok: false; errors: string[] }
 
@@ -170,6 +185,28 @@ export function parseMonitorQuery(projectId: string, raw: RawQuery): QueryResult
     value: defined<MonitorQuery>({
       projectId,
       environment: v.environment,
+      after: v.cursor,
+      limit: v.limit ?? DEFAULT_PAGE_SIZE,
+    }),
+  }
+}
+
+/** Parses the query of `GET …/deployments`. */
+export function parseDeploymentQuery(
+  projectId: string,
+  raw: RawQuery,
+): QueryResult<DeploymentQuery> {
+  const parsed = parse(DEPLOYMENT_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  return {
+    ok: true,
+    value: defined<DeploymentQuery>({
+      projectId,
+      environment: v.environment,
+      release: v.release,
+      repository: v.repository,
+      deployedBefore: undefined,
       after: v.cursor,
       limit: v.limit ?? DEFAULT_PAGE_SIZE,
     }),

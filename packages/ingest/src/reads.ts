@@ -2,6 +2,7 @@ import { ERROR_BODIES } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import type { ManagementApi, ManagementOperation } from './management'
 import type {
+  DeploymentRecord,
   EventRecord,
   IngestStore,
   IssueRecord,
@@ -12,6 +13,7 @@ import type {
 } from './ports'
 import {
   encodeCursor,
+  parseDeploymentQuery,
   parseEventQuery,
   parseIssueQuery,
   parseMonitorQuery,
@@ -34,6 +36,8 @@ export interface ReadApi {
   listEvents: ManagementOperation
   /** `GET /api/v1/projects/:id/monitors` */
   listMonitors: ManagementOperation
+  /** `GET /api/v1/projects/:id/deployments` */
+  listDeployments: ManagementOperation
 }
 
 /** Options of {@link createReadApi}. */
@@ -122,6 +126,27 @@ export function eventJson(e: EventRecord) {
     occurred_at: e.occurredAt.toISOString(),
     context: e.payload['context'] ?? {},
     issue_id: e.issueId,
+  }
+}
+
+/** JSON of a deployment. */
+export function deploymentJson(d: DeploymentRecord) {
+  return {
+    id: d.id,
+    repository: d.repository,
+    environment: d.environment,
+    release: d.release,
+    commit_sha: d.commitSha,
+    branch: d.branch,
+    release_tag: d.releaseTag,
+    deployed_at: d.deployedAt.toISOString(),
+    pull_request_number: d.pullRequestNumber,
+    pull_request_url: d.pullRequestUrl,
+    release_url: d.releaseUrl,
+    compare_url: d.compareUrl,
+    workflow_run_url: d.workflowRunUrl,
+    deployment_url: d.deploymentUrl,
+    source: d.source,
   }
 }
 
@@ -219,6 +244,16 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         monitors: result.rows.map((m) => monitorJson(m, at)),
         next_cursor: result.next,
       })
+    }),
+
+    listDeployments: withProject(async (request, project) => {
+      const result = await page(
+        parseDeploymentQuery(project.id, request.query ?? {}),
+        (q) => store.listDeployments(q),
+        (d) => ({ at: d.deployedAt, id: d.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { deployments: result.rows.map(deploymentJson), next_cursor: result.next })
     }),
   }
 }

@@ -1,4 +1,5 @@
 import type {
+  DeploymentRecord,
   EventRecord,
   EventType,
   IssueRecord,
@@ -31,6 +32,32 @@ function toMonitor(row: Row): MonitorRecord {
     expectedIntervalSeconds: row['expected_interval_seconds'] as number,
     lastRelease: (row['last_release'] as string | null) ?? null,
     checkInCount: row['check_in_count'] as number,
+  }
+}
+
+const DEPLOYMENT_COLUMNS = `d.id::text as id, d.repository, d.environment, d.release, d.commit_sha,
+  d.branch, d.deployed_at, d.pull_request_number, d.pull_request_url, d.release_url,
+  d.compare_url, d.workflow_run_url, d.deployment_url, d.release_tag, d.source`
+
+const orNull = (value: unknown) => (value as string | null | undefined) ?? null
+
+function toDeployment(row: Row): DeploymentRecord {
+  return {
+    id: row['id'] as string,
+    repository: row['repository'] as string,
+    environment: row['environment'] as string,
+    release: row['release'] as string,
+    commitSha: row['commit_sha'] as string,
+    branch: orNull(row['branch']),
+    deployedAt: row['deployed_at'] as Date,
+    pullRequestNumber: orNull(row['pull_request_number']),
+    pullRequestUrl: orNull(row['pull_request_url']),
+    releaseUrl: orNull(row['release_url']),
+    compareUrl: orNull(row['compare_url']),
+    workflowRunUrl: orNull(row['workflow_run_url']),
+    deploymentUrl: orNull(row['deployment_url']),
+    releaseTag: orNull(row['release_tag']),
+    source: row['source'] as 'api' | 'event',
   }
 }
 
@@ -189,6 +216,23 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         c.params,
       )
       return rows.map(toMonitor)
+    },
+
+    async listDeployments(query) {
+      const c = conditions(query.projectId)
+      c.equals('d.environment', query.environment)
+      c.equals('d.release', query.release)
+      c.equals('d.repository', query.repository)
+      if (query.deployedBefore) {
+        c.where.push(`d.deployed_at <= ${c.param(query.deployedBefore, 'timestamptz')}`)
+      }
+      c.after('d.deployed_at', 'd.id', query.after)
+      const rows = await db.query(
+        `select ${DEPLOYMENT_COLUMNS} from deployments d where d.project_id = $1::uuid${c.sql()}
+         order by d.deployed_at desc, d.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toDeployment)
     },
   }
 }

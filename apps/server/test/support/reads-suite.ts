@@ -330,6 +330,82 @@ export function describeReads(harness: () => Harness) {
     })
   })
 
+  describe('deployments', () => {
+    const sha = (n: number) => String(n).repeat(40).slice(0, 40)
+    const deploy = async (s: Awaited<ReturnType<typeof setup>>, fields: Fields) => {
+      const r = await s.c.ingest('/api/v1/deployments', s.key, { deployment: fields })
+      if (r.status !== 201 && r.status !== 200) throw new Error(`deploy: ${r.status} ${r.text}`)
+    }
+
+    it('lists deployments newest first with their links, filtered and paged', async () => {
+      const s = await setup()
+      const full = {
+        repository: 'acme/shop',
+        environment: 'production',
+        release: 'v2',
+        commit_sha: sha(2),
+        branch: 'main',
+        release_tag: 'v2.0.0',
+        deployed_at: at(20),
+        pull_request_url: 'https://github.com/acme/shop/pull/7',
+        release_url: 'https://github.com/acme/shop/releases/tag/v2.0.0',
+        compare_url: 'https://github.com/acme/shop/compare/v1...v2',
+        workflow_run_url: 'https://github.com/acme/shop/actions/runs/1',
+        deployment_url: 'https://shop.example.com',
+      }
+      await deploy(s, full)
+      await deploy(s, { ...full, release: 'v1', commit_sha: sha(1), deployed_at: at(10) })
+      await deploy(s, {
+        repository: 'acme/api',
+        environment: 'staging',
+        release: 'v3',
+        commit_sha: sha(3),
+        deployed_at: at(30),
+      })
+      await deploy(s, { ...full, release: 'v1b', commit_sha: sha(4), deployed_at: at(10) })
+
+      const r = await s.get('/deployments')
+      expect(r.status).toBe(200)
+      expect(r.body.next_cursor).toBeNull()
+      const rows = r.body.deployments as Fields[]
+      expect(rows.map((d) => d['release']).slice(0, 2)).toEqual(['v3', 'v2'])
+      // The tie on deployed_at is broken by id, descending.
+      expect(
+        rows
+          .slice(2)
+          .map((d) => d['release'])
+          .sort(),
+      ).toEqual(['v1', 'v1b'])
+      expect(String(rows[2]!['id']) > String(rows[3]!['id'])).toBe(true)
+      expect(rows[1]).toMatchObject({
+        ...full,
+        deployed_at: at(20),
+        pull_request_number: null,
+        source: 'api',
+      })
+      expect(rows[0]).toMatchObject({ branch: null, pull_request_url: null, release_tag: null })
+
+      const releases = async (query: string) =>
+        (await s.get(`/deployments?${query}`)).body.deployments.map((d: Fields) => d['release'])
+      expect(await releases('environment=staging')).toEqual(['v3'])
+      expect(await releases('repository=acme/shop&release=v1')).toEqual(['v1'])
+      expect(await releases('release=nope')).toEqual([])
+
+      const paged: string[] = []
+      let cursor: string | null = ''
+      while (cursor !== null) {
+        const query: string = cursor ? `&cursor=${cursor}` : ''
+        const page = await s.get(`/deployments?limit=1${query}`)
+        paged.push(...page.body.deployments.map((d: Fields) => d['id']))
+        cursor = page.body.next_cursor
+      }
+      expect(paged).toEqual(rows.map((d) => d['id']))
+      const bad = await s.get('/deployments?repository=')
+      expect(bad.status).toBe(422)
+      expect(bad.body.errors.join(' ')).toContain('repository')
+    })
+  })
+
   describe('access', () => {
     it('owner and member see the project; others get 404; no token gets 401', async () => {
       const c: Client = client()
@@ -342,7 +418,7 @@ export function describeReads(harness: () => Harness) {
         json: { member: { email: member.email } },
       })
       const path = `/api/v1/projects/${project.id}`
-      for (const suffix of ['/issues', '/events', '/monitors']) {
+      for (const suffix of ['/issues', '/events', '/monitors', '/deployments']) {
         for (const token of [owner.token, member.token, ADMIN_TOKEN]) {
           expect((await c.api('GET', `${path}${suffix}`, { token })).status).toBe(200)
         }
