@@ -56,6 +56,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       listEvents: op('listEvents'),
       listMonitors: op('listMonitors'),
       listDeployments: op('listDeployments'),
+      getEvent: op('getEvent'),
     },
     flush: async () => {},
     close: async () => {},
@@ -127,6 +128,7 @@ describe('management routes', () => {
     ['GET', `/api/v1/projects/${id}/events`, 'listEvents', { id }],
     ['GET', `/api/v1/projects/${id}/monitors`, 'listMonitors', { id }],
     ['GET', `/api/v1/projects/${id}/deployments`, 'listDeployments', { id }],
+    ['GET', `/api/v1/projects/${id}/events/${keyId}`, 'getEvent', { id, event_id: keyId }],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })

@@ -114,6 +114,7 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('GET', '/issues/:issue_id', api.getIssue),
     route('PATCH', '/issues/:issue_id', api.updateIssue),
     route('GET', '/events', api.listEvents),
+    route('GET', '/events/:event_id', api.getEvent),
     route('GET', '/monitors', api.listMonitors),
     route('GET', '/deployments', api.listDeployments),
   ]

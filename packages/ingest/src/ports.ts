@@ -334,6 +334,22 @@ export interface EventRecord {
   /** The normalised event as accepted (its `context` is shown). */
   readonly payload: Readonly<Record<string, unknown>>
   readonly issueId: string | null
+  readonly environment: string | null
+  readonly release: string | null
+  readonly traceId: string | null
+  readonly requestId: string | null
+  readonly sessionId: string | null
+}
+
+/** What {@link ReadStore.listRelatedEvents} matches on: any of the ids that are present. */
+export interface RelatedEventsQuery {
+  readonly projectId: string
+  /** The event itself, left out. */
+  readonly eventId: string
+  readonly traceId: string | null
+  readonly requestId: string | null
+  readonly sessionId: string | null
+  readonly limit: number
 }
 
 /** A keyset position: the sort time and id of the last row of the previous page. */
@@ -455,6 +471,13 @@ export interface ReadStore {
   listMonitors(query: MonitorQuery): Promise<readonly MonitorRecord[]>
   /** Deployments newest first: (deployed_at desc, id desc), at most `limit`. */
   listDeployments(query: DeploymentQuery): Promise<readonly DeploymentRecord[]>
+  /** The event of the project, or `null`. */
+  findEvent(projectId: string, eventId: string): Promise<EventRecord | null>
+  /**
+   * Other events sharing the trace, request or session id, newest first (occurred_at desc,
+   * id desc), at most `limit`; none when all three are `null`.
+   */
+  listRelatedEvents(query: RelatedEventsQuery): Promise<readonly EventRecord[]>
 }
 
 /** Everything a storage adapter provides. */

@@ -38,7 +38,12 @@ export interface ReadApi {
   listMonitors: ManagementOperation
   /** `GET /api/v1/projects/:id/deployments` */
   listDeployments: ManagementOperation
+  /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
+  getEvent: ManagementOperation
 }
+
+/** How many related events `GET …/events/:event_id` shows. */
+export const RELATED_EVENTS_LIMIT = 20
 
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {
@@ -126,6 +131,11 @@ export function eventJson(e: EventRecord) {
     occurred_at: e.occurredAt.toISOString(),
     context: e.payload['context'] ?? {},
     issue_id: e.issueId,
+    environment: e.environment,
+    release: e.release,
+    trace_id: e.traceId,
+    request_id: e.requestId,
+    session_id: e.sessionId,
   }
 }
 
@@ -186,6 +196,28 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   }
 
   const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
+
+  /**
+   * The deployment of an event: the one of its release and environment (and repository when the
+   * event names one), else the newest deployed at or before the event in that environment (and
+   * repository); `null` for an event without an environment.
+   */
+  async function deploymentOf(projectId: string, e: EventRecord) {
+    if (e.environment === null) return null
+    const repository = e.payload['repository']
+    const base = {
+      projectId,
+      environment: e.environment,
+      ...(typeof repository === 'string' ? { repository } : {}),
+      limit: 1,
+    }
+    if (e.release !== null) {
+      const [exact] = await store.listDeployments({ ...base, release: e.release })
+      if (exact) return exact
+    }
+    const [before] = await store.listDeployments({ ...base, deployedBefore: e.occurredAt })
+    return before ?? null
+  }
 
   return {
     listIssues: withProject(async (request, project) => {
@@ -254,6 +286,29 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       )
       if ('status' in result) return result
       return json(200, { deployments: result.rows.map(deploymentJson), next_cursor: result.next })
+    }),
+
+    getEvent: withProject(async (request, project) => {
+      const event = await store.findEvent(project.id, request.params?.['event_id'] ?? '')
+      if (!event) return json(404, NOT_FOUND)
+      const [issue, deployment, related] = await Promise.all([
+        event.issueId === null ? null : store.findIssue(project.id, event.issueId),
+        deploymentOf(project.id, event),
+        store.listRelatedEvents({
+          projectId: project.id,
+          eventId: event.id,
+          traceId: event.traceId,
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          limit: RELATED_EVENTS_LIMIT,
+        }),
+      ])
+      return json(200, {
+        event: eventJson(event),
+        issue: issue ? issueJson(issue) : null,
+        deployment: deployment ? deploymentJson(deployment) : null,
+        related: related.map(eventJson),
+      })
     }),
   }
 }

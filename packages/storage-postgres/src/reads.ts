@@ -16,7 +16,8 @@ const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.gro
   i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release`
 
 const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
-  e.fingerprint, e.occurred_at, e.payload, e.issue_id::text as issue_id`
+  e.fingerprint, e.occurred_at, e.payload, e.issue_id::text as issue_id, e.environment,
+  e.release, e.trace_id, e.request_id, e.session_id`
 
 const MONITOR_COLUMNS = `m.id::text as id, m.slug, m.environment, m.status, m.last_status,
   m.last_check_in_at, m.expected_interval_seconds, m.last_release, m.check_in_count::int as check_in_count`
@@ -91,6 +92,11 @@ function toEvent(row: Row): EventRecord {
     occurredAt: row['occurred_at'] as Date,
     payload: row['payload'] as Record<string, unknown>,
     issueId: (row['issue_id'] as string | null) ?? null,
+    environment: orNull(row['environment']),
+    release: orNull(row['release']),
+    traceId: orNull(row['trace_id']),
+    requestId: orNull(row['request_id']),
+    sessionId: orNull(row['session_id']),
   }
 }
 
@@ -233,6 +239,36 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         c.params,
       )
       return rows.map(toDeployment)
+    },
+
+    async findEvent(projectId, eventId) {
+      if (!isUuid(eventId)) return null
+      const rows = await db.query(
+        `select ${EVENT_COLUMNS} from events e where e.project_id = $1::uuid and e.id = $2::uuid`,
+        [projectId, eventId],
+      )
+      return rows[0] ? toEvent(rows[0]) : null
+    },
+
+    async listRelatedEvents(query) {
+      const c = conditions(query.projectId)
+      const any: string[] = []
+      const match = (column: string, value: string | null) => {
+        if (value === null) return
+        const p = c.param(value, 'text')
+        any.push(`(md5(${column}) = md5(${p}) and ${column} = ${p})`)
+      }
+      match('e.trace_id', query.traceId)
+      match('e.request_id', query.requestId)
+      match('e.session_id', query.sessionId)
+      if (any.length === 0) return []
+      c.where.push(`e.id <> ${c.param(query.eventId, 'uuid')}`, `(${any.join(' or ')})`)
+      const rows = await db.query(
+        `select ${EVENT_COLUMNS} from events e where e.project_id = $1::uuid${c.sql()}
+         order by e.occurred_at desc, e.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toEvent)
     },
   }
 }

@@ -406,6 +406,126 @@ export function describeReads(harness: () => Harness) {
     })
   })
 
+  describe('event detail', () => {
+    const sha = (n: number) => String(n).repeat(40).slice(0, 40)
+
+    it('shows the event with its issue, deployment and related events', async () => {
+      const s = await setup()
+      const deploy = async (fields: Fields) => {
+        const r = await s.c.ingest('/api/v1/deployments', s.key, {
+          deployment: { repository: 'acme/shop', ...fields },
+        })
+        if (r.status !== 201) throw new Error(`deploy: ${r.status} ${r.text}`)
+      }
+      await deploy({
+        environment: 'production',
+        release: 'v1',
+        commit_sha: sha(1),
+        deployed_at: at(10),
+      })
+      await deploy({
+        environment: 'production',
+        release: 'v2',
+        commit_sha: sha(2),
+        branch: 'main',
+        deployed_at: at(20),
+        pull_request_url: 'https://github.com/acme/shop/pull/2',
+      })
+      await deploy({
+        environment: 'staging',
+        release: 'v2',
+        commit_sha: sha(3),
+        deployed_at: at(16),
+      })
+
+      const prod = { environment: 'production' }
+      const a = await s.send(
+        error('Boom', {
+          ...prod,
+          release: 'v1',
+          occurred_at: at(25),
+          trace_id: 'tr-1',
+          request_id: 'rq-1',
+          session_id: 'ss-1',
+        }),
+      )
+      const b = await s.send(
+        error('Other', { ...prod, release: 'v9', occurred_at: at(15), trace_id: 'tr-1' }),
+      )
+      const c = await s.send({
+        event_type: 'log',
+        message: 'L',
+        ...prod,
+        occurred_at: at(21),
+        request_id: 'rq-1',
+      })
+      const d = await s.send({
+        event_type: 'log',
+        message: 'Q',
+        environment: 'qa',
+        occurred_at: at(22),
+        session_id: 'ss-1',
+      })
+      await s.send(error('Unrelated', { ...prod, occurred_at: at(23), trace_id: 'tr-2' }))
+      const e = await s.send(
+        error('Elsewhere', {
+          ...prod,
+          release: 'v2',
+          repository: 'acme/other',
+          occurred_at: at(30),
+        }),
+      )
+
+      const r = await s.get(`/events/${a}`)
+      expect(r.status).toBe(200)
+      expect(r.body.event).toMatchObject({
+        id: a,
+        message: 'Boom',
+        environment: 'production',
+        release: 'v1',
+        trace_id: 'tr-1',
+      })
+      expect(r.body.issue).toMatchObject({ id: r.body.event.issue_id, title: 'Boom', count: 1 })
+      // The deployment of its release, although v2 was deployed later.
+      expect(r.body.deployment).toMatchObject({ release: 'v1', commit_sha: sha(1), branch: null })
+      // Sharing trace_id, request_id or session_id (any environment), newest first, not itself.
+      expect(r.body.related.map((x: Fields) => x['id'])).toEqual([d, c, b])
+
+      // Unknown release: the newest deployed at or before the event in its environment.
+      const other = (await s.get(`/events/${b}`)).body
+      expect(other.deployment).toMatchObject({ release: 'v1', environment: 'production' })
+      expect(other.related.map((x: Fields) => x['id'])).toEqual([a])
+      const log = (await s.get(`/events/${c}`)).body
+      expect(log.issue).toBeNull()
+      expect(log.deployment).toMatchObject({
+        release: 'v2',
+        commit_sha: sha(2),
+        branch: 'main',
+        pull_request_url: 'https://github.com/acme/shop/pull/2',
+      })
+      expect((await s.get(`/events/${d}`)).body.deployment).toBeNull()
+      // An event naming a repository only matches that repository's deployments.
+      expect((await s.get(`/events/${e}`)).body).toMatchObject({ deployment: null, related: [] })
+
+      expect((await s.get('/events/00000000-0000-4000-8000-000000000000')).status).toBe(404)
+      expect((await s.get('/events/nope')).status).toBe(404)
+      const stranger = await setup()
+      expect((await stranger.get(`/events/${a}`)).status).toBe(404)
+    })
+
+    it('shows at most 20 related events', async () => {
+      const s = await setup()
+      const first = await s.send(error('Traced', { trace_id: 'many', occurred_at: at(0) }))
+      for (let n = 1; n <= 21; n++) {
+        await s.send(error('Traced', { trace_id: 'many', occurred_at: at(n) }))
+      }
+      const related = (await s.get(`/events/${first}`)).body.related as Fields[]
+      expect(related).toHaveLength(20)
+      expect(related[0]!['occurred_at']).toBe(at(21))
+      expect(related.map((x) => x['id'])).not.toContain(first)
+    })
+  })
+
   describe('access', () => {
     it('owner and member see the project; others get 404; no token gets 401', async () => {
       const c: Client = client()
