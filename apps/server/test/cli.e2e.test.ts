@@ -80,6 +80,37 @@ describe('tis CLI against a running server', () => {
     expect(bad.stderr).toContain('tis: since must be an RFC 3339 date-time')
   })
 
+  it('lists monitors and deployments', async () => {
+    const created = await runTis(['projects', 'create', 'cli-ops', '--kind', 'node', '--json'], env)
+    const { project } = JSON.parse(created.stdout)
+    const key = JSON.parse((await runTis(['keys', 'create', project.id, '--json'], env)).stdout)
+    const post = (path: string, json: unknown) =>
+      call(harness.url, 'POST', path, { apiKey: key.token, json })
+    expect(
+      (await post('/api/v1/check_ins', { check_in: { slug: 'backup', environment: 'prod' } }))
+        .status,
+    ).toBe(201)
+    const deployment = {
+      repository: 'acme/shop',
+      environment: 'prod',
+      release: 'v7',
+      commit_sha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+    }
+    expect((await post('/api/v1/deployments', { deployment })).status).toBe(201)
+
+    const monitors = await runTis(['monitors', project.id], env)
+    expect(monitors.code).toBe(0)
+    expect(monitors.stdout).toMatch(/^SLUG\s+ENVIRONMENT\s+STATUS/)
+    expect(monitors.stdout).toMatch(/\nbackup\s+prod\s+ok\s+ok\s/)
+    const deployments = await runTis(['deployments', project.id, '--environment', 'prod'], env)
+    expect(deployments.stdout).toMatch(/\s+prod\s+v7\s+a1b2c3d4e5f6\s+-\s+acme\/shop\s+-\n/)
+    const json = JSON.parse((await runTis(['deployments', project.id, '--json'], env)).stdout)
+    expect(json.deployments[0]).toMatchObject(deployment)
+    const bad = await runTis(['monitors', project.id, '--limit', '0'], env)
+    expect(bad).toMatchObject({ code: 1 })
+    expect(bad.stderr).toContain('tis: limit must be a positive integer')
+  })
+
   it('archives and restores a project', async () => {
     const created = await runTis(['projects', 'create', 'cli-old', '--kind', 'ruby', '--json'], env)
     const { project } = JSON.parse(created.stdout)

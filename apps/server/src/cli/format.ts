@@ -176,3 +176,57 @@ export function eventTable(events: readonly EventJson[]): string {
     events.map((e) => [e.id, e.occurred_at, e.event_type, e.level ?? '-', short(e.message)]),
   )
 }
+
+/** A monitor as the read API returns it. */
+export interface MonitorJson {
+  readonly slug: string
+  readonly environment: string
+  readonly status: string
+  readonly last_status: string
+  readonly last_check_in_at: string
+  readonly expected_interval_seconds: number
+  readonly next_expected_at: string
+}
+
+/** Monitors as a table. */
+export function monitorTable(monitors: readonly MonitorJson[]): string {
+  return table(
+    ['SLUG', 'ENVIRONMENT', 'STATUS', 'LAST', 'LAST CHECK-IN', 'INTERVAL', 'NEXT EXPECTED'],
+    monitors.map((m) => [
+      m.slug,
+      m.environment,
+      m.status,
+      m.last_status,
+      m.last_check_in_at,
+      `${m.expected_interval_seconds}s`,
+      m.next_expected_at,
+    ]),
+  )
+}
+
+/** A deployment as the read API returns it. */
+export interface DeploymentJson {
+  readonly repository: string
+  readonly environment: string
+  readonly release: string
+  readonly commit_sha: string
+  readonly branch: string | null
+  readonly deployed_at: string
+  readonly pull_request_url: string | null
+}
+
+/** Deployments as a table. */
+export function deploymentTable(deployments: readonly DeploymentJson[]): string {
+  return table(
+    ['DEPLOYED', 'ENVIRONMENT', 'RELEASE', 'COMMIT', 'BRANCH', 'REPOSITORY', 'PULL REQUEST'],
+    deployments.map((d) => [
+      d.deployed_at,
+      d.environment,
+      d.release,
+      d.commit_sha.slice(0, 12),
+      d.branch ?? '-',
+      d.repository,
+      d.pull_request_url ?? '-',
+    ]),
+  )
+}

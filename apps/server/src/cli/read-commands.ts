@@ -1,5 +1,15 @@
 import type { Command } from './commands'
-import { type EventJson, eventTable, type IssueJson, issueDetails, issueTable } from './format'
+import {
+  type DeploymentJson,
+  deploymentTable,
+  type EventJson,
+  eventTable,
+  type IssueJson,
+  issueDetails,
+  issueTable,
+  type MonitorJson,
+  monitorTable,
+} from './format'
 
 /** The query flags of `issues` and `events`: `--trace-id` is sent as `trace_id`, and so on. */
 export const ISSUE_FLAGS = ['status', 'environment', 'release', 'q', 'limit', 'cursor'] as const
@@ -20,6 +30,11 @@ export const EVENT_FLAGS = [
   'limit',
   'cursor',
 ] as const
+
+/** The query flags of `monitors`. */
+export const MONITOR_FLAGS = ['environment', 'limit', 'cursor'] as const
+/** The query flags of `deployments`. */
+export const DEPLOYMENT_FLAGS = ['environment', 'release', 'repository', 'limit', 'cursor'] as const
 
 const id = (value: string) => encodeURIComponent(value)
 
@@ -56,7 +71,7 @@ function statusCommand(verb: string, status: string, summary: string): Command {
   }
 }
 
-/** `tis issues …` and `tis events`: the read API. Sub-commands come before `issues` itself. */
+/** `tis issues …`, `tis events`, `tis monitors` and `tis deployments`: the read API. Sub-commands come before `issues` itself. */
 export const READ_COMMANDS: readonly Command[] = [
   {
     name: 'issues show',
@@ -99,6 +114,34 @@ export const READ_COMMANDS: readonly Command[] = [
         next_cursor: string | null
       }
       return { json, human: () => eventTable(json.events) + more(json.next_cursor) }
+    },
+  },
+  {
+    name: 'monitors',
+    args: ['<project_id>'],
+    options: `[--${MONITOR_FLAGS.join(' <v>] [--')} <v>]`,
+    summary: 'List monitors with their status (ok, error, missed), latest check-in first.',
+    async run({ client, args, options }) {
+      const path = `/api/v1/projects/${id(args[0]!)}/monitors${queryString(MONITOR_FLAGS, options.query ?? {})}`
+      const json = (await client.request('GET', path)) as {
+        monitors: MonitorJson[]
+        next_cursor: string | null
+      }
+      return { json, human: () => monitorTable(json.monitors) + more(json.next_cursor) }
+    },
+  },
+  {
+    name: 'deployments',
+    args: ['<project_id>'],
+    options: `[--${DEPLOYMENT_FLAGS.join(' <v>] [--')} <v>]`,
+    summary: 'List deployments, newest first.',
+    async run({ client, args, options }) {
+      const path = `/api/v1/projects/${id(args[0]!)}/deployments${queryString(DEPLOYMENT_FLAGS, options.query ?? {})}`
+      const json = (await client.request('GET', path)) as {
+        deployments: DeploymentJson[]
+        next_cursor: string | null
+      }
+      return { json, human: () => deploymentTable(json.deployments) + more(json.next_cursor) }
     },
   },
 ]

@@ -110,6 +110,19 @@ describe('tis CLI', () => {
       '/api/v1/projects/p1/events?event_type=error&trace_id=t1&cursor=c',
       undefined,
     ],
+    [['monitors', 'p1'], 'GET', '/api/v1/projects/p1/monitors', undefined],
+    [
+      ['monitors', 'p1', '--environment', 'prod', '--limit', '2'],
+      'GET',
+      '/api/v1/projects/p1/monitors?environment=prod&limit=2',
+      undefined,
+    ],
+    [
+      ['deployments', 'p1', '--repository', 'acme/shop', '--release', 'v1'],
+      'GET',
+      '/api/v1/projects/p1/deployments?release=v1&repository=acme%2Fshop',
+      undefined,
+    ],
   ])('tis %j sends %s %s', async (argv, method, path, body) => {
     const { sent } = await run([...argv, '--json'])
     expect(sent).toEqual([
@@ -168,6 +181,56 @@ describe('tis CLI', () => {
     expect(events.stdout).toBe(
       'ID  OCCURRED                  TYPE  LEVEL  MESSAGE\ne1  2026-01-01T00:00:00.000Z  log   -      hello\n',
     )
+  })
+
+  it('prints monitors and deployments as tables', async () => {
+    const monitors = await run(['monitors', 'p1'], {
+      status: 200,
+      body: {
+        monitors: [
+          {
+            slug: 'backup',
+            environment: 'prod',
+            status: 'missed',
+            last_status: 'ok',
+            last_check_in_at: '2026-01-01T00:00:00.000Z',
+            expected_interval_seconds: 60,
+            next_expected_at: '2026-01-01T00:01:00.000Z',
+          },
+        ],
+        next_cursor: 'm1',
+      },
+    })
+    expect(monitors.stdout).toBe(
+      [
+        'SLUG    ENVIRONMENT  STATUS  LAST  LAST CHECK-IN             INTERVAL  NEXT EXPECTED',
+        'backup  prod         missed  ok    2026-01-01T00:00:00.000Z  60s       2026-01-01T00:01:00.000Z',
+        'More: repeat with --cursor m1',
+        '',
+      ].join('\n'),
+    )
+    const deployments = await run(['deployments', 'p1'], {
+      status: 200,
+      body: {
+        deployments: [
+          {
+            repository: 'acme/shop',
+            environment: 'prod',
+            release: 'v1',
+            commit_sha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+            branch: null,
+            deployed_at: '2026-01-01T00:00:00.000Z',
+            pull_request_url: 'https://github.com/acme/shop/pull/1',
+          },
+        ],
+        next_cursor: null,
+      },
+    })
+    expect(deployments.stdout).toContain('DEPLOYED                  ENVIRONMENT  RELEASE  COMMIT')
+    expect(deployments.stdout).toContain(
+      '2026-01-01T00:00:00.000Z  prod         v1       a1b2c3d4e5f6  -       acme/shop   https://github.com/acme/shop/pull/1\n',
+    )
+    expect(deployments.stdout).not.toContain('More:')
   })
 
   it('uses --url over TIS_URL over the default', async () => {

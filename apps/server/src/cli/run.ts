@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import { ApiError, createApiClient } from './client'
 import { COMMANDS, type Command } from './commands'
-import { EVENT_FLAGS, ISSUE_FLAGS } from './read-commands'
+import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
 
 /** Exit codes of `tis`: success, an API (or network) error, a usage error. */
 export const EXIT = { ok: 0, api: 1, usage: 2 } as const
@@ -22,7 +22,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues and events.',
+    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors and deployments.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -123,7 +123,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-const QUERY_FLAGS = [...new Set([...ISSUE_FLAGS, ...EVENT_FLAGS])]
+const QUERY_FLAGS = [
+  ...new Set([...ISSUE_FLAGS, ...EVENT_FLAGS, ...MONITOR_FLAGS, ...DEPLOYMENT_FLAGS]),
+]
 
 function parse(argv: readonly string[]) {
   return parseArgs({
