@@ -242,11 +242,19 @@ describe('other routes', () => {
         '/api/v1/projects/{id}/mobile_tokens',
         '/api/v1/projects/{id}/mobile_tokens/{token_id}',
         '/api/v1/projects/{id}/rate_limits',
+        '/api/v1/projects/{id}/monitors',
+        '/api/v1/projects/{id}/deployments',
+        '/api/v1/projects/{id}/events/{event_id}',
         '/api/v1/users',
         '/health',
       ]),
     )
     expect(doc.components.schemas['ProjectRequest']?.properties['integration_kind']).toBeDefined()
+    expect(doc.components.schemas['Monitor']?.properties['status']).toEqual({
+      type: 'string',
+      enum: ['ok', 'error', 'missed'],
+    })
+    expect(doc.components.schemas['Deployment']?.properties['compare_url']).toBeDefined()
     expect(Object.keys(doc.components.schemas['RateLimitRequest']?.properties ?? {})).toEqual([
       'requests',
       'period_seconds',

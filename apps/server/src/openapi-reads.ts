@@ -99,6 +99,90 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       occurred_at: dateTime,
       context: { type: 'object' },
       issue_id: { type: ['string', 'null'], format: 'uuid' },
+      environment: nullableString,
+      release: nullableString,
+      trace_id: nullableString,
+      request_id: nullableString,
+      session_id: nullableString,
+    },
+  },
+  Monitor: {
+    type: 'object',
+    description:
+      'One (slug, environment) with its status computed when read: `error` while the last ok/error check-in was an error (also past the deadline), else `missed` after `missed_after` = `next_expected_at` + max(interval / 2, 30 s), else `ok`.',
+    required: [
+      'id',
+      'slug',
+      'environment',
+      'status',
+      'last_status',
+      'last_check_in_at',
+      'expected_interval_seconds',
+      'next_expected_at',
+      'missed_after',
+    ],
+    properties: {
+      id: uuid,
+      slug: { type: 'string' },
+      environment: { type: 'string' },
+      status: { type: 'string', enum: ['ok', 'error', 'missed'] },
+      health: {
+        type: ['string', 'null'],
+        enum: ['ok', 'error', null],
+        description: 'The last ok/error check-in; null until the first of them.',
+      },
+      last_status: { type: 'string', description: 'The status of the newest check-in as sent.' },
+      last_check_in_at: dateTime,
+      expected_interval_seconds: { type: 'integer' },
+      next_expected_at: dateTime,
+      missed_after: dateTime,
+      last_release: nullableString,
+      check_in_count: { type: 'integer' },
+    },
+  },
+  Deployment: {
+    type: 'object',
+    required: ['id', 'repository', 'environment', 'release', 'commit_sha', 'deployed_at'],
+    properties: {
+      id: uuid,
+      repository: { type: 'string' },
+      environment: { type: 'string' },
+      release: { type: 'string' },
+      commit_sha: { type: 'string' },
+      branch: nullableString,
+      release_tag: nullableString,
+      deployed_at: dateTime,
+      pull_request_number: nullableString,
+      pull_request_url: nullableString,
+      release_url: nullableString,
+      compare_url: nullableString,
+      workflow_run_url: nullableString,
+      deployment_url: nullableString,
+      source: {
+        type: 'string',
+        enum: ['api', 'event'],
+        description: '`event` when only known from an event.',
+      },
+    },
+  },
+  EventDetail: {
+    type: 'object',
+    required: ['event', 'issue', 'deployment', 'related'],
+    properties: {
+      event: ref('StoredEvent'),
+      issue: { oneOf: [ref('Issue'), { type: 'null' }] },
+      deployment: {
+        description:
+          "The deployment of the event's release and environment (and repository when it names one), else the newest deployed at or before it there; null when none.",
+        oneOf: [ref('Deployment'), { type: 'null' }],
+      },
+      related: {
+        type: 'array',
+        maxItems: 20,
+        description:
+          'Up to 20 other events sharing its trace_id, request_id or session_id, newest first.',
+        items: ref('StoredEvent'),
+      },
     },
   },
 }
@@ -121,12 +205,17 @@ const one = (description: string) => ({
 })
 
 /**
- * The read API (issues inbox, event list) as an OpenAPI extension. It uses the management API's
+ * The read API (issues inbox, events, monitors, deployments) as an OpenAPI extension. It uses the management API's
  * user access tokens and visibility: projects the user owns, is a member of, or all for an
  * administrator; 404 otherwise.
  */
 export const READS_OPENAPI: OpenApiExtension = {
-  tags: [{ name: 'reads', description: 'The issues inbox and the event list' }],
+  tags: [
+    {
+      name: 'reads',
+      description: 'The issues inbox, the event list, monitors and deployments',
+    },
+  ],
   schemas: SCHEMAS,
   paths: {
     '/api/v1/projects/{id}/issues': {
@@ -178,6 +267,33 @@ export const READS_OPENAPI: OpenApiExtension = {
           ...PAGE,
         ],
         responses: { ...list('events', 'StoredEvent'), ...errors(401, 404, 422) },
+      }),
+    },
+    '/api/v1/projects/{id}/events/{event_id}': {
+      get: operation('getEvent', 'Show one event with its issue, deployment and related events', {
+        parameters: [path('id'), path('event_id')],
+        responses: {
+          '200': { description: 'The event.', content: json(ref('EventDetail')) },
+          ...errors(401, 404),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/monitors': {
+      get: operation('listMonitors', "List a project's monitors, latest check-in first", {
+        parameters: [path('id'), query('environment', 'Exact environment.'), ...PAGE],
+        responses: { ...list('monitors', 'Monitor'), ...errors(401, 404, 422) },
+      }),
+    },
+    '/api/v1/projects/{id}/deployments': {
+      get: operation('listDeployments', "List a project's deployments, newest first", {
+        parameters: [
+          path('id'),
+          query('environment', 'Exact environment.'),
+          query('release', 'Exact release.'),
+          query('repository', 'Exact repository (owner/name).'),
+          ...PAGE,
+        ],
+        responses: { ...list('deployments', 'Deployment'), ...errors(401, 404, 422) },
       }),
     },
   },
