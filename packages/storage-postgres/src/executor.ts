@@ -86,3 +86,11 @@ export function mapDriverError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : String(error)
   return new StoreError('unavailable', `database unavailable: ${message}`, { cause: error })
 }
+
+/** A nullable text column of a row. */
+export const textOrNull = (row: Row, column: string): string | null =>
+  (row[column] as string | null | undefined) ?? null
+
+/** A nullable timestamptz column of a row. */
+export const dateOrNull = (row: Row, column: string): Date | null =>
+  (row[column] as Date | null | undefined) ?? null

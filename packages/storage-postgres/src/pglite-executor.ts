@@ -37,16 +37,8 @@ function wrap(
     async pipeline(statements) {
       // In process there is no round trip to save: run them one after another.
       const results: Row[][] = []
-      try {
-        for (const s of statements) {
-          const result = await client.query<Row>(s.text, normalizeParams(s.params))
-          const columns = result.fields.map((f) => ({ name: f.name, type: f.dataTypeID }))
-          results.push(normalizeRows(result.rows, columns))
-        }
-        return results
-      } catch (error) {
-        throw mapDriverError(error)
-      }
+      for (const s of statements) results.push(await this.query(s.text, s.params))
+      return results
     },
     async exec(script: string) {
       try {

@@ -29,12 +29,16 @@ function wrap(
   prepare: boolean,
   begin: <T>(fn: (tx: SqlExecutor) => Promise<T>) => Promise<unknown>,
 ): SqlExecutor {
+  // One statement, int8 columns as numbers; query and pipeline both go through here.
+  const run = async (text: string, params: readonly SqlParam[]) => {
+    // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters by its `types` option
+    const result = await client.unsafe(text, normalizeParams(params) as any[], { prepare })
+    return normalizeRows(result as unknown as Row[], result.columns ?? [])
+  }
   return {
     async query<T extends object = Row>(text: string, params: readonly SqlParam[] = []) {
       try {
-        // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters by its `types` option
-        const result = await client.unsafe(text, normalizeParams(params) as any[], { prepare })
-        return normalizeRows(result as unknown as Row[], result.columns ?? []) as T[]
+        return (await run(text, params)) as T[]
       } catch (error) {
         throw mapDriverError(error)
       }
@@ -43,12 +47,7 @@ function wrap(
       try {
         // Issued together on one connection, postgres.js writes them back to back and reads
         // the replies in order: one round trip for the lot.
-        const results = await Promise.all(
-          statements.map((s) =>
-            client.unsafe(s.text, normalizeParams(s.params) as any[], { prepare }),
-          ),
-        )
-        return results.map((r) => normalizeRows(r as unknown as Row[], r.columns ?? []))
+        return await Promise.all(statements.map((s) => run(s.text, s.params)))
       } catch (error) {
         throw mapDriverError(error)
       }

@@ -8,7 +8,7 @@ import type {
   MonitorRecord,
   ReadStore,
 } from '@tis/ingest'
-import type { Row, SqlExecutor, SqlParam } from './executor'
+import { type Row, type SqlExecutor, type SqlParam, textOrNull } from './executor'
 import { isUuid } from './uuid'
 
 const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
@@ -31,7 +31,7 @@ function toMonitor(row: Row): MonitorRecord {
     lastStatus: row['last_status'] as string,
     lastCheckInAt: row['last_check_in_at'] as Date,
     expectedIntervalSeconds: row['expected_interval_seconds'] as number,
-    lastRelease: (row['last_release'] as string | null) ?? null,
+    lastRelease: textOrNull(row, 'last_release'),
     checkInCount: row['check_in_count'] as number,
   }
 }
@@ -40,8 +40,6 @@ const DEPLOYMENT_COLUMNS = `d.id::text as id, d.repository, d.environment, d.rel
   d.branch, d.deployed_at, d.pull_request_number, d.pull_request_url, d.release_url,
   d.compare_url, d.workflow_run_url, d.deployment_url, d.release_tag, d.source`
 
-const orNull = (value: unknown) => (value as string | null | undefined) ?? null
-
 function toDeployment(row: Row): DeploymentRecord {
   return {
     id: row['id'] as string,
@@ -49,15 +47,15 @@ function toDeployment(row: Row): DeploymentRecord {
     environment: row['environment'] as string,
     release: row['release'] as string,
     commitSha: row['commit_sha'] as string,
-    branch: orNull(row['branch']),
+    branch: textOrNull(row, 'branch'),
     deployedAt: row['deployed_at'] as Date,
-    pullRequestNumber: orNull(row['pull_request_number']),
-    pullRequestUrl: orNull(row['pull_request_url']),
-    releaseUrl: orNull(row['release_url']),
-    compareUrl: orNull(row['compare_url']),
-    workflowRunUrl: orNull(row['workflow_run_url']),
-    deploymentUrl: orNull(row['deployment_url']),
-    releaseTag: orNull(row['release_tag']),
+    pullRequestNumber: textOrNull(row, 'pull_request_number'),
+    pullRequestUrl: textOrNull(row, 'pull_request_url'),
+    releaseUrl: textOrNull(row, 'release_url'),
+    compareUrl: textOrNull(row, 'compare_url'),
+    workflowRunUrl: textOrNull(row, 'workflow_run_url'),
+    deploymentUrl: textOrNull(row, 'deployment_url'),
+    releaseTag: textOrNull(row, 'release_tag'),
     source: row['source'] as 'api' | 'event',
   }
 }
@@ -73,11 +71,11 @@ function toIssue(row: Row): IssueRecord {
     count: row['count'] as number,
     firstSeenAt: row['first_seen_at'] as Date,
     lastSeenAt: row['last_seen_at'] as Date,
-    firstRelease: (row['first_release'] as string | null) ?? null,
-    lastRelease: (row['last_release'] as string | null) ?? null,
-    latestEventId: (row['latest_event_id'] as string | null) ?? null,
+    firstRelease: textOrNull(row, 'first_release'),
+    lastRelease: textOrNull(row, 'last_release'),
+    latestEventId: textOrNull(row, 'latest_event_id'),
     regressionCount: row['regression_count'] as number,
-    regressedInRelease: (row['regressed_in_release'] as string | null) ?? null,
+    regressedInRelease: textOrNull(row, 'regressed_in_release'),
   }
 }
 
@@ -86,17 +84,17 @@ function toEvent(row: Row): EventRecord {
     id: row['id'] as string,
     legacyId: row['legacy_id'] as number,
     eventType: row['event_type'] as EventType,
-    level: (row['level'] as string | null) ?? null,
-    message: (row['message'] as string | null) ?? null,
-    fingerprint: (row['fingerprint'] as string | null) ?? null,
+    level: textOrNull(row, 'level'),
+    message: textOrNull(row, 'message'),
+    fingerprint: textOrNull(row, 'fingerprint'),
     occurredAt: row['occurred_at'] as Date,
     payload: row['payload'] as Record<string, unknown>,
-    issueId: (row['issue_id'] as string | null) ?? null,
-    environment: orNull(row['environment']),
-    release: orNull(row['release']),
-    traceId: orNull(row['trace_id']),
-    requestId: orNull(row['request_id']),
-    sessionId: orNull(row['session_id']),
+    issueId: textOrNull(row, 'issue_id'),
+    environment: textOrNull(row, 'environment'),
+    release: textOrNull(row, 'release'),
+    traceId: textOrNull(row, 'trace_id'),
+    requestId: textOrNull(row, 'request_id'),
+    sessionId: textOrNull(row, 'session_id'),
   }
 }
 

@@ -12,7 +12,7 @@ import type {
   RateLimitOverride,
   UserRecord,
 } from '@tis/ingest'
-import type { Row } from './executor'
+import { dateOrNull, type Row, textOrNull } from './executor'
 
 // Column lists and row → record mappers shared by the management and credential queries. The
 // casts are the trust boundary: the columns are constrained by the migrations (check
@@ -53,7 +53,7 @@ export function toProject(row: Row): ProjectRecord {
     status: row['status'] as ProjectStatus,
     ownerId: row['owner_id'] as string,
     createdAt: row['created_at'] as Date,
-    archivedAt: (row['archived_at'] as Date | null) ?? null,
+    archivedAt: dateOrNull(row, 'archived_at'),
     rateLimit: toRateLimit(row),
   }
 }
@@ -69,7 +69,7 @@ export function toApiKey(row: Row): ApiKeyRecord {
     projectId: row['project_id'] as string,
     name: row['name'] as string,
     createdAt: row['created_at'] as Date,
-    revokedAt: (row['revoked_at'] as Date | null) ?? null,
+    revokedAt: dateOrNull(row, 'revoked_at'),
   }
 }
 
@@ -96,8 +96,8 @@ function toBinding(row: Row): MobileBinding {
     platform: row['platform'] as MobilePlatform,
     service: row['service'] as string,
     environment: row['environment'] as string,
-    release: (row['release'] as string | null) ?? null,
-    sessionId: (row['session_id'] as string | null) ?? null,
+    release: textOrNull(row, 'release'),
+    sessionId: textOrNull(row, 'session_id'),
     allowedEventTypes: (row['allowed_event_types'] as EventType[] | null) ?? [],
   }
 }
@@ -107,10 +107,10 @@ export function toMobileToken(row: Row): MobileTokenRecord {
   return {
     id: row['id'] as string,
     projectId: row['project_id'] as string,
-    parentKeyId: (row['parent_key_id'] as string | null) ?? null,
+    parentKeyId: textOrNull(row, 'parent_key_id'),
     createdAt: row['created_at'] as Date,
     expiresAt: row['expires_at'] as Date,
-    revokedAt: (row['revoked_at'] as Date | null) ?? null,
+    revokedAt: dateOrNull(row, 'revoked_at'),
     ...toBinding(row),
   }
 }
@@ -123,8 +123,8 @@ export function toCredential(row: Row): CredentialRecord {
     projectId: row['project_id'] as string,
     projectStatus: row['project_status'] as ProjectStatus,
     integrationKind: row['integration_kind'] as IntegrationKind,
-    revokedAt: (row['revoked_at'] as Date | null) ?? null,
-    expiresAt: (row['expires_at'] as Date | null) ?? null,
+    revokedAt: dateOrNull(row, 'revoked_at'),
+    expiresAt: dateOrNull(row, 'expires_at'),
     // Tokens minted before the binding columns existed have no platform: treat as unbound.
     binding: row['kind'] === 'mobile' && row['platform'] ? toBinding(row) : null,
     rateLimit: toRateLimit(row),
