@@ -37,6 +37,12 @@ const ACCEPTED = [
     body: { id: expect.stringMatching(UUID), status: 'accepted' },
   },
   {
+    rule: 'an uppercase CHECK_IN envelope with camelCase fields',
+    path: '/api/v1/check_ins',
+    json: { CHECK_IN: { slug: 'hourly', expectedIntervalSeconds: 3600, durationMs: 12 } },
+    body: { id: expect.stringMatching(UUID), status: 'accepted' },
+  },
+  {
     rule: 'a deployment',
     path: '/api/v1/deployments',
     json: { deployment: { release: '1.0.0', repository: 'acme/shop', commit_sha: SHA } },

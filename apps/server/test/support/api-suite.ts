@@ -1,0 +1,20 @@
+import { describe } from 'vitest'
+import type { Harness } from './harness'
+import { describeHttp } from './http-suite'
+import { describeIngestRecords } from './ingest-records-suite'
+import { describeIngestStatuses } from './ingest-status-suite'
+import { describeManagement } from './management-suite'
+import { describeMobileTokens } from './mobile-suite'
+import { describeRateLimits } from './rate-limit-suite'
+import { describeReads } from './reads-suite'
+
+/** Every HTTP suite, run against whichever store the harness was started on. */
+export function describeApi(harness: () => Harness): void {
+  describe('http', () => describeHttp(harness))
+  describe('ingestion statuses', () => describeIngestStatuses(harness))
+  describe('ingestion records', () => describeIngestRecords(harness))
+  describe('management', () => describeManagement(harness))
+  describe('mobile ingest tokens', () => describeMobileTokens(harness))
+  describe('rate limits', () => describeRateLimits(harness))
+  describe('read API', () => describeReads(harness))
+}
