@@ -1,0 +1,86 @@
+// The analytics outbox (issue 6): records accepted into the primary store are queued, in the same
+// transaction that stores them, for background export to the optional analytics store.
+
+/** An accepted event as queued for export: the `events` row, dates as RFC 3339 strings. */
+export interface OutboxEventRow {
+  readonly id: string
+  readonly project_id: string
+  readonly event_type: string
+  readonly level: string | null
+  readonly message: string | null
+  readonly fingerprint: string | null
+  readonly occurred_at: string
+  readonly received_at: string
+  readonly environment: string | null
+  readonly release: string | null
+  readonly trace_id: string | null
+  readonly request_id: string | null
+  readonly session_id: string | null
+  readonly user_id: string | null
+  readonly transaction_name: string | null
+  readonly duration_ms: number | null
+  readonly issue_id: string | null
+  /** The normalised event (`context` holds `service`, `tags`, `exception`, …). */
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+/** An accepted span as queued for export: the `spans` row, dates as RFC 3339 strings. */
+export interface OutboxSpanRow {
+  readonly id: string
+  readonly project_id: string
+  readonly trace_id: string | null
+  readonly span_id: string | null
+  readonly parent_span_id: string | null
+  readonly name: string
+  readonly kind: string | null
+  readonly started_at: string
+  readonly ended_at: string | null
+  readonly duration_ms: number | null
+  readonly environment: string | null
+  readonly release: string | null
+  readonly received_at: string
+  /** The normalised span event. */
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+/** One queued record. */
+export type OutboxRecord = {
+  /** Queue position (a bigint as a decimal string): older records have smaller values. */
+  readonly seq: string
+  /** How many earlier claims of this record ended without an acknowledgement. */
+  readonly attempts: number
+  readonly enqueuedAt: Date
+} & (
+  | { readonly kind: 'event'; readonly row: OutboxEventRow }
+  | { readonly kind: 'span'; readonly row: OutboxSpanRow }
+)
+
+/** Records leased to one drainer. */
+export interface OutboxClaim {
+  /** Identifies the lease; `complete` and `release` only act on records still leased by it. */
+  readonly lease: string
+  readonly records: readonly OutboxRecord[]
+}
+
+/** Queue depth and the age of its oldest record. */
+export interface OutboxStats {
+  readonly depth: number
+  /** When the oldest queued record was enqueued; `null` when the queue is empty. */
+  readonly oldestEnqueuedAt: Date | null
+}
+
+/**
+ * The durable export queue. Several drainers (processes) may claim at once: a claim leases the
+ * oldest records that are neither leased nor waiting for a retry (`FOR UPDATE SKIP LOCKED`), so two
+ * drainers never hold the same record while its lease lasts.
+ */
+export interface AnalyticsOutbox {
+  /** Leases up to `limit` of the oldest available records for `leaseMs`; none when the queue is empty. */
+  claim(limit: number, leaseMs: number): Promise<OutboxClaim>
+  /** Removes the claimed records: the analytics store acknowledged them. */
+  complete(claim: OutboxClaim): Promise<void>
+  /** Gives the records back (attempts + 1), available again at `retryAt` (default: now). */
+  release(claim: OutboxClaim, retryAt?: Date): Promise<void>
+  /** Depth and oldest age of the queue. */
+  stats(): Promise<OutboxStats>
+}
