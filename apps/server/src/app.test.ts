@@ -57,6 +57,10 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       listMonitors: op('listMonitors'),
       listDeployments: op('listDeployments'),
       getEvent: op('getEvent'),
+      listTransactions: op('listTransactions'),
+      getMetric: op('getMetric'),
+      listTraces: op('listTraces'),
+      getTrace: op('getTrace'),
     },
     flush: async () => {},
     close: async () => {},
@@ -129,6 +133,10 @@ describe('management routes', () => {
     ['GET', `/api/v1/projects/${id}/monitors`, 'listMonitors', { id }],
     ['GET', `/api/v1/projects/${id}/deployments`, 'listDeployments', { id }],
     ['GET', `/api/v1/projects/${id}/events/${keyId}`, 'getEvent', { id, event_id: keyId }],
+    ['GET', `/api/v1/projects/${id}/transactions`, 'listTransactions', { id }],
+    ['GET', `/api/v1/projects/${id}/metrics`, 'getMetric', { id }],
+    ['GET', `/api/v1/projects/${id}/traces`, 'listTraces', { id }],
+    ['GET', `/api/v1/projects/${id}/traces/abc123`, 'getTrace', { id, trace_id: 'abc123' }],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })

@@ -102,7 +102,7 @@ export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver)
   ]
 }
 
-/** The read API: the issues inbox and the event list, with the management API's tokens. */
+/** The read API (inbox, activity, performance, traces, monitors, deployments) with the management API's tokens. */
 export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[] {
   const route = (method: RouteSpec['method'], path: string, operation: Operation): RouteSpec => ({
     method,
@@ -117,5 +117,9 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('GET', '/events/:event_id', api.getEvent),
     route('GET', '/monitors', api.listMonitors),
     route('GET', '/deployments', api.listDeployments),
+    route('GET', '/transactions', api.listTransactions),
+    route('GET', '/metrics', api.getMetric),
+    route('GET', '/traces', api.listTraces),
+    route('GET', '/traces/:trace_id', api.getTrace),
   ]
 }

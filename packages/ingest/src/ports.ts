@@ -453,6 +453,89 @@ export interface DeploymentQuery {
   readonly limit: number
 }
 
+/** Filters of {@link ReadStore.summarizeTransactions}: transactions with `since <= occurred_at < until`. */
+export interface TransactionQuery {
+  readonly projectId: string
+  readonly since: Date
+  readonly until: Date
+  readonly environment?: string
+  readonly release?: string
+  /** At most this many transaction names, busiest first. */
+  readonly limit: number
+}
+
+/** Timings of one transaction name in a window. */
+export interface TransactionSummary {
+  /** `transaction_name`, else the message. */
+  readonly name: string
+  readonly count: number
+  /** Transactions with a status code of 500 or more, or level `error` or `fatal`. */
+  readonly errorCount: number
+  /** Percentiles (linear interpolation) and average of `duration_ms`; `null` when none has one. */
+  readonly p50: number | null
+  readonly p95: number | null
+  readonly p99: number | null
+  readonly avg: number | null
+}
+
+/** Filters of {@link ReadStore.metricBuckets}. */
+export interface MetricQuery {
+  readonly projectId: string
+  /** The metric's name: the `message` of `metric` events. */
+  readonly name: string
+  readonly since: Date
+  readonly until: Date
+  readonly intervalSeconds: number
+  readonly environment?: string
+  readonly release?: string
+}
+
+/** One non-empty time bucket of a metric. */
+export interface MetricBucket {
+  /** Start of the bucket: `since + k * interval`. */
+  readonly start: Date
+  /** Metric events in the bucket. */
+  readonly count: number
+  /** Aggregates of their values (`context.value`, else `duration_ms`); `null` when none has one. */
+  readonly sum: number | null
+  readonly min: number | null
+  readonly max: number | null
+  readonly avg: number | null
+}
+
+/** A stored span as the read API shows it. */
+export interface SpanRecord {
+  readonly id: string
+  readonly traceId: string | null
+  readonly spanId: string | null
+  readonly parentSpanId: string | null
+  readonly name: string
+  readonly kind: string | null
+  readonly startedAt: Date
+  readonly endedAt: Date | null
+  readonly durationMs: number | null
+  readonly environment: string | null
+  readonly release: string | null
+  /** The normalised span event as accepted (its `context` is shown). */
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+/** Filters of {@link ReadStore.listRootSpans}: spans without a parent. */
+export interface RootSpanQuery {
+  readonly projectId: string
+  /** Kinds to list (default server and browser). */
+  readonly kinds: readonly string[]
+  readonly since?: Date
+  readonly until?: Date
+  readonly environment?: string
+  readonly release?: string
+  /** Case-insensitive substring of the name. */
+  readonly q?: string
+  /** Rows strictly after this position in (started_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
 /** The read side of the inbox and event list (issue 5). */
 export interface ReadStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
@@ -478,6 +561,14 @@ export interface ReadStore {
    * id desc), at most `limit`; none when all three are `null`.
    */
   listRelatedEvents(query: RelatedEventsQuery): Promise<readonly EventRecord[]>
+  /** Per transaction name: count, errors and timings, busiest first (count desc, name). */
+  summarizeTransactions(query: TransactionQuery): Promise<readonly TransactionSummary[]>
+  /** The non-empty buckets of a metric, oldest first. */
+  metricBuckets(query: MetricQuery): Promise<readonly MetricBucket[]>
+  /** The spans of a trace ordered by (started_at, id), at most `limit`. */
+  listTraceSpans(projectId: string, traceId: string, limit: number): Promise<readonly SpanRecord[]>
+  /** Root spans newest first: (started_at desc, id desc), at most `limit`. */
+  listRootSpans(query: RootSpanQuery): Promise<readonly SpanRecord[]>
 }
 
 /** Everything a storage adapter provides. */

@@ -6,7 +6,10 @@ import type {
   IssueQuery,
   IssueStatus,
   KeysetCursor,
+  MetricQuery,
   MonitorQuery,
+  RootSpanQuery,
+  TransactionQuery,
 } from './ports'
 
 /** Page size when `limit` is absent. */
@@ -109,6 +112,61 @@ const DEPLOYMENT_QUERY = z.object({
   cursor,
 })
 
+const TRANSACTION_QUERY = z.object({
+  since: time,
+  until: time,
+  environment: filter,
+  release: filter,
+  limit,
+})
+
+/** Window of the performance reads when `since` is absent: the 24 hours before `until`. */
+export const DEFAULT_WINDOW_SECONDS = 86_400
+/** The most buckets one metric read returns. */
+export const MAX_METRIC_BUCKETS = 1_440
+/** Default bucket widths, smallest first: the first giving at most 120 buckets is used. */
+const NICE_INTERVALS = [60, 300, 900, 3_600, 21_600, 86_400, 604_800]
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 }
+
+const interval = z
+  .string()
+  .transform((text, ctx) => {
+    const match = /^(\d{1,9})([smhd]?)$/.exec(text)
+    const seconds = match ? Number(match[1]) * (UNIT_SECONDS[match[2] || 's'] ?? 1) : 0
+    if (seconds < 1 || seconds > 31_536_000) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be a number of seconds (or of minutes, hours or days: 30s, 5m, 1h, 1d) up to 365 days',
+      })
+    }
+    return seconds
+  })
+  .optional()
+
+const METRIC_QUERY = z.object({
+  name: z
+    .string({ error: 'is required' })
+    .min(1, 'must not be empty')
+    .max(MAX_FILTER, `must be at most ${MAX_FILTER} characters`),
+  since: time,
+  until: time,
+  interval,
+  environment: filter,
+  release: filter,
+})
+
+const ROOT_SPAN_QUERY = z.object({
+  kind: filter,
+  since: time,
+  until: time,
+  environment: filter,
+  release: filter,
+  q: filter,
+  limit,
+  cursor,
+})
+
 /** A parsed query, or the 422 messages, each naming its parameter. */
 export type QueryResult<T> = { ok: true; value: T } | { ok: false; errors: string[] }
 
@@ -207,6 +265,103 @@ export function parseDeploymentQuery(
       release: v.release,
       repository: v.repository,
       deployedBefore: undefined,
+      after: v.cursor,
+      limit: v.limit ?? DEFAULT_PAGE_SIZE,
+    }),
+  }
+}
+
+/** The window `[since, until)`: until defaults to now, since to 24 hours before until. */
+function window(
+  v: { since?: Date | undefined; until?: Date | undefined },
+  now: Date,
+): QueryResult<{ since: Date; until: Date }> {
+  const until = v.until ?? now
+  const since = v.since ?? new Date(until.getTime() - DEFAULT_WINDOW_SECONDS * 1000)
+  if (since.getTime() >= until.getTime())
+    return { ok: false, errors: ['since must be before until'] }
+  return { ok: true, value: { since, until } }
+}
+
+/** Parses the query of `GET …/transactions`. */
+export function parseTransactionQuery(
+  projectId: string,
+  raw: RawQuery,
+  now: Date,
+): QueryResult<TransactionQuery> {
+  const parsed = parse(TRANSACTION_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  const w = window(v, now)
+  if (!w.ok) return w
+  return {
+    ok: true,
+    value: defined<TransactionQuery>({
+      projectId,
+      ...w.value,
+      environment: v.environment,
+      release: v.release,
+      limit: v.limit ?? DEFAULT_PAGE_SIZE,
+    }),
+  }
+}
+
+/** Parses the query of `GET …/metrics`. */
+export function parseMetricQuery(
+  projectId: string,
+  raw: RawQuery,
+  now: Date,
+): QueryResult<MetricQuery> {
+  const parsed = parse(METRIC_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  const w = window(v, now)
+  if (!w.ok) return w
+  const span = (w.value.until.getTime() - w.value.since.getTime()) / 1000
+  const intervalSeconds =
+    v.interval ?? NICE_INTERVALS.find((s) => span / s <= 120) ?? NICE_INTERVALS.at(-1)!
+  if (Math.ceil(span / intervalSeconds) > MAX_METRIC_BUCKETS) {
+    return {
+      ok: false,
+      errors: [
+        `interval is too small for the window: at most ${MAX_METRIC_BUCKETS} buckets (at least ${Math.ceil(span / MAX_METRIC_BUCKETS)} seconds)`,
+      ],
+    }
+  }
+  return {
+    ok: true,
+    value: defined<MetricQuery>({
+      projectId,
+      name: v.name,
+      ...w.value,
+      intervalSeconds,
+      environment: v.environment,
+      release: v.release,
+    }),
+  }
+}
+
+/** Span kinds `GET …/traces` lists when `kind` is absent. */
+export const ROOT_SPAN_KINDS = ['server', 'browser'] as const
+
+/** Parses the query of `GET …/traces`. */
+export function parseRootSpanQuery(projectId: string, raw: RawQuery): QueryResult<RootSpanQuery> {
+  const parsed = parse(ROOT_SPAN_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  if (v.since && v.until && v.since.getTime() >= v.until.getTime()) {
+    return { ok: false, errors: ['since must be before until'] }
+  }
+  return {
+    ok: true,
+    value: defined<RootSpanQuery>({
+      projectId,
+      kinds: v.kind === undefined ? ROOT_SPAN_KINDS : [v.kind],
+      since: v.since,
+      until: v.until,
+      environment: v.environment,
+      release: v.release,
+      q: v.q,
       after: v.cursor,
       limit: v.limit ?? DEFAULT_PAGE_SIZE,
     }),

@@ -8,15 +8,21 @@ import type {
   IssueRecord,
   IssueStatus,
   KeysetCursor,
+  MetricBucket,
   MonitorRecord,
   ProjectRecord,
+  SpanRecord,
+  TransactionSummary,
 } from './ports'
 import {
   encodeCursor,
   parseDeploymentQuery,
   parseEventQuery,
   parseIssueQuery,
+  parseMetricQuery,
   parseMonitorQuery,
+  parseRootSpanQuery,
+  parseTransactionQuery,
   type QueryResult,
 } from './read-query'
 
@@ -40,7 +46,21 @@ export interface ReadApi {
   listDeployments: ManagementOperation
   /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
   getEvent: ManagementOperation
+  /** `GET /api/v1/projects/:id/transactions` — count, errors and percentiles per name. */
+  listTransactions: ManagementOperation
+  /** `GET /api/v1/projects/:id/metrics` — time buckets of one metric. */
+  getMetric: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces` — recent root spans. */
+  listTraces: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
+  getTrace: ManagementOperation
 }
+
+/** The most spans `GET …/traces/:trace_id` returns (earliest first); more set `truncated`. */
+export const MAX_TRACE_SPANS = 5_000
+/** How many non-span events of a trace `GET …/traces/:trace_id` shows. */
+export const TRACE_EVENTS_LIMIT = 100
+const MAX_TRACE_ID = 1_024
 
 /** How many related events `GET …/events/:event_id` shows. */
 export const RELATED_EVENTS_LIMIT = 20
@@ -139,6 +159,99 @@ export function eventJson(e: EventRecord) {
   }
 }
 
+/** JSON of one transaction name's timings. */
+export function transactionJson(t: TransactionSummary) {
+  return {
+    name: t.name,
+    count: t.count,
+    error_count: t.errorCount,
+    error_rate: t.count === 0 ? 0 : t.errorCount / t.count,
+    p50_ms: t.p50,
+    p95_ms: t.p95,
+    p99_ms: t.p99,
+    avg_ms: t.avg,
+  }
+}
+
+/** Every bucket of `[since, until)` oldest first; buckets without metric events count 0. */
+export function metricBucketsJson(
+  buckets: readonly MetricBucket[],
+  since: Date,
+  until: Date,
+  intervalSeconds: number,
+) {
+  const byStart = new Map(buckets.map((b) => [b.start.getTime(), b]))
+  const out = []
+  for (let t = since.getTime(); t < until.getTime(); t += intervalSeconds * 1000) {
+    const b = byStart.get(t)
+    out.push({
+      start: new Date(t).toISOString(),
+      count: b?.count ?? 0,
+      sum: b?.sum ?? null,
+      min: b?.min ?? null,
+      max: b?.max ?? null,
+      avg: b?.avg ?? null,
+    })
+  }
+  return out
+}
+
+/** JSON of a span. */
+export function spanJson(s: SpanRecord) {
+  return {
+    id: s.id,
+    trace_id: s.traceId,
+    span_id: s.spanId,
+    parent_span_id: s.parentSpanId,
+    name: s.name,
+    kind: s.kind,
+    started_at: s.startedAt.toISOString(),
+    ended_at: s.endedAt?.toISOString() ?? null,
+    duration_ms: s.durationMs,
+    environment: s.environment,
+    release: s.release,
+    context: s.payload['context'] ?? {},
+  }
+}
+
+/**
+ * A trace's tree: each span's depth below its root (0 for roots and for spans whose parent is
+ * not in the trace), and the root: the earliest span without a parent, else the earliest span
+ * whose parent is missing.
+ */
+export function traceTree(spans: readonly SpanRecord[]) {
+  const bySpanId = new Map<string, SpanRecord>()
+  for (const s of spans) if (s.spanId !== null && !bySpanId.has(s.spanId)) bySpanId.set(s.spanId, s)
+  const depths = new Map<SpanRecord, number>()
+  const depthOf = (s: SpanRecord): number => {
+    const known = depths.get(s)
+    if (known !== undefined) return known
+    // Walk up iteratively; a cycle (a span its own ancestor) stops at the first repeat.
+    const chain: SpanRecord[] = []
+    const seen = new Set<SpanRecord>()
+    let at: SpanRecord | undefined = s
+    let base = 0
+    while (at && !seen.has(at)) {
+      const d = depths.get(at)
+      if (d !== undefined) {
+        base = d + 1
+        break
+      }
+      seen.add(at)
+      chain.push(at)
+      at = at.parentSpanId === null ? undefined : bySpanId.get(at.parentSpanId)
+    }
+    for (let i = chain.length - 1; i >= 0; i--) depths.set(chain[i]!, base + (chain.length - 1 - i))
+    return depths.get(s)!
+  }
+  const root =
+    spans.find((s) => s.parentSpanId === null) ??
+    spans.find((s) => s.parentSpanId !== null && !bySpanId.has(s.parentSpanId)) ??
+    spans[0] ??
+    null
+  return { root, depthOf }
+}
+
 /** JSON of a deployment. */
 export function deploymentJson(d: DeploymentRecord) {
   return {
@@ -220,6 +333,69 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   }
 
   return {
+    listTransactions: withProject(async (request, project) => {
+      const parsed = parseTransactionQuery(project.id, request.query ?? {}, now())
+      if (!parsed.ok) return json(422, { errors: parsed.errors })
+      const q = parsed.value
+      const rows = await store.summarizeTransactions(q)
+      return json(200, {
+        since: q.since.toISOString(),
+        until: q.until.toISOString(),
+        transactions: rows.map(transactionJson),
+      })
+    }),
+
+    getMetric: withProject(async (request, project) => {
+      const parsed = parseMetricQuery(project.id, request.query ?? {}, now())
+      if (!parsed.ok) return json(422, { errors: parsed.errors })
+      const q = parsed.value
+      const buckets = await store.metricBuckets(q)
+      return json(200, {
+        name: q.name,
+        since: q.since.toISOString(),
+        until: q.until.toISOString(),
+        interval_seconds: q.intervalSeconds,
+        buckets: metricBucketsJson(buckets, q.since, q.until, q.intervalSeconds),
+      })
+    }),
+
+    listTraces: withProject(async (request, project) => {
+      const result = await page(
+        parseRootSpanQuery(project.id, request.query ?? {}),
+        (q) => store.listRootSpans(q),
+        (s) => ({ at: s.startedAt, id: s.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { traces: result.rows.map(spanJson), next_cursor: result.next })
+    }),
+
+    getTrace: withProject(async (request, project) => {
+      const traceId = request.params?.['trace_id'] ?? ''
+      if (traceId === '' || traceId.length > MAX_TRACE_ID) return json(404, NOT_FOUND)
+      const [spans, events] = await Promise.all([
+        store.listTraceSpans(project.id, traceId, MAX_TRACE_SPANS + 1),
+        store.listEvents({ projectId: project.id, traceId, limit: TRACE_EVENTS_LIMIT }),
+      ])
+      if (spans.length === 0 && events.length === 0) return json(404, NOT_FOUND)
+      const shown = spans.slice(0, MAX_TRACE_SPANS)
+      const { root, depthOf } = traceTree(shown)
+      const starts = shown.map((s) => s.startedAt.getTime())
+      const ends = shown.map(
+        (s) => s.endedAt?.getTime() ?? s.startedAt.getTime() + (s.durationMs ?? 0),
+      )
+      return json(200, {
+        trace_id: traceId,
+        root: root ? spanJson(root) : null,
+        duration_ms: root?.durationMs ?? null,
+        started_at: shown.length ? new Date(Math.min(...starts)).toISOString() : null,
+        ended_at: shown.length ? new Date(Math.max(...ends)).toISOString() : null,
+        span_count: shown.length,
+        truncated: spans.length > MAX_TRACE_SPANS,
+        spans: shown.map((s) => ({ ...spanJson(s), depth: depthOf(s) })),
+        events: events.filter((e) => e.eventType !== 'span').map(eventJson),
+      })
+    }),
+
     listIssues: withProject(async (request, project) => {
       const result = await page(
         parseIssueQuery(project.id, request.query ?? {}),

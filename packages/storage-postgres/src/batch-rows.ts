@@ -24,6 +24,33 @@ const text = (v: unknown): string | null =>
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
 const date = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
+/** An HTTP status: an integer from 100 to 599, or a string of one. */
+function httpStatus(v: unknown): number | null {
+  const n = typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : v
+  return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : null
+}
+
+/**
+ * The HTTP status code of an event: `context.status_code`, `http_status`, `status` (the SDK's
+ * `captureTransaction` option), `response.status_code` or `response.status`, the first that is one.
+ */
+export function statusCodeOf(context: Readonly<Record<string, unknown>>): number | null {
+  const response = context['response']
+  const r =
+    typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {}
+  for (const v of [
+    context['status_code'],
+    context['http_status'],
+    context['status'],
+    r['status_code'],
+    r['status'],
+  ]) {
+    const code = httpStatus(v)
+    if (code !== null) return code
+  }
+  return null
+}
+
 /** An `events` row. */
 export type EventRow = ReturnType<typeof eventRow>
 
@@ -48,6 +75,9 @@ export function eventRow(op: EventOp, ord: number) {
     user_id: text(field(e, 'user_id')),
     transaction_name: text(field(e, 'transaction_name')),
     duration_ms: num(field(e, 'duration_ms')),
+    status_code: statusCodeOf(e.context),
+    value:
+      e.event_type === 'metric' ? (num(e.context['value']) ?? num(field(e, 'duration_ms'))) : null,
     issue_id: null as string | null,
     payload: e,
   }

@@ -47,7 +47,7 @@ select input.k, up.id::text as id
 
 const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, occurred_at,
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
-  duration_ms, issue_id, payload`
+  duration_ms, status_code, value, issue_id, payload`
 
 /**
  * Inserts events in batch order; resolves `(ord, legacy_id)`. Each row names its issue by hash;
@@ -60,7 +60,8 @@ with input as (
     ord int, id uuid, project_id uuid, event_type text, level text, message text,
     fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
     release text, trace_id text, request_id text, session_id text, user_id text,
-    transaction_name text, duration_ms float8, issue_hash text, payload jsonb)
+    transaction_name text, duration_ms float8, status_code int, value float8, issue_hash text,
+    payload jsonb)
 ), inserted as (
   insert into events (${EVENT_COLUMNS})
   select ${EVENT_COLUMNS.replace(

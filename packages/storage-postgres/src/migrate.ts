@@ -4,6 +4,7 @@ import { EVENTS_MIGRATION } from './migrations/0002-events'
 import { MONITORS_DEPLOYMENTS_MIGRATION } from './migrations/0003-monitors-deployments'
 import { MOBILE_RATE_LIMITS_MIGRATION } from './migrations/0004-mobile-rate-limits'
 import { ISSUE_READS_MIGRATION } from './migrations/0005-issue-reads'
+import { PERFORMANCE_READS_MIGRATION } from './migrations/0006-performance-reads'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MONITORS_DEPLOYMENTS_MIGRATION,
   MOBILE_RATE_LIMITS_MIGRATION,
   ISSUE_READS_MIGRATION,
+  PERFORMANCE_READS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -7,8 +7,9 @@ import type {
   KeysetCursor,
   MonitorRecord,
   ReadStore,
+  SpanRecord,
 } from '@tis/ingest'
-import { type Row, type SqlExecutor, type SqlParam, textOrNull } from './executor'
+import { dateOrNull, type Row, type SqlExecutor, type SqlParam, textOrNull } from './executor'
 import { isUuid } from './uuid'
 
 const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
@@ -96,6 +97,32 @@ function toEvent(row: Row): EventRecord {
     requestId: textOrNull(row, 'request_id'),
     sessionId: textOrNull(row, 'session_id'),
   }
+}
+
+const SPAN_COLUMNS = `s.id::text as id, s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind,
+  s.started_at, s.ended_at, s.duration_ms, s.environment, s.release, s.payload`
+
+function toSpan(row: Row): SpanRecord {
+  return {
+    id: row['id'] as string,
+    traceId: textOrNull(row, 'trace_id'),
+    spanId: textOrNull(row, 'span_id'),
+    parentSpanId: textOrNull(row, 'parent_span_id'),
+    name: row['name'] as string,
+    kind: textOrNull(row, 'kind'),
+    startedAt: row['started_at'] as Date,
+    endedAt: dateOrNull(row, 'ended_at'),
+    durationMs: numberOrNull(row, 'duration_ms'),
+    environment: textOrNull(row, 'environment'),
+    release: textOrNull(row, 'release'),
+    payload: row['payload'] as Record<string, unknown>,
+  }
+}
+
+/** A float8/numeric column as a number (drivers may return numeric as text). */
+function numberOrNull(row: Row, column: string): number | null {
+  const v = row[column]
+  return v === null || v === undefined ? null : Number(v)
 }
 
 /** Collects `where` conditions with numbered parameters. */
@@ -267,6 +294,105 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         c.params,
       )
       return rows.map(toEvent)
+    },
+
+    async summarizeTransactions(query) {
+      const c = conditions(query.projectId)
+      c.where.push(
+        `e.occurred_at >= ${c.param(query.since, 'timestamptz')}`,
+        `e.occurred_at < ${c.param(query.until, 'timestamptz')}`,
+      )
+      if (query.environment !== undefined) {
+        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
+      }
+      if (query.release !== undefined) c.where.push(`e.release = ${c.param(query.release, 'text')}`)
+      const rows = await db.query(
+        `select coalesce(e.transaction_name, e.message, '') as name, count(*)::int as count,
+           (count(*) filter (where e.status_code >= 500 or e.level in ('error', 'fatal')))::int
+             as error_count,
+           percentile_cont(0.5) within group (order by e.duration_ms) as p50,
+           percentile_cont(0.95) within group (order by e.duration_ms) as p95,
+           percentile_cont(0.99) within group (order by e.duration_ms) as p99,
+           avg(e.duration_ms) as avg
+         from events e where e.project_id = $1::uuid and e.event_type = 'transaction'${c.sql()}
+         group by 1 order by count desc, name limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map((row) => ({
+        name: row['name'] as string,
+        count: row['count'] as number,
+        errorCount: row['error_count'] as number,
+        p50: numberOrNull(row, 'p50'),
+        p95: numberOrNull(row, 'p95'),
+        p99: numberOrNull(row, 'p99'),
+        avg: numberOrNull(row, 'avg'),
+      }))
+    },
+
+    async metricBuckets(query) {
+      const c = conditions(query.projectId)
+      const since = c.param(query.since, 'timestamptz')
+      const interval = c.param(query.intervalSeconds, 'int')
+      c.equals('e.message', query.name)
+      c.where.push(
+        `e.occurred_at >= ${since}`,
+        `e.occurred_at < ${c.param(query.until, 'timestamptz')}`,
+      )
+      if (query.environment !== undefined) {
+        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
+      }
+      if (query.release !== undefined) c.where.push(`e.release = ${c.param(query.release, 'text')}`)
+      const rows = await db.query(
+        `select floor(extract(epoch from e.occurred_at - ${since}) / ${interval})::int as k,
+           count(*)::int as count, sum(e.value) as sum, min(e.value) as min, max(e.value) as max,
+           avg(e.value) as avg
+         from events e where e.project_id = $1::uuid and e.event_type = 'metric'${c.sql()}
+         group by 1 order by 1`,
+        c.params,
+      )
+      return rows.map((row) => ({
+        start: new Date(
+          query.since.getTime() + (row['k'] as number) * query.intervalSeconds * 1000,
+        ),
+        count: row['count'] as number,
+        sum: numberOrNull(row, 'sum'),
+        min: numberOrNull(row, 'min'),
+        max: numberOrNull(row, 'max'),
+        avg: numberOrNull(row, 'avg'),
+      }))
+    },
+
+    async listTraceSpans(projectId, traceId, limit) {
+      const c = conditions(projectId)
+      c.equals('s.trace_id', traceId)
+      const rows = await db.query(
+        `select ${SPAN_COLUMNS} from spans s where s.project_id = $1::uuid${c.sql()}
+         order by s.started_at, s.id limit ${c.param(limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toSpan)
+    },
+
+    async listRootSpans(query) {
+      const c = conditions(query.projectId)
+      c.where.push(
+        's.parent_span_id is null',
+        `s.kind in (${query.kinds.map((k) => c.param(k, 'text')).join(', ')})`,
+      )
+      if (query.since) c.where.push(`s.started_at >= ${c.param(query.since, 'timestamptz')}`)
+      if (query.until) c.where.push(`s.started_at < ${c.param(query.until, 'timestamptz')}`)
+      if (query.environment !== undefined) {
+        c.where.push(`s.environment = ${c.param(query.environment, 'text')}`)
+      }
+      if (query.release !== undefined) c.where.push(`s.release = ${c.param(query.release, 'text')}`)
+      c.contains('s.name', query.q)
+      c.after('s.started_at', 's.id', query.after)
+      const rows = await db.query(
+        `select ${SPAN_COLUMNS} from spans s where s.project_id = $1::uuid${c.sql()}
+         order by s.started_at desc, s.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toSpan)
     },
   }
 }

@@ -5,6 +5,7 @@ import { describeIngestRecords } from './ingest-records-suite'
 import { describeIngestStatuses } from './ingest-status-suite'
 import { describeManagement } from './management-suite'
 import { describeMobileTokens } from './mobile-suite'
+import { describePerformance } from './performance-suite'
 import { describeRateLimits } from './rate-limit-suite'
 import { describeReads } from './reads-suite'
 
@@ -17,4 +18,5 @@ export function describeApi(harness: () => Harness): void {
   describe('mobile ingest tokens', () => describeMobileTokens(harness))
   describe('rate limits', () => describeRateLimits(harness))
   describe('read API', () => describeReads(harness))
+  describe('performance reads', () => describePerformance(harness))
 }
