@@ -8,6 +8,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from './app'
 import { createLogger } from './logger'
+import { ingestRoutes, managementRoutes, readRoutes } from './routes'
 
 type Answer = (
   operation: string,
@@ -73,7 +74,7 @@ function setup(answer?: Answer, options: Partial<AppOptions> = {}) {
   const lines: Record<string, unknown>[] = []
   const logger = createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) })
   const app = createApp({ engine, logger, maxBodyBytes: 64, trustedProxies: [], ...options })
-  return { app, calls, lines }
+  return { app, calls, lines, engine }
 }
 
 const post = (body: string, headers: Record<string, string> = {}) => ({
@@ -268,6 +269,85 @@ describe('other routes', () => {
       'period_seconds',
       'auth_failure_requests',
     ])
+  })
+
+  it('documents every route of routes.ts with its method', async () => {
+    const { app, engine } = setup()
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>
+    }
+    const routes = [
+      ...ingestRoutes(engine, () => undefined),
+      ...managementRoutes(engine.management, () => undefined),
+      ...readRoutes(engine.reads, () => undefined),
+    ]
+    const missing = routes
+      .map((r) => [r.method.toLowerCase(), r.path.replace(/:(\w+)/g, '{$1}')] as const)
+      .filter(([method, path]) => doc.paths[path]?.[method] === undefined)
+    expect(missing).toEqual([])
+  })
+
+  it('documents the performance reads', async () => {
+    const { app } = setup()
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId: string; parameters: { name: string }[] }>>
+      components: { schemas: Record<string, { required?: string[] }> }
+    }
+    const reads = '/api/v1/projects/{id}'
+    expect(
+      ['/transactions', '/metrics', '/traces', '/traces/{trace_id}'].map(
+        (p) => doc.paths[`${reads}${p}`]?.['get']?.operationId,
+      ),
+    ).toEqual(['listTransactions', 'getMetric', 'listTraces', 'getTrace'])
+    const names = (p: string) => doc.paths[`${reads}${p}`]?.['get']?.parameters.map((x) => x.name)
+    expect(names('/transactions')).toEqual([
+      'id',
+      'since',
+      'until',
+      'environment',
+      'release',
+      'limit',
+    ])
+    expect(names('/metrics')).toEqual([
+      'id',
+      'name',
+      'since',
+      'until',
+      'interval',
+      'environment',
+      'release',
+    ])
+    expect(names('/traces')).toEqual([
+      'id',
+      'kind',
+      'since',
+      'until',
+      'environment',
+      'release',
+      'q',
+      'limit',
+      'cursor',
+    ])
+    expect(doc.components.schemas['Transaction']?.required).toEqual([
+      'name',
+      'count',
+      'error_count',
+      'error_rate',
+      'p50_ms',
+      'p95_ms',
+      'p99_ms',
+      'avg_ms',
+    ])
+    expect(doc.components.schemas['MetricBucket']?.required).toEqual([
+      'start',
+      'count',
+      'sum',
+      'min',
+      'max',
+      'avg',
+    ])
+    expect(doc.components.schemas['TraceDetail']?.required).toContain('truncated')
+    expect(doc.components.schemas['Span']?.required).toContain('parent_span_id')
   })
 })
 

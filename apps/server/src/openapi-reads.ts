@@ -1,3 +1,4 @@
+import { MAX_METRIC_BUCKETS, MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from '@tis/ingest'
 import { EVENT_TYPES, type OpenApiExtension, type OpenApiObject } from '@tis/schema'
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -5,6 +6,7 @@ const json = (schema: OpenApiObject) => ({ 'application/json': { schema } })
 const dateTime = { type: 'string', format: 'date-time' }
 const uuid = { type: 'string', format: 'uuid' }
 const nullableString = { type: ['string', 'null'] }
+const nullableNumber = { type: ['number', 'null'] }
 const USER_AUTH = [{ userToken: [] }]
 const STATUSES = ['unresolved', 'resolved', 'ignored']
 
@@ -23,6 +25,10 @@ const PAGE = [
     default: 50,
   }),
   query('cursor', 'The `next_cursor` of the previous page (opaque).'),
+]
+const WINDOW = [
+  query('since', 'occurred_at at or after (RFC 3339); default 24 hours before `until`.', dateTime),
+  query('until', 'occurred_at before (RFC 3339); default now.', dateTime),
 ]
 const errorResponse = (description: string, body: OpenApiObject) => ({
   description,
@@ -185,6 +191,188 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       },
     },
   },
+  Transaction: {
+    type: 'object',
+    description:
+      'The transactions of one name (`transaction_name`, else `message`) in the window. An error is a transaction whose HTTP status code is 500 or more, or whose level is `error` or `fatal`; the status code is the first of `context.status_code`, `context.http_status`, `context.status`, `context.response.status_code`, `context.response.status` that is an integer (or three-digit string) from 100 to 599.',
+    required: [
+      'name',
+      'count',
+      'error_count',
+      'error_rate',
+      'p50_ms',
+      'p95_ms',
+      'p99_ms',
+      'avg_ms',
+    ],
+    properties: {
+      name: { type: 'string' },
+      count: { type: 'integer' },
+      error_count: { type: 'integer' },
+      error_rate: { type: 'number', minimum: 0, maximum: 1, description: 'error_count / count' },
+      p50_ms: { ...nullableNumber, description: 'Interpolated percentile of `duration_ms`.' },
+      p95_ms: nullableNumber,
+      p99_ms: nullableNumber,
+      avg_ms: nullableNumber,
+    },
+  },
+  TransactionList: {
+    type: 'object',
+    required: ['since', 'until', 'transactions'],
+    properties: {
+      since: dateTime,
+      until: dateTime,
+      transactions: {
+        type: 'array',
+        maxItems: 200,
+        description: 'Busiest first (count desc, then name).',
+        items: ref('Transaction'),
+      },
+    },
+  },
+  MetricBucket: {
+    type: 'object',
+    description:
+      'The metric events with `occurred_at` in [start, start + interval). The value of an event is `context.value`, else its `duration_ms`; events without either count but are not aggregated. An empty bucket has count 0 and null aggregates.',
+    required: ['start', 'count', 'sum', 'min', 'max', 'avg'],
+    properties: {
+      start: dateTime,
+      count: { type: 'integer' },
+      sum: nullableNumber,
+      min: nullableNumber,
+      max: nullableNumber,
+      avg: nullableNumber,
+    },
+  },
+  MetricSeries: {
+    type: 'object',
+    required: ['name', 'since', 'until', 'interval_seconds', 'buckets'],
+    properties: {
+      name: { type: 'string' },
+      since: dateTime,
+      until: dateTime,
+      interval_seconds: { type: 'integer', minimum: 1 },
+      buckets: {
+        type: 'array',
+        maxItems: MAX_METRIC_BUCKETS,
+        description: 'Every bucket of the window from `since`, oldest first, empty ones included.',
+        items: ref('MetricBucket'),
+      },
+    },
+  },
+  Span: {
+    type: 'object',
+    required: [
+      'id',
+      'trace_id',
+      'span_id',
+      'parent_span_id',
+      'name',
+      'kind',
+      'started_at',
+      'ended_at',
+      'duration_ms',
+      'environment',
+      'release',
+      'context',
+    ],
+    properties: {
+      id: uuid,
+      trace_id: nullableString,
+      span_id: nullableString,
+      parent_span_id: { ...nullableString, description: 'null for a root span' },
+      name: nullableString,
+      kind: nullableString,
+      started_at: dateTime,
+      ended_at: { type: ['string', 'null'], format: 'date-time' },
+      duration_ms: {
+        ...nullableNumber,
+        description: 'As sent, else `ended_at - started_at`; null when neither is known.',
+      },
+      environment: nullableString,
+      release: nullableString,
+      context: { type: 'object' },
+    },
+  },
+  TraceList: {
+    type: 'object',
+    required: ['traces', 'next_cursor'],
+    properties: {
+      traces: {
+        type: 'array',
+        description: 'Root spans (no `parent_span_id`), newest `started_at` first.',
+        items: ref('Span'),
+      },
+      next_cursor: nullableString,
+    },
+  },
+  TraceDetail: {
+    type: 'object',
+    description: `A trace: its spans (at most ${MAX_TRACE_SPANS}, earliest first; \`truncated\` when there are more) and its other events.`,
+    required: [
+      'trace_id',
+      'root',
+      'duration_ms',
+      'started_at',
+      'ended_at',
+      'span_count',
+      'truncated',
+      'spans',
+      'events',
+    ],
+    properties: {
+      trace_id: { type: 'string' },
+      root: {
+        description:
+          'The earliest span without a parent, else the earliest span whose parent is not in the trace; null when the trace has only events.',
+        oneOf: [ref('Span'), { type: 'null' }],
+      },
+      duration_ms: { ...nullableNumber, description: "The root span's duration." },
+      started_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'The earliest span start.',
+      },
+      ended_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'The latest span end (`ended_at`, else start + duration).',
+      },
+      span_count: { type: 'integer', description: 'The spans returned.' },
+      truncated: {
+        type: 'boolean',
+        description: `true when the trace has more than ${MAX_TRACE_SPANS} spans.`,
+      },
+      spans: {
+        type: 'array',
+        maxItems: MAX_TRACE_SPANS,
+        description: 'Ordered by `started_at`, then id.',
+        items: {
+          allOf: [
+            ref('Span'),
+            {
+              type: 'object',
+              required: ['depth'],
+              properties: {
+                depth: {
+                  type: 'integer',
+                  minimum: 0,
+                  description:
+                    'Levels below a root; 0 for roots and for spans whose parent is not in the trace.',
+                },
+              },
+            },
+          ],
+        },
+      },
+      events: {
+        type: 'array',
+        maxItems: TRACE_EVENTS_LIMIT,
+        description: 'Events other than spans with this trace_id, newest first.',
+        items: ref('StoredEvent'),
+      },
+    },
+  },
 }
 
 const list = (key: string, item: string) => ({
@@ -205,7 +393,7 @@ const one = (description: string) => ({
 })
 
 /**
- * The read API (issues inbox, events, monitors, deployments) as an OpenAPI extension. It uses the management API's
+ * The read API (issues inbox, events, monitors, deployments, transactions, metrics, traces) as an OpenAPI extension. It uses the management API's
  * user access tokens and visibility: projects the user owns, is a member of, or all for an
  * administrator; 404 otherwise.
  */
@@ -213,7 +401,8 @@ export const READS_OPENAPI: OpenApiExtension = {
   tags: [
     {
       name: 'reads',
-      description: 'The issues inbox, the event list, monitors and deployments',
+      description:
+        'The issues inbox, the event list, monitors, deployments, transactions, metrics and traces',
     },
   ],
   schemas: SCHEMAS,
@@ -294,6 +483,91 @@ export const READS_OPENAPI: OpenApiExtension = {
           ...PAGE,
         ],
         responses: { ...list('deployments', 'Deployment'), ...errors(401, 404, 422) },
+      }),
+    },
+    '/api/v1/projects/{id}/transactions': {
+      get: operation('listTransactions', 'Summarize transactions per name, busiest first', {
+        description:
+          'Count, errors and p50/p95/p99/avg of `duration_ms` per transaction name, over the transactions with `occurred_at` in [since, until).',
+        parameters: [
+          path('id'),
+          ...WINDOW,
+          query('environment', 'Exact environment.'),
+          query('release', 'Exact release.'),
+          query('limit', 'How many names, 1 or more; capped at 200.', {
+            type: 'integer',
+            minimum: 1,
+            default: 50,
+          }),
+        ],
+        responses: {
+          '200': { description: 'The busiest names.', content: json(ref('TransactionList')) },
+          ...errors(401, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/metrics': {
+      get: operation('getMetric', 'Read one metric as time buckets', {
+        description: `Metric events whose \`message\` is \`name\`, bucketed from \`since\` by \`interval\`. At most ${MAX_METRIC_BUCKETS} buckets: a smaller interval answers 422.`,
+        parameters: [
+          path('id'),
+          {
+            ...query('name', 'The metric name (the `message` of its metric events).'),
+            required: true,
+          },
+          ...WINDOW,
+          query(
+            'interval',
+            'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
+            { type: 'string', pattern: '^\\d{1,9}[smhd]?$' },
+          ),
+          query('environment', 'Exact environment.'),
+          query('release', 'Exact release.'),
+        ],
+        responses: {
+          '200': {
+            description: 'Every bucket of the window, oldest first.',
+            content: json(ref('MetricSeries')),
+          },
+          ...errors(401, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/traces': {
+      get: operation('listTraces', 'List recent root spans, newest first', {
+        parameters: [
+          path('id'),
+          query('kind', 'Span kind of the roots; default `server` and `browser`.'),
+          query('since', 'started_at at or after (RFC 3339).', dateTime),
+          query('until', 'started_at before (RFC 3339).', dateTime),
+          query('environment', 'Exact environment.'),
+          query('release', 'Exact release.'),
+          query('q', 'Case-insensitive substring of the span name.'),
+          ...PAGE,
+        ],
+        responses: {
+          '200': {
+            description: 'One page, newest first; `next_cursor` is null on the last page.',
+            content: json(ref('TraceList')),
+          },
+          ...errors(401, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/traces/{trace_id}': {
+      get: operation('getTrace', 'Show one trace: its span tree and events', {
+        parameters: [
+          path('id'),
+          { name: 'trace_id', in: 'path', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The trace.', content: json(ref('TraceDetail')) },
+          ...errors(401),
+          '404': errorResponse(
+            'No such project, or the user may not see it, or the trace has neither spans nor events.',
+            ref('Error'),
+          ),
+        },
       }),
     },
   },
