@@ -1,0 +1,134 @@
+import type { OutboxEventRow, OutboxSpanRow } from '@tis/ingest'
+
+// Outbox rows → JSONEachRow objects for the raw tables. Mapping never throws: one odd record
+// must not block the queue behind it, so missing or malformed values become neutral defaults.
+
+/** How timestamps are written: see `analyticsDdl`. */
+export type TimestampLayout = 'datetime64' | 'datetime_ms'
+
+/** One row of the raw events or spans table, ready for JSONEachRow. */
+export type ClickHouseRow = Record<string, string | number | null | readonly string[]>
+
+type Json = Readonly<Record<string, unknown>>
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** Milliseconds since the epoch of an RFC 3339 string; 0 when missing or invalid. */
+export function epochMs(value: string | null | undefined): number {
+  const ms = value ? Date.parse(value) : Number.NaN
+  return Number.isFinite(ms) && ms > 0 ? ms : 0
+}
+
+/** `name` (and `name_ms`) in the layout's format, UTC. */
+export function timestampColumns(
+  name: string,
+  ms: number,
+  layout: TimestampLayout,
+): Record<string, string | number> {
+  const d = new Date(ms)
+  const seconds = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  return layout === 'datetime64'
+    ? { [name]: `${seconds}.${pad(d.getUTCMilliseconds(), 3)}` }
+    : { [name]: seconds, [`${name}_ms`]: d.getUTCMilliseconds() }
+}
+
+function contextOf(payload: Json): Json {
+  return isObject(payload['context']) ? payload['context'] : {}
+}
+
+/** `context.exception_class`, else `context.exception.exception_class/class/type/name`. */
+export function exceptionClassOf(context: Json): string {
+  const exception = isObject(context['exception']) ? context['exception'] : {}
+  return (
+    str(context['exception_class']) ??
+    str(exception['exception_class']) ??
+    str(exception['class']) ??
+    str(exception['type']) ??
+    str(exception['name']) ??
+    ''
+  )
+}
+
+/** `context.tags` as parallel key and value arrays (Map is not in ClickHouse 18.16). */
+export function tagColumns(context: Json): { tag_keys: string[]; tag_values: string[] } {
+  const tags = isObject(context['tags']) ? context['tags'] : {}
+  const entries = Object.entries(tags).filter(([, v]) => v !== null && v !== undefined)
+  return {
+    tag_keys: entries.map(([k]) => k),
+    tag_values: entries.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
+  }
+}
+
+/** A raw `events` row. */
+export function eventRow(row: OutboxEventRow, layout: TimestampLayout): ClickHouseRow {
+  const context = contextOf(row.payload)
+  return {
+    project_id: row.project_id,
+    id: row.id,
+    event_type: row.event_type,
+    level: row.level ?? '',
+    environment: row.environment ?? '',
+    release: row.release ?? '',
+    service: str(context['service']) ?? '',
+    fingerprint: row.fingerprint ?? '',
+    message: row.message ?? '',
+    exception_class: exceptionClassOf(context),
+    transaction_name: row.transaction_name ?? '',
+    duration_ms: row.duration_ms,
+    trace_id: row.trace_id ?? '',
+    request_id: row.request_id ?? '',
+    session_id: row.session_id ?? '',
+    user_id: row.user_id ?? '',
+    issue_id: row.issue_id ?? '',
+    ...timestampColumns('occurred_at', epochMs(row.occurred_at), layout),
+    ...timestampColumns('received_at', epochMs(row.received_at), layout),
+    context: JSON.stringify(context),
+    ...tagColumns(context),
+  }
+}
+
+/** `context.route`, else `context.request.route`, else the span name. */
+export function routeOf(context: Json, name: string): string {
+  const request = isObject(context['request']) ? context['request'] : {}
+  return str(context['route']) ?? str(request['route']) ?? name
+}
+
+/** An HTTP-like status code from `context.status_code` or `context.status`, when numeric. */
+export function statusCodeOf(context: Json): number | null {
+  for (const value of [context['status_code'], context['status']]) {
+    const n = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value
+    if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 65_535) return n
+  }
+  return null
+}
+
+/** A raw `spans` row; a missing duration or end is derived from the other. */
+export function spanRow(row: OutboxSpanRow, layout: TimestampLayout): ClickHouseRow {
+  const context = contextOf(row.payload)
+  const started = epochMs(row.started_at)
+  const ended = row.ended_at ? epochMs(row.ended_at) : 0
+  const duration = row.duration_ms ?? (ended >= started ? ended - started : 0)
+  return {
+    project_id: row.project_id,
+    id: row.id,
+    trace_id: row.trace_id ?? '',
+    span_id: row.span_id ?? '',
+    parent_span_id: row.parent_span_id ?? '',
+    name: row.name,
+    kind: row.kind ?? '',
+    route: routeOf(context, row.name),
+    status_code: statusCodeOf(context),
+    ...timestampColumns('started_at', started, layout),
+    ...timestampColumns('ended_at', ended || started + Math.round(duration), layout),
+    duration_ms: duration,
+    environment: row.environment ?? '',
+    release: row.release ?? '',
+    service: str(context['service']) ?? '',
+    ...timestampColumns('received_at', epochMs(row.received_at), layout),
+    context: JSON.stringify(context),
+  }
+}
