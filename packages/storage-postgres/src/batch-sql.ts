@@ -52,9 +52,11 @@ const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, 
 /**
  * Inserts events in batch order; resolves `(ord, legacy_id)`. Each row names its issue by hash;
  * the issue upsert earlier in the same transaction has made it, so its id is looked up here
- * (which lets the whole batch be sent in one pipeline).
+ * (which lets the whole batch be sent in one pipeline). With `outbox`, the stored rows are also
+ * queued for the analytics store in the same statement.
  */
-export const INSERT_EVENTS = /* sql */ `
+export function insertEvents(outbox: boolean): string {
+  return /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, event_type text, level text, message text,
@@ -68,15 +70,23 @@ with input as (
     'issue_id',
     '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
   )} from input order by ord
-  returning id, legacy_id
-)
+  returning ${outbox ? '*' : 'id, legacy_id'}
+)${outbox ? OUTBOX_CTE('event') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
+}
+
+/** Queues the rows of `inserted` (minus legacy_id) in the analytics outbox, in insertion order. */
+const OUTBOX_CTE = (kind: 'event' | 'span') => `, queued as (
+  insert into analytics_outbox (kind, row)
+  select '${kind}', to_jsonb(inserted) - 'legacy_id' from inserted order by inserted.legacy_id
+)`
 
 const SPAN_COLUMNS = `id, project_id, trace_id, span_id, parent_span_id, name, kind, started_at,
   ended_at, duration_ms, environment, release, received_at, payload`
 
-/** Inserts spans in batch order; resolves `(ord, legacy_id)`. */
-export const INSERT_SPANS = /* sql */ `
+/** Inserts spans in batch order; resolves `(ord, legacy_id)`. With `outbox`, also queues them. */
+export function insertSpans(outbox: boolean): string {
+  return /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
@@ -85,9 +95,10 @@ with input as (
 ), inserted as (
   insert into spans (${SPAN_COLUMNS})
   select ${SPAN_COLUMNS} from input order by ord
-  returning id, legacy_id
-)
+  returning ${outbox ? '*' : 'id, legacy_id'}
+)${outbox ? OUTBOX_CTE('span') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
+}
 
 // A monitor's last_* values follow its newest check-in; its health follows the newest check-in
 // that had one ('ok' or 'error'), so late or other-status check-ins leave it alone.

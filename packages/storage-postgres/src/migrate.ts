@@ -5,6 +5,7 @@ import { MONITORS_DEPLOYMENTS_MIGRATION } from './migrations/0003-monitors-deplo
 import { MOBILE_RATE_LIMITS_MIGRATION } from './migrations/0004-mobile-rate-limits'
 import { ISSUE_READS_MIGRATION } from './migrations/0005-issue-reads'
 import { PERFORMANCE_READS_MIGRATION } from './migrations/0006-performance-reads'
+import { ANALYTICS_OUTBOX_MIGRATION } from './migrations/0007-analytics-outbox'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MOBILE_RATE_LIMITS_MIGRATION,
   ISSUE_READS_MIGRATION,
   PERFORMANCE_READS_MIGRATION,
+  ANALYTICS_OUTBOX_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
 import { createPgliteExecutor } from './pglite-executor'
-import { createStore, type PostgresIngestStore } from './store'
+import { createStore, type PostgresIngestStore, type StoreOptions } from './store'
 
 /**
  * Creates a store over a PGlite database (in-process PostgreSQL). `close()` leaves the database
@@ -13,8 +13,8 @@ import { createStore, type PostgresIngestStore } from './store'
  * await store.migrate()
  * ```
  */
-export function createPgliteStore(db: PGlite): PostgresIngestStore {
-  return createStore(createPgliteExecutor(db), async () => {})
+export function createPgliteStore(db: PGlite, options: StoreOptions = {}): PostgresIngestStore {
+  return createStore(createPgliteExecutor(db), async () => {}, options)
 }
 
 /**
@@ -22,7 +22,10 @@ export function createPgliteStore(db: PGlite): PostgresIngestStore {
  * URL such as `memory://`), or in memory when `undefined`, applies the migrations and resolves
  * the store; its `close()` closes the database.
  */
-export async function openPgliteStore(dataDir: string | undefined): Promise<PostgresIngestStore> {
+export async function openPgliteStore(
+  dataDir: string | undefined,
+  options: StoreOptions = {},
+): Promise<PostgresIngestStore> {
   // Loaded here, not at the top: both drivers are optional peers, and a postgres.js-only
   // install must still be able to import this package.
   const { PGlite } = await import('@electric-sql/pglite')
@@ -30,7 +33,7 @@ export async function openPgliteStore(dataDir: string | undefined): Promise<Post
     await mkdir(dataDir, { recursive: true })
   }
   const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir)
-  const store = createStore(createPgliteExecutor(db), () => db.close())
+  const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
     await store.migrate()
   } catch (error) {

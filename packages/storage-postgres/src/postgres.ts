@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { createPostgresExecutor } from './postgres-executor'
-import { createStore, type PostgresIngestStore } from './store'
+import { createStore, type PostgresIngestStore, type StoreOptions } from './store'
 
 /**
  * Creates a store over a postgres.js client. The client must not transform column names
@@ -13,12 +13,15 @@ import { createStore, type PostgresIngestStore } from './store'
  * await store.migrate()
  * ```
  */
-export function createPostgresStore(sql: postgres.Sql): PostgresIngestStore {
-  return createStore(createPostgresExecutor(sql), async () => {})
+export function createPostgresStore(
+  sql: postgres.Sql,
+  options: StoreOptions = {},
+): PostgresIngestStore {
+  return createStore(createPostgresExecutor(sql), async () => {}, options)
 }
 
 /** Options of {@link openPostgresStore}. */
-export interface OpenPostgresStoreOptions {
+export interface OpenPostgresStoreOptions extends StoreOptions {
   /**
    * postgres.js options (pool size, ssl, timeouts…). NOTICE messages are discarded unless an
    * `onnotice` handler is given.
@@ -44,7 +47,7 @@ export async function openPostgresStore(
   // must still be able to import this package.
   const { default: connect } = await import('postgres')
   const sql = connect(url, { max: 10, onnotice: () => {}, ...options.client })
-  const store = createStore(createPostgresExecutor(sql), () => sql.end({ timeout: 5 }))
+  const store = createStore(createPostgresExecutor(sql), () => sql.end({ timeout: 5 }), options)
   try {
     if (options.migrate ?? true) await store.migrate()
   } catch (error) {

@@ -1,7 +1,8 @@
-import type { IngestStore, RateLimitStore } from '@tis/ingest'
+import type { AnalyticsOutbox, IngestStore, RateLimitStore } from '@tis/ingest'
 import { createApiKeyQueries } from './api-keys'
 import type { SqlExecutor } from './executor'
 import { runMigrations } from './migrate'
+import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
 import { createReadQueries } from './reads'
@@ -22,17 +23,35 @@ export interface PostgresIngestStore
    * made by `createPostgresStore` / `createPgliteStore` leaves the caller's client open.
    */
   close(): Promise<void>
+  /** The analytics export queue (filled by `writeBatch` when `analyticsOutbox` is on). */
+  readonly outbox: AnalyticsOutbox
+}
+
+/** Options of the store constructors. */
+export interface StoreOptions {
+  /**
+   * Queue every written event and span in the analytics outbox, in the transaction that stores
+   * it, for export to the analytics store. Records written while off are never queued.
+   * @default false
+   */
+  readonly analyticsOutbox?: boolean
 }
 
 /** Assembles the store from its query groups over one executor. */
-export function createStore(db: SqlExecutor, close: () => Promise<void>): PostgresIngestStore {
+export function createStore(
+  db: SqlExecutor,
+  close: () => Promise<void>,
+  options: StoreOptions = {},
+): PostgresIngestStore {
+  const analyticsOutbox = options.analyticsOutbox ?? false
   return {
     ...createUserQueries(db),
     ...createProjectQueries(db),
     ...createApiKeyQueries(db),
     ...createRateLimitQueries(db),
     ...createReadQueries(db),
-    writeBatch: (batch) => writeBatch(db, batch),
+    writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
+    outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),
     close,
   }

@@ -4,8 +4,8 @@ import { deploymentColumns } from './batch-rows'
 import {
   FIND_DEPLOYMENTS,
   INSERT_CHECK_INS,
-  INSERT_EVENTS,
-  INSERT_SPANS,
+  insertEvents,
+  insertSpans,
   UPSERT_DEPLOYMENTS,
   UPSERT_ISSUES,
   UPSERT_MONITORS,
@@ -33,10 +33,12 @@ interface KeyedDeployment extends KeyedId {
 export async function writeBatch(
   db: SqlExecutor,
   batch: readonly WriteOp[],
+  options: WriteBatchOptions = {},
 ): Promise<readonly WriteResult[]> {
   if (batch.length === 0) return []
   const plan = planBatch(batch)
-  const { events, spans, deployments } = await db.transaction((tx) => runPlan(tx, plan))
+  const outbox = options.analyticsOutbox ?? false
+  const { events, spans, deployments } = await db.transaction((tx) => runPlan(tx, plan, outbox))
   return batch.map((op, ord): WriteResult => {
     switch (op.type) {
       case 'event':
@@ -55,7 +57,19 @@ export async function writeBatch(
   })
 }
 
-async function runPlan(tx: SqlExecutor, plan: BatchPlan) {
+/** Options of {@link writeBatch}. */
+export interface WriteBatchOptions {
+  /** Also queue the batch's events and spans in the analytics outbox (same transaction). */
+  readonly analyticsOutbox?: boolean
+}
+
+const STATEMENTS = {
+  plain: { events: insertEvents(false), spans: insertSpans(false) },
+  outbox: { events: insertEvents(true), spans: insertSpans(true) },
+}
+
+async function runPlan(tx: SqlExecutor, plan: BatchPlan, outbox: boolean) {
+  const insert = outbox ? STATEMENTS.outbox : STATEMENTS.plain
   // Every statement depends only on the effects of the ones before it (events find their issue,
   // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
   const statements: Statement[] = []
@@ -71,10 +85,10 @@ async function runPlan(tx: SqlExecutor, plan: BatchPlan) {
   const issueHash = (key: string | null | undefined) =>
     key ? (plan.issues.get(key)?.hash ?? null) : null
   const events = slot(
-    INSERT_EVENTS,
+    insert.events,
     plan.events.map((row, i) => ({ ...row, issue_hash: issueHash(plan.eventIssueKeys[i]) })),
   )
-  const spans = slot(INSERT_SPANS, plan.spans)
+  const spans = slot(insert.spans, plan.spans)
   slot(
     UPSERT_MONITORS,
     [...plan.monitors.values()].map((row, k) => ({ ...stripMonitor(row), k })),

@@ -7,6 +7,7 @@ import { describeStoreContract } from '@tis/test-utils/store-contract'
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
+import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
 
 describeStoreContract('PGlite', async () => {
@@ -14,6 +15,13 @@ describeStoreContract('PGlite', async () => {
   const store = createPgliteStore(db)
   await store.migrate()
   return { store, probe: createSqlProbe(createPgliteExecutor(db)), close: () => db.close() }
+})
+
+describeOutbox('PGlite', async () => {
+  const db = await PGlite.create()
+  const queueing = createPgliteStore(db, { analyticsOutbox: true })
+  await queueing.migrate()
+  return { queueing, plain: createPgliteStore(db), close: () => db.close() }
 })
 
 describe('openPgliteStore', () => {

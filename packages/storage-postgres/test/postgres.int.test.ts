@@ -5,6 +5,7 @@ import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
+import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
 
 // The URL comes from the globalSetup (TEST_DATABASE_URL, else one embedded server per run).
@@ -37,6 +38,23 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       async close() {
         await store.close()
         await sql.end()
+        await drop()
+      },
+    }
+  })
+
+  describeOutbox('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema(url)
+    const queueing = await openPostgresStore(url, {
+      client: clientFor(schema),
+      analyticsOutbox: true,
+    })
+    const plain = await openPostgresStore(url, { client: clientFor(schema) })
+    return {
+      queueing,
+      plain,
+      async close() {
+        await Promise.all([queueing.close(), plain.close()])
         await drop()
       },
     }
