@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import autocannon from 'autocannon'
 import postgres from 'postgres'
+import { createProjectWithKey } from './management-client'
 import { type RunningServer, startNode } from './processes'
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10)
@@ -58,24 +59,6 @@ async function load(url: string, headers: Record<string, string>): Promise<autoc
   return run(DURATION)
 }
 
-async function apiKey(url: string): Promise<{ token: string; projectId: string }> {
-  const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
-  const project = (await (
-    await fetch(`${url}/api/v1/projects`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ project: { name: 'bench', integration_kind: 'node' } }),
-    })
-  ).json()) as { project: { id: string } }
-  const key = (await (
-    await fetch(`${url}/api/v1/projects/${project.project.id}/api_keys`, {
-      method: 'POST',
-      headers: auth,
-    })
-  ).json()) as { token: string }
-  return { token: key.token, projectId: project.project.id }
-}
-
 const serverEnv = {
   SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
   SERVICE_ADMIN_EMAILS: 'bench@localhost',
@@ -103,7 +86,7 @@ async function measureTis(
 ): Promise<{ row: Row; lost: number }> {
   const server = await startNode([serverMain], { ...serverEnv, ...env })
   try {
-    const { token, projectId } = await apiKey(server.url)
+    const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
     const result = await load(server.url, { authorization: `Bearer ${token}` })
     const stored = await countRows(projectId, server)
     // Every 201 of the warm-up and the measured run must be in the store.
