@@ -10,6 +10,7 @@ import {
   projectTable,
   type RateLimitJson,
 } from './format'
+import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { READ_COMMANDS } from './read-commands'
 
 /** What a command gets: the API client, its positional arguments and the parsed options. */
@@ -26,7 +27,7 @@ export interface CommandContext {
     readonly periodSeconds?: string | undefined
     /** `limits set --auth-failures <n>` */
     readonly authFailures?: string | undefined
-    /** Query flags of `issues` and `events`, by flag name (e.g. `trace-id`). */
+    /** Query flags of the read commands, by flag name (e.g. `trace-id`). */
     readonly query?: Readonly<Record<string, string | undefined>>
   }
 }
@@ -250,4 +251,5 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   ...READ_COMMANDS,
+  ...PERFORMANCE_COMMANDS,
 ]

@@ -10,6 +10,7 @@ import {
   type MonitorJson,
   monitorTable,
 } from './format'
+import { type EventDetailJson, eventDetails } from './format-event'
 
 /** The query flags of `issues` and `events`: `--trace-id` is sent as `trace_id`, and so on. */
 export const ISSUE_FLAGS = ['status', 'environment', 'release', 'q', 'limit', 'cursor'] as const
@@ -36,10 +37,11 @@ export const MONITOR_FLAGS = ['environment', 'limit', 'cursor'] as const
 /** The query flags of `deployments`. */
 export const DEPLOYMENT_FLAGS = ['environment', 'release', 'repository', 'limit', 'cursor'] as const
 
-const id = (value: string) => encodeURIComponent(value)
+/** A path segment, percent-encoded. */
+export const id = (value: string) => encodeURIComponent(value)
 
 /** The query string of the flags given; the server validates the values (422). */
-function queryString(
+export function queryString(
   flags: readonly string[],
   values: Readonly<Record<string, string | undefined>>,
 ): string {
@@ -53,7 +55,7 @@ function queryString(
 }
 
 /** The hint under a page that has a next one. */
-const more = (next: string | null) => (next ? `More: repeat with --cursor ${next}\n` : '')
+export const more = (next: string | null) => (next ? `More: repeat with --cursor ${next}\n` : '')
 
 function statusCommand(verb: string, status: string, summary: string): Command {
   return {
@@ -71,7 +73,7 @@ function statusCommand(verb: string, status: string, summary: string): Command {
   }
 }
 
-/** `tis issues …`, `tis events`, `tis monitors` and `tis deployments`: the read API. Sub-commands come before `issues` itself. */
+/** `tis issues …`, `tis events`, `tis event`, `tis monitors` and `tis deployments`: the read API. Sub-commands come before `issues` itself. */
 export const READ_COMMANDS: readonly Command[] = [
   {
     name: 'issues show',
@@ -114,6 +116,18 @@ export const READ_COMMANDS: readonly Command[] = [
         next_cursor: string | null
       }
       return { json, human: () => eventTable(json.events) + more(json.next_cursor) }
+    },
+  },
+  {
+    name: 'event',
+    args: ['<project_id>', '<event_id>'],
+    summary: 'Show one event with its issue, deployment (and links) and related events.',
+    async run({ client, args }) {
+      const json = (await client.request(
+        'GET',
+        `/api/v1/projects/${id(args[0]!)}/events/${id(args[1]!)}`,
+      )) as EventDetailJson
+      return { json, human: () => eventDetails(json) }
     },
   },
   {

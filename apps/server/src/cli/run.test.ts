@@ -123,6 +123,27 @@ describe('tis CLI', () => {
       '/api/v1/projects/p1/deployments?release=v1&repository=acme%2Fshop',
       undefined,
     ],
+    [['event', 'p1', 'e/1'], 'GET', '/api/v1/projects/p1/events/e%2F1', undefined],
+    [['transactions', 'p1'], 'GET', '/api/v1/projects/p1/transactions', undefined],
+    [
+      ['transactions', 'p1', '--since', '2026-01-01T00:00:00Z', '--environment', 'prod'],
+      'GET',
+      '/api/v1/projects/p1/transactions?since=2026-01-01T00%3A00%3A00Z&environment=prod',
+      undefined,
+    ],
+    [
+      ['metrics', 'p1', 'db query', '--interval', '5m', '--release', 'v1'],
+      'GET',
+      '/api/v1/projects/p1/metrics?name=db+query&interval=5m&release=v1',
+      undefined,
+    ],
+    [
+      ['traces', 'p1', '--kind', 'internal', '--q', 'GET', '--cursor', 'c'],
+      'GET',
+      '/api/v1/projects/p1/traces?kind=internal&q=GET&cursor=c',
+      undefined,
+    ],
+    [['trace', 'p1', 'abc'], 'GET', '/api/v1/projects/p1/traces/abc', undefined],
   ])('tis %j sends %s %s', async (argv, method, path, body) => {
     const { sent } = await run([...argv, '--json'])
     expect(sent).toEqual([
@@ -233,6 +254,205 @@ describe('tis CLI', () => {
     expect(deployments.stdout).not.toContain('More:')
   })
 
+  it('prints one event with its issue, deployment links and related events', async () => {
+    const event = {
+      id: 'e1',
+      event_type: 'error',
+      level: 'error',
+      message: 'card declined',
+      fingerprint: null,
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      issue_id: 'i1',
+      environment: 'prod',
+      release: 'v7',
+      trace_id: 't1',
+      request_id: null,
+      session_id: null,
+    }
+    const detail = await run(['event', 'p1', 'e1'], {
+      status: 200,
+      body: {
+        event,
+        issue: { id: 'i1', status: 'unresolved', count: 3, title: 'card declined\nat pay()' },
+        deployment: {
+          repository: 'acme/shop',
+          environment: 'prod',
+          release: 'v7',
+          commit_sha: 'a1b2c3',
+          branch: 'main',
+          release_tag: null,
+          deployed_at: '2025-12-31T00:00:00.000Z',
+          pull_request_url: 'https://github.com/acme/shop/pull/1',
+          release_url: null,
+          compare_url: 'https://github.com/acme/shop/compare/v6...v7',
+          workflow_run_url: null,
+          deployment_url: null,
+        },
+        related: [{ ...event, id: 'e2', event_type: 'log', level: null, message: 'paying' }],
+      },
+    })
+    expect(detail.stdout).toBe(
+      [
+        'id:           e1',
+        'type:         error',
+        'occurred:     2026-01-01T00:00:00.000Z',
+        'level:        error',
+        'message:      card declined',
+        'environment:  prod',
+        'release:      v7',
+        'trace:        t1',
+        'issue:        i1 unresolved, 3 events: card declined',
+        'deployment:   v7 to prod at 2025-12-31T00:00:00.000Z',
+        '  repository:   acme/shop',
+        '  commit:       a1b2c3',
+        '  branch:       main',
+        '  pull request: https://github.com/acme/shop/pull/1',
+        '  compare:      https://github.com/acme/shop/compare/v6...v7',
+        '',
+        'related events:',
+        'ID  OCCURRED                  TYPE  LEVEL  MESSAGE',
+        'e2  2026-01-01T00:00:00.000Z  log   -      paying',
+        '',
+      ].join('\n'),
+    )
+    const bare = await run(['event', 'p1', 'e1'], {
+      status: 200,
+      body: { event, issue: null, deployment: null, related: [] },
+    })
+    expect(bare.stdout).toContain('issue:        -\ndeployment:   -\n\nrelated events:\n(none)\n')
+  })
+
+  it('prints transactions and metric buckets as tables', async () => {
+    const transactions = await run(['transactions', 'p1'], {
+      status: 200,
+      body: {
+        since: '2026-01-01T00:00:00.000Z',
+        until: '2026-01-02T00:00:00.000Z',
+        transactions: [
+          {
+            name: 'GET /orders/:id',
+            count: 12,
+            error_count: 2,
+            error_rate: 2 / 12,
+            p50_ms: 68.5,
+            p95_ms: 1000.3333333,
+            p99_ms: 1187.2,
+            avg_ms: 2393.2916666,
+          },
+        ],
+      },
+    })
+    expect(transactions.stdout).toBe(
+      [
+        'From 2026-01-01T00:00:00.000Z to 2026-01-02T00:00:00.000Z',
+        'NAME             COUNT  ERRORS  ERROR RATE  P50 MS  P95 MS  P99 MS  AVG MS',
+        'GET /orders/:id  12     2       16.7%       68.5    1000.3  1187.2  2393.3',
+        '',
+      ].join('\n'),
+    )
+    const metrics = await run(['metrics', 'p1', 'db.query'], {
+      status: 200,
+      body: {
+        name: 'db.query',
+        since: '2026-01-01T00:00:00.000Z',
+        until: '2026-01-01T00:10:00.000Z',
+        interval_seconds: 300,
+        buckets: [
+          { start: '2026-01-01T00:00:00.000Z', count: 2, sum: 14, min: 4, max: 10, avg: 7 },
+          {
+            start: '2026-01-01T00:05:00.000Z',
+            count: 0,
+            sum: null,
+            min: null,
+            max: null,
+            avg: null,
+          },
+        ],
+      },
+    })
+    expect(metrics.stdout).toBe(
+      [
+        'db.query: 300 s buckets from 2026-01-01T00:00:00.000Z to 2026-01-01T00:10:00.000Z',
+        'START                     COUNT  SUM  MIN  MAX  AVG',
+        '2026-01-01T00:00:00.000Z  2      14   4    10   7',
+        '2026-01-01T00:05:00.000Z  0      -    -    -    -',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('prints root spans as a table and a trace as an indented tree with its events', async () => {
+    const span = (name: string, kind: string, start: string, duration: number | null) => ({
+      id: `id-${name}`,
+      trace_id: 't1',
+      span_id: null,
+      parent_span_id: null,
+      name,
+      kind,
+      started_at: `2026-01-01T00:00:${start}Z`,
+      ended_at: null,
+      duration_ms: duration,
+    })
+    const traces = await run(['traces', 'p1'], {
+      status: 200,
+      body: { traces: [span('GET /checkout', 'server', '00.000', 2000)], next_cursor: 'n1' },
+    })
+    expect(traces.stdout).toBe(
+      [
+        'STARTED                   DURATION  KIND    TRACE ID  NAME',
+        '2026-01-01T00:00:00.000Z  2000 ms   server  t1        GET /checkout',
+        'More: repeat with --cursor n1',
+        '',
+      ].join('\n'),
+    )
+    const root = span('GET /checkout', 'server', '00.000', 2000)
+    const trace = await run(['trace', 'p1', 't1'], {
+      status: 200,
+      body: {
+        trace_id: 't1',
+        root,
+        duration_ms: 2000,
+        started_at: '2026-01-01T00:00:00.000Z',
+        ended_at: '2026-01-01T00:00:02.000Z',
+        span_count: 3,
+        truncated: false,
+        spans: [
+          { ...root, depth: 0 },
+          { ...span('POST stripe', 'http', '00.500', 1000), depth: 1 },
+          { ...span('tls handshake', 'internal', '00.600', null), depth: 2 },
+        ],
+        events: [
+          {
+            id: 'e1',
+            event_type: 'error',
+            level: 'error',
+            message: 'card declined',
+            occurred_at: '2026-01-01T00:00:01.000Z',
+            issue_id: 'i1',
+          },
+        ],
+      },
+    })
+    expect(trace.stdout).toBe(
+      [
+        'trace:    t1',
+        'root:     GET /checkout (server), 2000 ms',
+        'started:  2026-01-01T00:00:00.000Z',
+        'ended:    2026-01-01T00:00:02.000Z',
+        'spans:    3',
+        '',
+        'GET /checkout (server)  +0 ms  2000 ms',
+        '  POST stripe (http)  +500 ms  1000 ms',
+        '    tls handshake (internal)  +600 ms  -',
+        '',
+        'events:',
+        'ID  OCCURRED                  TYPE   LEVEL  MESSAGE',
+        'e1  2026-01-01T00:00:01.000Z  error  error  card declined',
+        '',
+      ].join('\n'),
+    )
+  })
+
   it('uses --url over TIS_URL over the default', async () => {
     const env = { TIS_TOKEN: 't', TIS_URL: 'http://env:1/' }
     expect((await run(['projects', 'list', '--json'], undefined, env)).sent[0]?.url).toBe(
@@ -307,6 +527,9 @@ describe('tis CLI', () => {
     [['frobnicate'], 'unknown command: frobnicate'],
     [['projects', 'list', '--bogus'], "Unknown option '--bogus'"],
     [['keys', 'list', 'p1', '--kind'], "Option '--kind <value>' argument missing"],
+    [['metrics', 'p1'], 'usage: tis metrics <project_id> <name>'],
+    [['trace', 'p1'], 'usage: tis trace <project_id> <trace_id>'],
+    [['event', 'p1'], 'usage: tis event <project_id> <event_id>'],
   ])('tis %j is a usage error (exit 2)', async (argv, message) => {
     const { code, stderr, sent } = await run(argv)
     expect(code).toBe(EXIT.usage)

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import { ApiError, createApiClient } from './client'
 import { COMMANDS, type Command } from './commands'
+import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
 
 /** Exit codes of `tis`: success, an API (or network) error, a usage error. */
@@ -22,7 +23,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors and deployments.',
+    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -124,7 +125,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 const QUERY_FLAGS = [
-  ...new Set([...ISSUE_FLAGS, ...EVENT_FLAGS, ...MONITOR_FLAGS, ...DEPLOYMENT_FLAGS]),
+  ...new Set([
+    ...ISSUE_FLAGS,
+    ...EVENT_FLAGS,
+    ...MONITOR_FLAGS,
+    ...DEPLOYMENT_FLAGS,
+    ...TRANSACTION_FLAGS,
+    ...METRIC_FLAGS,
+    ...TRACE_FLAGS,
+  ]),
 ]
 
 function parse(argv: readonly string[]) {
