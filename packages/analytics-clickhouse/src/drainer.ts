@@ -82,7 +82,10 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? abortableSleep
   const random = options.random ?? Math.random
-  const throttle = createFailureThrottle<DrainFailureKind>((options.throttleSeconds ?? 60) * 1_000, now)
+  const throttle = createFailureThrottle<DrainFailureKind>(
+    (options.throttleSeconds ?? 60) * 1_000,
+    now,
+  )
   let exported = 0
   let skipped = 0
   let consecutiveFailures = 0
@@ -118,7 +121,9 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
       result = await sink.insert(claim.records)
     } catch (error) {
       const outcome = failedRound('insert', error)
-      await outbox.release(claim, new Date(now() + (outcome.retryInMs ?? 0))).catch((e) => fail('release', e))
+      await outbox
+        .release(claim, new Date(now() + (outcome.retryInMs ?? 0)))
+        .catch((e) => fail('release', e))
       return outcome
     }
     try {
@@ -144,7 +149,9 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
   async function run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const started = now()
-      const outcome = await serialized().catch((): Round => ({ exported: 0, retryInMs: intervalMs }))
+      const outcome = await serialized().catch(
+        (): Round => ({ exported: 0, retryInMs: intervalMs }),
+      )
       if (signal.aborted) break
       await sleep(outcome.retryInMs ?? Math.max(0, intervalMs - (now() - started)), signal)
     }
@@ -163,7 +170,11 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
       await current.done
       if (loop === current) loop = undefined
     },
-    drainOnce: () => serialized().then((r) => r.exported, () => 0),
+    drainOnce: () =>
+      serialized().then(
+        (r) => r.exported,
+        () => 0,
+      ),
     stats: () => ({
       running: loop !== undefined,
       exported,

@@ -44,12 +44,9 @@ const throttleSeconds = z
   })
   .transform(Number)
   .pipe(
-    z
-      .number()
-      .int()
-      .min(1, {
-        error: 'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS must be an integer of at least 1',
-      }),
+    z.number().int().min(1, {
+      error: 'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS must be an integer of at least 1',
+    }),
   )
 
 /**

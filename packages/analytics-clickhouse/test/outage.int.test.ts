@@ -81,8 +81,20 @@ describeWithClickHouse('drainer across a ClickHouse outage (real server)', (serv
     expect(await drainer.drainOnce()).toBe(0)
     expect(outbox.records().every((r) => r.attempts === 1)).toBe(true)
     expect(await drainer.drainOnce()).toBe(10)
-    expect(drainer.stats()).toMatchObject({ exported: 10, skipped: 10, failures: 1, consecutiveFailures: 0 })
-    expect(await totals(db)).toEqual({ events: 5, event_ids: 5, spans: 5, span_ids: 5, events_1m: 5, spans_1m: 5 })
+    expect(drainer.stats()).toMatchObject({
+      exported: 10,
+      skipped: 10,
+      failures: 1,
+      consecutiveFailures: 0,
+    })
+    expect(await totals(db)).toEqual({
+      events: 5,
+      event_ids: 5,
+      spans: 5,
+      span_ids: 5,
+      events_1m: 5,
+      spans_1m: 5,
+    })
   })
 
   it('delivers every queued row exactly once across a stop and restart, reporting once per throttle window', async () => {

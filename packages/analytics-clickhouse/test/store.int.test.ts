@@ -11,21 +11,28 @@ import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
 import { describeWithClickHouse } from './support/describe-with-clickhouse'
 import { eventRowFixture, spanRowFixture } from './support/fixtures'
 
-const event = (overrides: Parameters<typeof eventRowFixture>[0] = {}, attempts = 0): OutboxRecord => ({
+const event = (
+  overrides: Parameters<typeof eventRowFixture>[0] = {},
+  attempts = 0,
+): OutboxRecord => ({
   seq: '1',
   attempts,
   enqueuedAt: new Date(),
   kind: 'event',
   row: eventRowFixture(overrides),
 })
-const span = (overrides: Parameters<typeof spanRowFixture>[0] = {}, attempts = 0): OutboxRecord => ({
+const span = (
+  overrides: Parameters<typeof spanRowFixture>[0] = {},
+  attempts = 0,
+): OutboxRecord => ({
   seq: '1',
   attempts,
   enqueuedAt: new Date(),
   kind: 'span',
   row: spanRowFixture(overrides),
 })
-const retried = (records: readonly OutboxRecord[]) => records.map((r) => ({ ...r, attempts: r.attempts + 1 }))
+const retried = (records: readonly OutboxRecord[]) =>
+  records.map((r) => ({ ...r, attempts: r.attempts + 1 }))
 
 describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
   let client: ClickHouseClient
@@ -46,7 +53,11 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
   describe('migrate', () => {
     it('creates the database, raw tables, rollups and views with DDL for the server version, and is idempotent', async () => {
       const db = uniqueDatabase()
-      const store = createClickHouseAnalyticsStore(client, { database: db, eventsTable: 'ev', spansTable: 'sp' })
+      const store = createClickHouseAnalyticsStore(client, {
+        database: db,
+        eventsTable: 'ev',
+        spansTable: 'sp',
+      })
       const [server] = await rows<{ version: string }>(client, 'SELECT version() AS version')
       const features = await store.migrate()
       expect(features).toEqual(featuresOf(server?.version ?? ''))
@@ -76,18 +87,30 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
       const { store, db } = await migrated()
       expect(await store.checkReady()).toEqual({ ready: true, reachable: true, missingTables: [] })
       await client.command({ query: `DROP TABLE ${db}.request_spans_1m` })
-      expect(await store.checkReady()).toEqual({ ready: false, reachable: true, missingTables: ['request_spans_1m'] })
+      expect(await store.checkReady()).toEqual({
+        ready: false,
+        reachable: true,
+        missingTables: ['request_spans_1m'],
+      })
     })
 
     it('lists every required table before migration', async () => {
       const store = createClickHouseAnalyticsStore(client, { database: uniqueDatabase() })
-      expect(await store.checkReady()).toEqual({ ready: false, reachable: true, missingTables: requiredTableNames() })
+      expect(await store.checkReady()).toEqual({
+        ready: false,
+        reachable: true,
+        missingTables: requiredTableNames(),
+      })
     })
 
     it('is not ready, with no table names, when the server is unreachable', async () => {
       const offline = testClient('http://127.0.0.1:1')
       const store = createClickHouseAnalyticsStore(offline, { database: uniqueDatabase() })
-      expect(await store.checkReady()).toEqual({ ready: false, reachable: false, missingTables: [] })
+      expect(await store.checkReady()).toEqual({
+        ready: false,
+        reachable: false,
+        missingTables: [],
+      })
       await offline.close()
     })
   })
@@ -135,9 +158,16 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
       })
       expect(JSON.parse(String(row?.['context']))).toEqual(context)
       if ('occurred_at_ms' in (row ?? {})) {
-        expect(row).toMatchObject({ occurred_at: '2026-11-22 10:15:30', occurred_at_ms: 123, received_at_ms: 456 })
+        expect(row).toMatchObject({
+          occurred_at: '2026-11-22 10:15:30',
+          occurred_at_ms: 123,
+          received_at_ms: 456,
+        })
       } else {
-        expect(row).toMatchObject({ occurred_at: '2026-11-22 10:15:30.123', received_at: '2026-11-22 10:15:31.456' })
+        expect(row).toMatchObject({
+          occurred_at: '2026-11-22 10:15:30.123',
+          received_at: '2026-11-22 10:15:31.456',
+        })
       }
     })
 
@@ -171,7 +201,10 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
           ended_at_ms: 291,
         })
       } else {
-        expect(row).toMatchObject({ started_at: '2026-11-22 10:15:00.250', ended_at: '2026-11-22 10:15:00.291' })
+        expect(row).toMatchObject({
+          started_at: '2026-11-22 10:15:00.250',
+          ended_at: '2026-11-22 10:15:00.291',
+        })
       }
     })
 
@@ -188,7 +221,12 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
         span({ kind: 'server', parent_span_id: 'p', duration_ms: 9_999 }),
         span({ kind: 'client', duration_ms: 9_999 }),
       ])
-      const counts = await rows<{ event_type: string; level: string; minute: string; count: string }>(
+      const counts = await rows<{
+        event_type: string
+        level: string
+        minute: string
+        count: string
+      }>(
         client,
         `SELECT event_type, level, minute, sum(count) AS count FROM ${db}.events_1m
          GROUP BY event_type, level, minute ORDER BY minute, event_type`,
@@ -227,7 +265,9 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
            (SELECT sum(count) FROM ${db}.events_1m) AS events_1m,
            (SELECT countMerge(count) FROM ${db}.request_spans_1m) AS spans_1m`,
       )
-      expect(Object.fromEntries(Object.entries(totals ?? {}).map(([k, v]) => [k, Number(v)]))).toEqual({
+      expect(
+        Object.fromEntries(Object.entries(totals ?? {}).map(([k, v]) => [k, Number(v)])),
+      ).toEqual({
         events: 3,
         event_ids: 3,
         spans: 3,

@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline'
 
 const binary = process.argv[2] ?? 'clickhouse-server'
 const config = process.argv[3] ?? '/etc/clickhouse-server/config.xml'
-const reply = (/** @type {object} */ message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+const reply = (/** @type {object} */ message) =>
+  process.stdout.write(`${JSON.stringify(message)}\n`)
 
 /** @returns {Promise<number>} a TCP port nothing listens on right now */
 function freePort() {
@@ -23,7 +24,9 @@ function freePort() {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
       server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
       )
     })
   })
@@ -73,7 +76,9 @@ async function start() {
     if (await ping()) return reply({ url })
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  reply({ error: `clickhouse-server did not become ready (exit code ${server.exitCode})\n${stderr}` })
+  reply({
+    error: `clickhouse-server did not become ready (exit code ${server.exitCode})\n${stderr}`,
+  })
 }
 
 /** @param {NodeJS.Signals} signal */

@@ -36,10 +36,14 @@ export function findClickHouseServer(): string | undefined {
  * data directory. A supervisor child (`clickhouse-server-process.js`) owns the server: if this
  * process dies, the supervisor sees its stdin close and kills the server all the same.
  */
-export async function startTestClickHouse(binary = findClickHouseServer()): Promise<TestClickHouse> {
+export async function startTestClickHouse(
+  binary = findClickHouseServer(),
+): Promise<TestClickHouse> {
   if (!binary) throw new Error(`clickhouse-server not found: ${CLICKHOUSE_HINT}`)
   const script = fileURLToPath(new URL('./clickhouse-server-process.js', import.meta.url))
-  const child = spawn(process.execPath, [script, binary, CONFIG], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [script, binary, CONFIG], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
 

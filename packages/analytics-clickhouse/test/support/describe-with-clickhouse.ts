@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { CLICKHOUSE_HINT, findClickHouseServer, startTestClickHouse, type TestClickHouse } from './clickhouse-server'
+import {
+  CLICKHOUSE_HINT,
+  findClickHouseServer,
+  startTestClickHouse,
+  type TestClickHouse,
+} from './clickhouse-server'
 
 /**
  * A `describe` block with its own throwaway ClickHouse server (started in `beforeAll`, killed in
  * `afterAll`). Without the binary it is skipped with how to run it; when `CI` is set it fails
  * instead, so a green CI run always includes the ClickHouse suites.
  */
-export function describeWithClickHouse(name: string, suite: (server: () => TestClickHouse) => void): void {
+export function describeWithClickHouse(
+  name: string,
+  suite: (server: () => TestClickHouse) => void,
+): void {
   const binary = findClickHouseServer()
   if (!binary) {
     if (process.env['CI']) {

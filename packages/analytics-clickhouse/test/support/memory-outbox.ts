@@ -15,7 +15,9 @@ interface Entry {
 /** An in-memory {@link AnalyticsOutbox} for tests, with the PostgreSQL outbox's semantics. */
 export interface MemoryOutbox extends AnalyticsOutbox {
   /** Queues rows as records (attempts 0). */
-  enqueue(...rows: ({ kind: 'event'; row: OutboxEventRow } | { kind: 'span'; row: OutboxSpanRow })[]): void
+  enqueue(
+    ...rows: ({ kind: 'event'; row: OutboxEventRow } | { kind: 'span'; row: OutboxSpanRow })[]
+  ): void
   /** Records still queued, oldest first. */
   records(): OutboxRecord[]
 }
@@ -32,12 +34,21 @@ export function createMemoryOutbox(
   const entries: Entry[] = []
   let seq = 0
   let leases = 0
-  const held = (entry: Entry, claim: OutboxClaim) => entry.lease?.id === claim.lease && entry.lease.until > now()
+  const held = (entry: Entry, claim: OutboxClaim) =>
+    entry.lease?.id === claim.lease && entry.lease.until > now()
   return {
     enqueue(...rows) {
       for (const row of rows) {
         seq += 1
-        entries.push({ record: { ...row, seq: String(seq), attempts: 0, enqueuedAt: new Date(now()) } as OutboxRecord, availableAt: 0 })
+        entries.push({
+          record: {
+            ...row,
+            seq: String(seq),
+            attempts: 0,
+            enqueuedAt: new Date(now()),
+          } as OutboxRecord,
+          availableAt: 0,
+        })
       }
     },
     records: () => entries.map((e) => e.record),

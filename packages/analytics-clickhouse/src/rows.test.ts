@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import {
+  epochMs,
+  exceptionClassOf,
+  routeOf,
+  statusCodeOf,
+  tagColumns,
+  timestampColumns,
+} from './rows'
+
+describe('row mapping', () => {
+  it.each([
+    [{ exception_class: 'A', exception: { type: 'B' } }, 'A'],
+    [{ exception: { exception_class: 'E' } }, 'E'],
+    [{ exception: { class: 'C', type: 'T' } }, 'C'],
+    [{ exception: { type: 'T', name: 'N' } }, 'T'],
+    [{ exception: { name: 'N' } }, 'N'],
+    [{ exception: 'not an object' }, ''],
+    [{}, ''],
+  ])('exception class of %j is %j', (context, expected) => {
+    expect(exceptionClassOf(context)).toBe(expected)
+  })
+
+  it.each([
+    [{ route: '/a', request: { route: '/b' } }, '/a'],
+    [{ request: { route: '/b' } }, '/b'],
+    [{}, 'span name'],
+  ])('route of %j is %j', (context, expected) => {
+    expect(routeOf(context, 'span name')).toBe(expected)
+  })
+
+  it.each([
+    [{ status_code: 201 }, 201],
+    [{ status: '404' }, 404],
+    [{ status: 'ok' }, null],
+    [{ status: 1.5 }, null],
+    [{}, null],
+  ])('status code of %j is %j', (context, expected) => {
+    expect(statusCodeOf(context)).toBe(expected)
+  })
+
+  it('turns tags into parallel key and value arrays', () => {
+    expect(tagColumns({ tags: { a: '1', b: 2, c: null } })).toEqual({
+      tag_keys: ['a', 'b'],
+      tag_values: ['1', '2'],
+    })
+    expect(tagColumns({})).toEqual({ tag_keys: [], tag_values: [] })
+  })
+
+  it('writes UTC timestamps with milliseconds in either layout', () => {
+    const ms = epochMs('2026-11-22T12:15:30.123+02:00')
+    expect(timestampColumns('at', ms, 'datetime64')).toEqual({ at: '2026-11-22 10:15:30.123' })
+    expect(timestampColumns('at', ms, 'datetime_ms')).toEqual({
+      at: '2026-11-22 10:15:30',
+      at_ms: 123,
+    })
+  })
+
+  it('maps a missing or invalid date to the epoch instead of throwing', () => {
+    expect(epochMs('nonsense')).toBe(0)
+    expect(epochMs(null)).toBe(0)
+  })
+})
