@@ -111,6 +111,193 @@ describe('tis CLI against a running server', () => {
     expect(bad.stderr).toContain('tis: limit must be a positive integer')
   })
 
+  it('shows an event with its issue, deployment and related events', async () => {
+    const created = await runTis(
+      ['projects', 'create', 'cli-event', '--kind', 'node', '--json'],
+      env,
+    )
+    const { project } = JSON.parse(created.stdout)
+    const key = JSON.parse((await runTis(['keys', 'create', project.id, '--json'], env)).stdout)
+    const post = (path: string, json: unknown) =>
+      call(harness.url, 'POST', path, { apiKey: key.token, json })
+    const deployment = {
+      repository: 'acme/shop',
+      environment: 'prod',
+      release: 'v9',
+      commit_sha: 'b1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+      pull_request_url: 'https://github.com/acme/shop/pull/9',
+    }
+    expect((await post('/api/v1/deployments', { deployment })).status).toBe(201)
+    const common = { environment: 'prod', release: 'v9', trace_id: 'e'.repeat(32) }
+    const log = await post('/api/v1/ingest_events', {
+      event: { event_type: 'log', message: 'paying', ...common },
+    })
+    const error = await post('/api/v1/ingest_events', {
+      event: { event_type: 'error', message: 'card declined', ...common },
+    })
+    expect([log.status, error.status]).toEqual([201, 201])
+
+    const shown = await runTis(['event', project.id, error.body.id], env)
+    expect(shown.stderr).toBe('')
+    expect(shown.stdout).toContain(`id:           ${error.body.id}\ntype:         error\n`)
+    expect(shown.stdout).toMatch(/\nissue: +[0-9a-f-]{36} unresolved, count 1: card declined\n/)
+    expect(shown.stdout).toMatch(/\ndeployment: +v9 to prod at /)
+    expect(shown.stdout).toContain('  pull request: https://github.com/acme/shop/pull/9\n')
+    expect(shown.stdout).toMatch(
+      new RegExp(`\nrelated events:\nID.*\n${log.body.id}\\s+\\S+\\s+log\\s`),
+    )
+    const json = JSON.parse(
+      (await runTis(['event', project.id, error.body.id, '--json'], env)).stdout,
+    )
+    expect(json.deployment).toMatchObject({ release: 'v9', repository: 'acme/shop' })
+    const unknown = await runTis(
+      ['event', project.id, '0'.repeat(8).concat('-0000-7000-8000-000000000000')],
+      env,
+    )
+    expect(unknown.code).toBe(1)
+  })
+
+  it('reads transactions, a metric, root spans and a trace tree', async () => {
+    const created = await runTis(
+      ['projects', 'create', 'cli-perf', '--kind', 'node', '--json'],
+      env,
+    )
+    const { project } = JSON.parse(created.stdout)
+    const key = JSON.parse((await runTis(['keys', 'create', project.id, '--json'], env)).stdout)
+    const ingest = async (event: Record<string, unknown>) => {
+      const r = await call(harness.url, 'POST', '/api/v1/ingest_events', {
+        apiKey: key.token,
+        json: { event },
+      })
+      expect(r.status, r.text).toBe(201)
+      return r.body.id as string
+    }
+    const at = (minute: number, second = 0, ms = 0) =>
+      new Date(Date.UTC(2026, 5, 2, 9, minute, second, ms)).toISOString()
+    const window = ['--since', at(0), '--until', at(10)]
+    for (const [i, duration] of [10, 20, 30, 40].entries()) {
+      await ingest({
+        event_type: 'transaction',
+        message: 'GET /orders',
+        transaction_name: 'GET /orders',
+        duration_ms: duration,
+        occurred_at: at(1, i),
+        context: { status_code: i === 3 ? 503 : 200 },
+      })
+    }
+    await ingest({
+      event_type: 'metric',
+      message: 'queue.depth',
+      occurred_at: at(1),
+      context: { value: 4 },
+    })
+    await ingest({
+      event_type: 'metric',
+      message: 'queue.depth',
+      occurred_at: at(2),
+      context: { value: 10 },
+    })
+    const trace = 'c'.repeat(32)
+    const span = (fields: Record<string, unknown>) =>
+      ingest({ event_type: 'span', trace_id: trace, ...fields })
+    await span({
+      name: 'GET /orders',
+      kind: 'server',
+      span_id: 'a000000000000001',
+      started_at: at(3),
+      duration_ms: 1500,
+    })
+    await span({
+      name: 'SELECT orders',
+      kind: 'db',
+      span_id: 'a000000000000002',
+      parent_span_id: 'a000000000000001',
+      started_at: at(3, 0, 200),
+      duration_ms: 800,
+    })
+    await span({
+      name: 'decode row',
+      kind: 'internal',
+      span_id: 'a000000000000003',
+      parent_span_id: 'a000000000000002',
+      started_at: at(3, 0, 250),
+      duration_ms: 5,
+    })
+    await ingest({
+      event_type: 'log',
+      message: 'orders listed',
+      trace_id: trace,
+      occurred_at: at(3, 1),
+    })
+
+    const transactions = await runTis(['transactions', project.id, ...window], env)
+    expect(transactions.stderr).toBe('')
+    expect(transactions.stdout).toBe(
+      [
+        `From ${at(0)} to ${at(10)}`,
+        'NAME         COUNT  ERRORS  ERROR RATE  P50 MS  P95 MS  P99 MS  AVG MS',
+        'GET /orders  4      1       25%         25      38.5    39.7    25',
+        '',
+      ].join('\n'),
+    )
+
+    const metric = await runTis(
+      ['metrics', project.id, 'queue.depth', ...window, '--interval', '5m'],
+      env,
+    )
+    expect(metric.stdout).toBe(
+      [
+        `queue.depth: 300 s buckets from ${at(0)} to ${at(10)}`,
+        'START                     COUNT  SUM  MIN  MAX  AVG',
+        `${at(0)}  2      14   4    10   7`,
+        `${at(5)}  0      -    -    -    -`,
+        '',
+      ].join('\n'),
+    )
+    const metricJson = JSON.parse(
+      (await runTis(['metrics', project.id, 'queue.depth', ...window, '--json'], env)).stdout,
+    )
+    expect(metricJson).toMatchObject({ name: 'queue.depth', interval_seconds: 60 })
+    expect(metricJson.buckets).toHaveLength(10)
+
+    const traces = await runTis(['traces', project.id], env)
+    expect(traces.stdout).toBe(
+      [
+        'STARTED                   DURATION  KIND    TRACE ID                          NAME',
+        `${at(3)}  1500 ms   server  ${trace}  GET /orders`,
+        '',
+      ].join('\n'),
+    )
+
+    const tree = await runTis(['trace', project.id, trace], env)
+    expect(tree.stderr).toBe('')
+    expect(tree.stdout).toContain(
+      [
+        `trace:    ${trace}`,
+        'root:     GET /orders (server), 1500 ms',
+        `started:  ${at(3)}`,
+        `ended:    ${at(3, 1, 500)}`,
+        'spans:    3',
+        '',
+        'GET /orders (server)  +0 ms  1500 ms',
+        '  SELECT orders (db)  +200 ms  800 ms',
+        '    decode row (internal)  +250 ms  5 ms',
+        '',
+        'events:',
+        'ID ',
+      ].join('\n'),
+    )
+    expect(tree.stdout).toMatch(/\s+log\s+-\s+orders listed\n$/)
+    const treeJson = JSON.parse((await runTis(['trace', project.id, trace, '--json'], env)).stdout)
+    expect(treeJson.spans.map((s: { depth: number }) => s.depth)).toEqual([0, 1, 2])
+
+    const missing = await runTis(['trace', project.id, 'f'.repeat(32)], env)
+    expect(missing).toMatchObject({ code: 1, stdout: '' })
+    const bad = await runTis(['metrics', project.id, 'queue.depth', '--interval', '5w'], env)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^tis: interval must be /)
+  })
+
   it('archives and restores a project', async () => {
     const created = await runTis(['projects', 'create', 'cli-old', '--kind', 'ruby', '--json'], env)
     const { project } = JSON.parse(created.stdout)

@@ -67,7 +67,7 @@ export function eventDetails(detail: EventDetailJson): string {
     ...field('request', e.request_id),
     ...field('session', e.session_id),
     issue
-      ? `issue:        ${issue.id} ${issue.status}, ${issue.count} events: ${issue.title.split(/\r?\n/)[0]}`
+      ? `issue:        ${issue.id} ${issue.status}, count ${issue.count}: ${issue.title.split(/\r?\n/)[0]}`
       : 'issue:        -',
     ...deploymentLines(detail.deployment),
     '',

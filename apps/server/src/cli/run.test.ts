@@ -301,7 +301,7 @@ describe('tis CLI', () => {
         'environment:  prod',
         'release:      v7',
         'trace:        t1',
-        'issue:        i1 unresolved, 3 events: card declined',
+        'issue:        i1 unresolved, count 3: card declined',
         'deployment:   v7 to prod at 2025-12-31T00:00:00.000Z',
         '  repository:   acme/shop',
         '  commit:       a1b2c3',
