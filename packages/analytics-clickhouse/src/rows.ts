@@ -9,9 +9,10 @@ export type TimestampLayout = 'datetime64' | 'datetime_ms'
 /** One row of the raw events or spans table, ready for JSONEachRow. */
 export type ClickHouseRow = Record<string, string | number | null | readonly string[]>
 
-type Json = Readonly<Record<string, unknown>>
+/** A JSON object as found in an outbox row's payload. */
+export type JsonRecord = Readonly<Record<string, unknown>>
 
-const isObject = (value: unknown): value is Json =>
+const isObject = (value: unknown): value is JsonRecord =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined
@@ -36,12 +37,12 @@ export function timestampColumns(
     : { [name]: seconds, [`${name}_ms`]: d.getUTCMilliseconds() }
 }
 
-function contextOf(payload: Json): Json {
+function contextOf(payload: JsonRecord): JsonRecord {
   return isObject(payload['context']) ? payload['context'] : {}
 }
 
 /** `context.exception_class`, else `context.exception.exception_class/class/type/name`. */
-export function exceptionClassOf(context: Json): string {
+export function exceptionClassOf(context: JsonRecord): string {
   const exception = isObject(context['exception']) ? context['exception'] : {}
   return (
     str(context['exception_class']) ??
@@ -54,7 +55,7 @@ export function exceptionClassOf(context: Json): string {
 }
 
 /** `context.tags` as parallel key and value arrays (Map is not in ClickHouse 18.16). */
-export function tagColumns(context: Json): { tag_keys: string[]; tag_values: string[] } {
+export function tagColumns(context: JsonRecord): { tag_keys: string[]; tag_values: string[] } {
   const tags = isObject(context['tags']) ? context['tags'] : {}
   const entries = Object.entries(tags).filter(([, v]) => v !== null && v !== undefined)
   return {
@@ -92,13 +93,13 @@ export function eventRow(row: OutboxEventRow, layout: TimestampLayout): ClickHou
 }
 
 /** `context.route`, else `context.request.route`, else the span name. */
-export function routeOf(context: Json, name: string): string {
+export function routeOf(context: JsonRecord, name: string): string {
   const request = isObject(context['request']) ? context['request'] : {}
   return str(context['route']) ?? str(request['route']) ?? name
 }
 
 /** An HTTP-like status code from `context.status_code` or `context.status`, when numeric. */
-export function statusCodeOf(context: Json): number | null {
+export function statusCodeOf(context: JsonRecord): number | null {
   for (const value of [context['status_code'], context['status']]) {
     const n = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value
     if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 65_535) return n
