@@ -8,7 +8,7 @@ import {
   type FailureReport,
 } from '../src/index'
 import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
-import { describeWithClickHouse } from './support/describe-with-clickhouse'
+import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { eventRowFixture, spanRowFixture } from './support/fixtures'
 import { createMemoryOutbox } from './support/memory-outbox'
 

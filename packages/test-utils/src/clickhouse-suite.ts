@@ -4,7 +4,7 @@ import {
   findClickHouseServer,
   startTestClickHouse,
   type TestClickHouse,
-} from './clickhouse-server'
+} from './clickhouse'
 
 /**
  * A `describe` block with its own throwaway ClickHouse server (started in `beforeAll`, killed in
