@@ -20,8 +20,9 @@ export interface LoadOptions {
 /** A probe's figures. autocannon records whole milliseconds. */
 export interface ProbeResult {
   readonly endpoint: string
-  readonly 'p50 ms': number
-  readonly 'p99 ms': number
+  /** A string (`>3000`) when no request was answered within the run. */
+  readonly 'p50 ms': number | string
+  readonly 'p99 ms': number | string
   readonly 'req/s': number
   readonly 'p50 < 50 ms': string
   readonly 'non-2xx': number
@@ -43,6 +44,17 @@ export async function measure(url: string, probe: Probe, o: LoadOptions): Promis
     })
   if (o.warmup > 0) await run(o.warmup)
   const r = await run(o.duration)
+  // No answer within the run: every request took longer than the run itself.
+  if (r.requests.total === 0) {
+    return {
+      endpoint: probe.name,
+      'p50 ms': `>${o.duration * 1000}`,
+      'p99 ms': `>${o.duration * 1000}`,
+      'req/s': 0,
+      'p50 < 50 ms': 'OVER',
+      'non-2xx': 0,
+    }
+  }
   return {
     endpoint: probe.name,
     'p50 ms': r.latency.p50,

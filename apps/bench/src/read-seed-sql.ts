@@ -53,6 +53,13 @@ const LOG_TEMPLATES = [
 ]
 const EXCEPTIONS = ['TypeError', 'RangeError', 'DatabaseError', 'TimeoutError', 'ValidationError']
 
+/** The title of issue `n` (an SQL expression over the integer column `n`). */
+function issueTitle(n: string): string {
+  return `format('%s: %s (%s)', ${arr(EXCEPTIONS)}[1 + ${n} % 5],
+    (array['Cannot read properties of undefined', 'Index out of range', 'connection reset',
+      'deadline exceeded', 'invalid input'])[1 + (${n} / 5) % 5], 'site ' || ${n})`
+}
+
 /** Issues `md5(tag:issue:n)` for n in [0, issues), counts filled in after the events. */
 export function issuesSql(projectId: string, s: SeedShape): string {
   return /* sql */ `
@@ -62,14 +69,16 @@ select md5(${lit(s.tag)} || ':issue:' || n)::uuid, ${lit(projectId)}::uuid,
   encode(sha256(convert_to('message:' || title, 'UTF8')), 'hex'), 'message:' || title, title,
   'error', case when n % 20 = 0 then 'resolved' when n % 50 = 1 then 'ignored' else 'unresolved' end,
   0, now(), now()
-from (select n, format('%s: %s (%s)', (${arr(EXCEPTIONS)})[1 + n % 5],
-  (array['Cannot read properties of undefined', 'Index out of range', 'connection reset',
-    'deadline exceeded', 'invalid input'])[1 + (n / 5) % 5], 'site ' || n) as title
+from (select n, ${issueTitle('n')} as title
   from generate_series(0, ${s.issues - 1}) n) t`
 }
 
-/** ~40% log, 20% error, 20% transaction, 15% metric, 5% check_in over the last 7 days. */
-export function eventsSql(projectId: string, s: SeedShape): string {
+/** Events `part.from` to `part.to` of the project: ~40% log, 20% error, 20% transaction, 15% metric, 5% check_in over the last 7 days. */
+export function eventsSql(
+  projectId: string,
+  s: SeedShape,
+  part: { from: number; to: number } = { from: 1, to: s.events },
+): string {
   const tag = lit(s.tag)
   return /* sql */ `
 insert into events (id, project_id, event_type, level, message, occurred_at, received_at,
@@ -107,8 +116,7 @@ from (
   select *,
     case event_type
       when 'log' then ${arr(LOG_TEMPLATES)}[1 + h % ${LOG_TEMPLATES.length}] || ' #' || (h % 100000)
-      when 'error' then (select title from issues
-        where id = md5(${tag} || ':issue:' || issue_n)::uuid)
+      when 'error' then ${issueTitle('issue_n')}
       when 'transaction' then transaction_name
       when 'metric' then case when r2 < 0.5 then 'db.query'
         else ${arr(METRIC_NAMES)}[2 + h % ${METRIC_NAMES.length - 1}] end
@@ -148,7 +156,9 @@ from (
         select g, (g::bigint * 7919) % 1000003 as h, random() as r1, random() as r2,
           random() as r3, random() as r4, age, now() - age * interval '1 second' as occurred_at,
           sqrt(-2 * ln(greatest(random(), 1e-12))) * cos(2 * pi() * random()) as normal
-        from (select g, random() * 604800 as age from generate_series(1, ${s.events}) g) x
+        -- Oldest first with a minute of jitter, so the heap follows time as an append-only log does.
+        from (select g, greatest(0, 604800 * (1 - g::float8 / ${s.events}) + random() * 60) as age
+          from generate_series(${part.from}, ${part.to}) g) x
       ) a
     ) b
   ) c
