@@ -5,6 +5,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { type RequestIdVariables, requestId } from 'hono/request-id'
+import type { AnalyticsRuntime } from './analytics'
 import { createClientIpResolver } from './client-ip'
 import type { Logger } from './logger'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
@@ -22,6 +23,13 @@ export interface AppOptions {
   readonly trustedProxies: readonly string[]
   /** The `{base_url}` listed in the OpenAPI document's `servers`, when known. */
   readonly publicUrl?: string
+  /** Readiness and metrics of the analytics store. @default disabled */
+  readonly analytics?: Pick<AnalyticsRuntime, 'health' | 'metrics'>
+}
+
+const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
+  health: async () => ({ status: 200, body: { status: 'disabled', enabled: false, ready: false } }),
+  metrics: async () => '',
 }
 
 /** The Hono app type of the server. */
@@ -34,6 +42,7 @@ export type TisApp = Hono<{ Variables: RequestIdVariables }>
  */
 export function createApp(options: AppOptions): TisApp {
   const { engine, logger } = options
+  const analytics = options.analytics ?? DISABLED_ANALYTICS
   const app: TisApp = new Hono()
   const clientIp = createClientIpResolver(options.trustedProxies)
   const openApi = JSON.stringify(
@@ -81,7 +90,18 @@ export function createApp(options: AppOptions): TisApp {
     {
       method: 'GET',
       path: '/health/analytics_store',
-      handler: (c) => sendJson(c, 200, { status: 'disabled', enabled: false, ready: false }),
+      handler: async (c) => {
+        const health = await analytics.health()
+        return sendJson(c, health.status, health.body)
+      },
+    },
+    {
+      method: 'GET',
+      path: '/metrics',
+      handler: async (c) =>
+        c.body(await analytics.metrics(), 200, {
+          'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+        }),
     },
     {
       method: 'GET',

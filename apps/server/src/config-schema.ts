@@ -60,6 +60,14 @@ const list = (item: z.ZodType<string, string>, what: string) =>
 
 const text = z.string().trim().min(1)
 
+/** A ClickHouse database or table name: quoted nowhere, so only plain identifiers. */
+const identifier = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+    error: 'must be an identifier: a letter or _, then letters, digits or _ (at most 64)',
+  })
+
 const url = (protocols: readonly string[], what: string) =>
   z
     .string()
@@ -175,7 +183,7 @@ export const CONFIG_VARIABLES = {
   },
   SERVICE_ANALYTICS_ENABLED: {
     description:
-      'Enables the optional analytics store (ClickHouse). Parsed and validated; not used by this version yet.',
+      'Enables the optional analytics store (ClickHouse): events and spans accepted from then on are queued in the database (an outbox) and exported in the background. No backfill of older data.',
     default: 'false',
     schema: boolean,
   },
@@ -187,19 +195,19 @@ export const CONFIG_VARIABLES = {
     schema: url(['http:', 'https:'], 'an http:// or https:// URL'),
   },
   SERVICE_ANALYTICS_DATABASE: {
-    description: 'Database of the analytics store.',
-    default: 'default',
-    schema: text,
+    description: 'Database of the analytics store (created by the migration when missing).',
+    default: 'tis',
+    schema: identifier,
   },
   SERVICE_ANALYTICS_EVENTS_TABLE: {
     description: 'Raw events table of the analytics store.',
     default: 'events_raw',
-    schema: text,
+    schema: identifier,
   },
   SERVICE_ANALYTICS_SPANS_TABLE: {
     description: 'Raw spans table of the analytics store.',
     default: 'spans_raw',
-    schema: text,
+    schema: identifier,
   },
   SERVICE_ANALYTICS_USERNAME: {
     description: 'User name for the analytics store.',
@@ -213,9 +221,16 @@ export const CONFIG_VARIABLES = {
     schema: z.string(),
   },
   SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS: {
-    description: 'At most one log line per this many seconds about failing analytics writes.',
+    description:
+      'At most one log line per failure kind per this many seconds about failing analytics exports (the failure counter counts them all).',
     default: '60',
     schema: integer(1),
+  },
+  SERVICE_ANALYTICS_DRAIN: {
+    description:
+      'Export the analytics outbox from the server process. Set false when separate `tis worker` processes do it (several may run at once).',
+    default: 'true',
+    schema: boolean,
   },
 } as const satisfies Record<string, ConfigVariable>
 

@@ -33,12 +33,13 @@ describe('loadConfig', () => {
       analytics: {
         enabled: false,
         url: undefined,
-        database: 'default',
+        database: 'tis',
         eventsTable: 'events_raw',
         spansTable: 'spans_raw',
         username: 'default',
         password: '',
         failureThrottleSeconds: 60,
+        drain: true,
       },
     })
   })
@@ -93,6 +94,7 @@ describe('loadConfig', () => {
     ['SERVICE_ANALYTICS_ENABLED', 'false', { analytics: { enabled: false } }],
     ['SERVICE_ANALYTICS_URL', 'http://ch:8123', { analytics: { url: 'http://ch:8123' } }],
     ['SERVICE_ANALYTICS_DATABASE', 'tis', { analytics: { database: 'tis' } }],
+    ['SERVICE_ANALYTICS_DRAIN', 'false', { analytics: { drain: false } }],
     ['SERVICE_ANALYTICS_EVENTS_TABLE', 'ev', { analytics: { eventsTable: 'ev' } }],
     ['SERVICE_ANALYTICS_SPANS_TABLE', 'sp', { analytics: { spansTable: 'sp' } }],
     ['SERVICE_ANALYTICS_USERNAME', 'tis', { analytics: { username: 'tis' } }],
@@ -149,6 +151,11 @@ describe('loadConfig', () => {
       'SERVICE_LOG_LEVEL must be one of debug, info, warn, error, silent',
     ],
     ['SERVICE_ANALYTICS_ENABLED', 'maybe', 'SERVICE_ANALYTICS_ENABLED must be true or false'],
+    [
+      'SERVICE_ANALYTICS_EVENTS_TABLE',
+      'events; drop table x',
+      'SERVICE_ANALYTICS_EVENTS_TABLE must be an identifier: a letter or _, then letters, digits or _ (at most 64)',
+    ],
     [
       'SERVICE_ANALYTICS_URL',
       'ch:8123',

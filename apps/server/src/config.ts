@@ -18,7 +18,7 @@ export type DatabaseConfig =
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
 
-/** Settings of the optional analytics store (parsed and validated; used by a later version). */
+/** Settings of the optional analytics store. */
 export interface AnalyticsConfig {
   readonly enabled: boolean
   readonly url: string | undefined
@@ -28,6 +28,8 @@ export interface AnalyticsConfig {
   readonly username: string
   readonly password: string
   readonly failureThrottleSeconds: number
+  /** `SERVICE_ANALYTICS_DRAIN`: export from the server process. */
+  readonly drain: boolean
 }
 
 /** The server's configuration: everything `createServer` needs. */
@@ -123,6 +125,7 @@ export function loadConfig(
       username: e.SERVICE_ANALYTICS_USERNAME,
       password: e.SERVICE_ANALYTICS_PASSWORD,
       failureThrottleSeconds: e.SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS,
+      drain: e.SERVICE_ANALYTICS_DRAIN,
     },
   }
 }

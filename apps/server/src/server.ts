@@ -6,11 +6,13 @@ import {
   bootstrapAdmin,
   createIngestEngine,
   createMemoryRateLimiter,
+  type AnalyticsOutbox,
   type IngestEngine,
   type IngestStore,
   type RateLimiter,
   windowState,
 } from '@tis/ingest'
+import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
 import type { ServerConfig } from './config'
 import { createLogger, type Logger } from './logger'
@@ -27,6 +29,8 @@ export interface CreateServerOptions {
    * Its batches are written one at a time; `close()` closes it.
    */
   readonly store?: IngestStore
+  /** The analytics outbox of an injected `store` (queue it was created with). */
+  readonly outbox?: AnalyticsOutbox
   /**
    * How long `close()` waits for in-flight requests before cutting connections, in ms.
    * @default 10000
@@ -37,6 +41,8 @@ export interface CreateServerOptions {
    * @default () => new Date()
    */
   readonly now?: () => Date
+  /** Pacing of the in-process analytics drainer, in ms (tests shorten it). @default 1000 */
+  readonly analyticsDrainIntervalMs?: number
 }
 
 /** Where a listening server can be reached. */
@@ -52,6 +58,8 @@ export interface TisServer {
   readonly engine: IngestEngine
   readonly store: IngestStore
   readonly logger: Logger
+  /** The optional analytics store: readiness, metrics and the background drainer. */
+  readonly analytics: AnalyticsRuntime
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
@@ -102,8 +110,12 @@ export async function createServer(
 ): Promise<TisServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   const opened: OpenedStore = options.store
-    ? { store: options.store, batch: { concurrency: 1 } }
-    : await openStore(config.database)
+    ? {
+        store: options.store,
+        batch: { concurrency: 1 },
+        ...(options.outbox ? { outbox: options.outbox } : {}),
+      }
+    : await openStore(config.database, { analyticsOutbox: config.analytics.enabled })
   const { store } = opened
   let bootstrap: BootstrapResult
   try {
@@ -115,8 +127,25 @@ export async function createServer(
     await store.close()
     throw error
   }
-  if (config.analytics.enabled) {
-    logger.warn('SERVICE_ANALYTICS_ENABLED is set, but this version has no analytics store yet')
+  const analytics = createAnalyticsRuntime({
+    config: config.analytics,
+    outbox: opened.outbox,
+    logger,
+    ...(options.analyticsDrainIntervalMs === undefined
+      ? {}
+      : { drainIntervalMs: options.analyticsDrainIntervalMs }),
+  })
+  if (analytics.enabled) {
+    // The service works without ClickHouse: a failed migration is logged and retried by the
+    // drainer before its first export.
+    await analytics.migrate().catch((error: unknown) =>
+      logger.warn('analytics store migration failed; retrying before the first export', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+    if (config.analytics.drain) analytics.startDrainer()
+  } else if (config.analytics.enabled) {
+    logger.warn('SERVICE_ANALYTICS_ENABLED is set, but this store has no analytics outbox')
   }
   const engine = createIngestEngine({
     store,
@@ -131,6 +160,7 @@ export async function createServer(
   const app = createApp({
     engine,
     logger,
+    analytics,
     maxBodyBytes: config.maxBodyBytes,
     trustedProxies: config.trustedProxies,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -153,6 +183,7 @@ export async function createServer(
       clearTimeout(force)
     }
     await engine.close()
+    await analytics.close()
     await store.close()
   }
 
@@ -161,6 +192,7 @@ export async function createServer(
     engine,
     store,
     logger,
+    analytics,
     bootstrap,
     listen() {
       if (http) throw new Error('the server is already listening')

@@ -1,4 +1,4 @@
-import type { BatchWriterOptions, IngestStore } from '@tis/ingest'
+import type { AnalyticsOutbox, BatchWriterOptions, IngestStore } from '@tis/ingest'
 import { openPgliteStore, openPostgresStore } from '@tis/storage-postgres'
 import type { DatabaseConfig } from './config'
 
@@ -7,6 +7,8 @@ export interface OpenedStore {
   readonly store: IngestStore
   /** PGlite has one connection: one batch at a time. PostgreSQL: several, over a pool. */
   readonly batch: BatchWriterOptions
+  /** The analytics export queue of the store, when it has one. */
+  readonly outbox?: AnalyticsOutbox
 }
 
 /** Connections of the postgres.js pool: batches in flight plus room for reads and management. */
@@ -14,11 +16,22 @@ const POSTGRES_POOL_SIZE = 8
 /** Batches written at once on PostgreSQL. */
 const POSTGRES_BATCH_CONCURRENCY = 4
 
-/** Opens and migrates the database the configuration names (PGlite creates its directory). */
-export async function openStore(database: DatabaseConfig): Promise<OpenedStore> {
+/**
+ * Opens and migrates the database the configuration names (PGlite creates its directory). With
+ * `analyticsOutbox`, every event and span written from now on is also queued for export.
+ */
+export async function openStore(
+  database: DatabaseConfig,
+  options: { analyticsOutbox?: boolean } = {},
+): Promise<OpenedStore> {
+  const analyticsOutbox = options.analyticsOutbox ?? false
   if (database.kind === 'postgres') {
-    const store = await openPostgresStore(database.url, { client: { max: POSTGRES_POOL_SIZE } })
-    return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY } }
+    const store = await openPostgresStore(database.url, {
+      client: { max: POSTGRES_POOL_SIZE },
+      analyticsOutbox,
+    })
+    return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }
-  return { store: await openPgliteStore(database.dataDir), batch: { concurrency: 1 } }
+  const store = await openPgliteStore(database.dataDir, { analyticsOutbox })
+  return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }
