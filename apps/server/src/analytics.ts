@@ -35,6 +35,43 @@ export interface AnalyticsRuntime {
   close(): Promise<void>
 }
 
+/** The ClickHouse client and store of enabled settings. */
+function connect(config: AnalyticsConfig) {
+  const client: ClickHouseClient = createClient(
+    clickHouseClientOptions({
+      enabled: true,
+      url: config.url ?? 'http://localhost:8123',
+      database: config.database,
+      eventsTable: config.eventsTable,
+      spansTable: config.spansTable,
+      username: config.username,
+      password: config.password,
+      failureThrottleSeconds: config.failureThrottleSeconds,
+    }),
+  )
+  const store: ClickHouseAnalyticsStore = createClickHouseAnalyticsStore(client, {
+    database: config.database,
+    eventsTable: config.eventsTable,
+    spansTable: config.spansTable,
+  })
+  return { client, store }
+}
+
+/**
+ * `tis analytics migrate`: creates the analytics database, tables and views when missing
+ * (idempotent) and resolves the server version and the tables it made.
+ */
+export async function migrateAnalytics(config: AnalyticsConfig) {
+  const { client, store } = connect(config)
+  try {
+    const features = await store.migrate()
+    const readiness = await store.checkReady()
+    return { features, tables: store.tables, readiness }
+  } finally {
+    await client.close()
+  }
+}
+
 /** Options of {@link createAnalyticsRuntime}. */
 export interface AnalyticsRuntimeOptions {
   readonly config: AnalyticsConfig
@@ -71,23 +108,7 @@ function disabledRuntime(): AnalyticsRuntime {
 export function createAnalyticsRuntime(options: AnalyticsRuntimeOptions): AnalyticsRuntime {
   const { config, outbox, logger } = options
   if (!config.enabled || !outbox) return disabledRuntime()
-  const client: ClickHouseClient = createClient(
-    clickHouseClientOptions({
-      enabled: true,
-      url: config.url ?? 'http://localhost:8123',
-      database: config.database,
-      eventsTable: config.eventsTable,
-      spansTable: config.spansTable,
-      username: config.username,
-      password: config.password,
-      failureThrottleSeconds: config.failureThrottleSeconds,
-    }),
-  )
-  const store: ClickHouseAnalyticsStore = createClickHouseAnalyticsStore(client, {
-    database: config.database,
-    eventsTable: config.eventsTable,
-    spansTable: config.spansTable,
-  })
+  const { client, store } = connect(config)
   let migrated = false
   async function migrate() {
     await store.migrate()

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import { ApiError, createApiClient } from './client'
 import { COMMANDS, type Command } from './commands'
+import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
 
@@ -15,6 +16,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void
   /** @default globalThis.fetch */
   readonly fetch?: typeof fetch
+  /** Ends `tis worker` (default: SIGTERM or SIGINT). */
+  readonly stop?: Promise<void>
 }
 
 const DEFAULT_URL = 'http://localhost:3000'
@@ -30,6 +33,9 @@ export function helpText(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${synopsis(c).padEnd(width)}  ${c.summary}`),
     `  ${'help'.padEnd(width)}  Show this help.`,
+    '',
+    'Server-side commands (read the server configuration, SERVICE_* and DATABASE_URL):',
+    ...LOCAL_COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
     `  --url <url>   Server base URL (default: TIS_URL, else ${DEFAULT_URL}).`,
@@ -81,6 +87,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (positionals.length === 0) {
     io.stderr(helpText())
     return EXIT.usage
+  }
+  const local = findLocalCommand(positionals)
+  if (local) {
+    if (positionals.length !== local.name.split(' ').length)
+      return usage(`usage: tis ${local.name}`)
+    return local.run(io)
   }
   const command = findCommand(positionals)
   if (!command) return usage(`unknown command: ${positionals.slice(0, 2).join(' ')}`)

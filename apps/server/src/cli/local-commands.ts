@@ -1,0 +1,127 @@
+import { createAnalyticsRuntime, migrateAnalytics } from '../analytics'
+import { ConfigError, loadConfig, type ServerConfig } from '../config'
+import { createLogger } from '../logger'
+import { openStore } from '../store'
+
+/** Exit codes shared with the API commands. */
+const OK = 0
+const FAILED = 1
+const USAGE = 2
+
+/** Where a local command reads its environment and writes; `stop` ends a long-running one. */
+export interface LocalIo {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  /** Resolves when `tis worker` should stop. @default SIGTERM or SIGINT */
+  readonly stop?: Promise<void>
+}
+
+/** A command that runs against the server's own configuration (`SERVICE_*`), not over HTTP. */
+export interface LocalCommand {
+  readonly name: string
+  readonly summary: string
+  run(io: LocalIo): Promise<number>
+}
+
+/** Loads the configuration, printing its problems; `undefined` when invalid. */
+function config(io: LocalIo): ServerConfig | undefined {
+  try {
+    return loadConfig(io.env)
+  } catch (error) {
+    if (!ConfigError.is(error)) throw error
+    io.stderr(`tis: ${error.message}\n`)
+    return undefined
+  }
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** Resolves on the first SIGTERM or SIGINT. */
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGTERM', done)
+      process.off('SIGINT', done)
+      resolve()
+    }
+    process.once('SIGTERM', done)
+    process.once('SIGINT', done)
+  })
+}
+
+/** `tis analytics migrate` and `tis worker`. */
+export const LOCAL_COMMANDS: readonly LocalCommand[] = [
+  {
+    name: 'analytics migrate',
+    summary:
+      'Create the analytics store tables and views in ClickHouse (SERVICE_ANALYTICS_*; also done at server start).',
+    async run(io) {
+      const c = config(io)
+      if (!c) return USAGE
+      if (!c.analytics.enabled) {
+        io.stderr('tis: the analytics store is disabled: set SERVICE_ANALYTICS_ENABLED=true\n')
+        return USAGE
+      }
+      try {
+        const { features, tables, readiness } = await migrateAnalytics(c.analytics)
+        const kind = features.modern ? 'DateTime64, LowCardinality' : 'classic types'
+        io.stdout(
+          `Analytics store ready: ClickHouse ${features.version} (${kind}), database ${tables.database}, tables ${tables.eventsTable}, ${tables.spansTable}, events_1m, request_spans_1m.\n`,
+        )
+        return readiness.ready ? OK : FAILED
+      } catch (error) {
+        io.stderr(`tis: analytics migration failed: ${message(error)}\n`)
+        return FAILED
+      }
+    },
+  },
+  {
+    name: 'worker',
+    summary:
+      'Export the analytics outbox to ClickHouse until SIGTERM (needs DATABASE_URL; several may run at once).',
+    async run(io) {
+      const c = config(io)
+      if (!c) return USAGE
+      if (!c.analytics.enabled) {
+        io.stderr('tis: the analytics store is disabled: set SERVICE_ANALYTICS_ENABLED=true\n')
+        return USAGE
+      }
+      if (c.database.kind !== 'postgres') {
+        io.stderr(
+          'tis: tis worker needs PostgreSQL (DATABASE_URL): the embedded database is only open in the server, which drains it itself\n',
+        )
+        return USAGE
+      }
+      const logger = createLogger({
+        level: c.logLevel,
+        write: (line) => io.stdout(line),
+      })
+      let opened: Awaited<ReturnType<typeof openStore>>
+      try {
+        opened = await openStore(c.database)
+      } catch (error) {
+        io.stderr(`tis: could not open the database: ${message(error)}\n`)
+        return FAILED
+      }
+      const runtime = createAnalyticsRuntime({ config: c.analytics, outbox: opened.outbox, logger })
+      await runtime.migrate().catch((error: unknown) =>
+        logger.warn('analytics store migration failed; retrying before the first export', {
+          error: message(error),
+        }),
+      )
+      runtime.startDrainer()
+      logger.info('analytics worker started', { database: c.analytics.database })
+      await (io.stop ?? signalled())
+      await runtime.close()
+      await opened.store.close()
+      logger.info('analytics worker stopped')
+      return OK
+    },
+  },
+]
+
+/** The local command named by the leading positionals, if any. */
+export function findLocalCommand(positionals: readonly string[]): LocalCommand | undefined {
+  return LOCAL_COMMANDS.find((c) => c.name.split(' ').every((w, i) => positionals[i] === w))
+}
