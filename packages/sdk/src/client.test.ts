@@ -458,3 +458,68 @@ describe('policy', () => {
     expect(uninstall).toHaveBeenCalledOnce()
   })
 })
+
+describe('setScope', () => {
+  it('merges the scope under each event capture; explicit options win', async () => {
+    const { client, seen } = setup()
+    client.setScope(() => ({ traceId: 'a'.repeat(32), requestId: 'req-scope', release: '9.9.9' }))
+    client.captureMessage('in scope')
+    client.captureException(new Error('boom'), { requestId: 'req-explicit' })
+    client.captureMetric('m', 1)
+    client.captureTransaction('GET /x', 5, { status: 200 })
+    await client.flush()
+    const events = seen.map((s) => s.body.event)
+    expect(events.map((e) => [e.trace_id, e.request_id, e.release])).toEqual([
+      ['a'.repeat(32), 'req-scope', '9.9.9'],
+      ['a'.repeat(32), 'req-explicit', '9.9.9'],
+      ['a'.repeat(32), 'req-scope', '9.9.9'],
+      ['a'.repeat(32), 'req-scope', '9.9.9'],
+    ])
+  })
+
+  it('makes spans without their own parent children of the scope parent', async () => {
+    const { client, seen } = setup()
+    const traceId = 'b'.repeat(32)
+    client.setScope(() => ({ traceId, parentSpanId: 'c'.repeat(16) }))
+    client.captureSpan('SELECT 1', 3, { kind: 'db' })
+    client.captureSpan('GET upstream', 4, { kind: 'http', parentSpanId: 'd'.repeat(16) })
+    client.captureSpan('other trace', 1, { traceId: 'e'.repeat(32) })
+    await client.flush()
+    expect(seen.map((s) => [s.body.event.trace_id, s.body.event.parent_span_id])).toEqual([
+      [traceId, 'c'.repeat(16)],
+      [traceId, 'd'.repeat(16)],
+      ['e'.repeat(32), 'c'.repeat(16)],
+    ])
+  })
+
+  it('leaves check-ins alone, and removing the provider ends the scope', async () => {
+    const { client, seen } = setup()
+    client.setScope(() => ({ requestId: 'req-gone' }))
+    client.checkIn('job', 'ok')
+    client.setScope(undefined)
+    client.captureMessage('after')
+    client.setScope(() => undefined)
+    client.captureMessage('empty scope')
+    await client.flush()
+    expect(seen.map((s) => (s.body.check_in ?? s.body.event).request_id)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
+  })
+
+  it('a provider that throws costs only its defaults', async () => {
+    const debug = vi.fn()
+    const { client, seen } = setup({ debug })
+    client.setScope(() => {
+      throw new Error('scope broke')
+    })
+    const id = client.captureMessage('still sent', { requestId: 'req-own' })
+    client.captureSpan('span', 1)
+    await client.flush()
+    expect(seen.map((s) => s.body.event.event_id)).toContain(id)
+    expect(seen[0]!.body.event.request_id).toBe('req-own')
+    expect(seen).toHaveLength(2)
+    expect(debug).toHaveBeenCalledWith(expect.stringContaining('scope failed'), expect.any(Error))
+  })
+})

@@ -14,6 +14,7 @@ import type {
   ExceptionOptions,
   MessageOptions,
   MetricOptions,
+  ScopeProvider,
   SpanOptions,
   TransactionOptions,
 } from './options'
@@ -43,6 +44,12 @@ export interface Client {
   flush(timeoutMs?: number): Promise<FlushResult>
   /** Flushes, removes integrations and exit hooks, and stops sending. */
   close(timeoutMs?: number): Promise<FlushResult>
+  /**
+   * Installs (or, with `undefined`, removes) the provider of ambient options such as the
+   * current request's trace and request ids. They apply to the event captures (errors, logs,
+   * metrics, transactions, spans) under their explicit options. One provider per client.
+   */
+  setScope(provider: ScopeProvider | undefined): void
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
@@ -71,6 +78,7 @@ export function createClient(clientOptions: ClientOptions): Client {
   // User data (context, deployment extras) gets the configured depth below its own root; the
   // envelope pass only makes the whole record safe, so SDK-built nesting (cause chains) survives.
   const envelopeLimits = { ...options.normalize, maxDepth: 16, maxObjects: 1e4 }
+  let scope: ScopeProvider | undefined
   let ownDrops: DropCounts = {}
   let captured = 0
   let flushedAt = 0
@@ -104,8 +112,19 @@ export function createClient(clientOptions: ClientOptions): Client {
     })
   }
 
+  // A provider that throws costs its defaults, never the capture.
+  function scoped<O extends CaptureOptions>(o: O): O {
+    try {
+      return { ...scope?.(), ...o }
+    } catch (error) {
+      log('scope failed', error)
+      return o
+    }
+  }
+
   function event(type: string, fields: Record<string, unknown>, o: CaptureOptions) {
     const id = generateUuid()
+    o = scoped(o)
     try {
       enqueue('ingest_events', 'event', {
         event_id: id,
@@ -169,6 +188,7 @@ export function createClient(clientOptions: ClientOptions): Client {
         o,
       ),
     captureSpan(name, durationMs, o = {}) {
+      o = scoped(o)
       const started = isoTime(o.startedAt) ?? new Date(Date.now() - durationMs).toISOString()
       return event(
         'span',
@@ -232,6 +252,9 @@ export function createClient(clientOptions: ClientOptions): Client {
         ...snakeKeys(d),
         deployed_at: isoTime(d.deployedAt),
       })),
+    setScope(provider) {
+      scope = provider
+    },
     flush: (timeoutMs) => settle(() => transport.flush(timeoutMs)),
     async close(timeoutMs) {
       removeShutdown()

@@ -29,6 +29,19 @@ export interface CaptureOptions {
   readonly release?: string
 }
 
+/** Defaults a {@link ScopeProvider} supplies to every event capture made in its scope. */
+export interface ScopeOptions extends CaptureOptions {
+  /** The parent of spans captured in the scope without their own `parentSpanId`. */
+  readonly parentSpanId?: string
+}
+
+/**
+ * Supplies the ambient options of the current unit of work (for example the request being
+ * handled); called once per capture. Its result is merged under the capture's explicit options,
+ * field by field: an explicit field wins.
+ */
+export type ScopeProvider = () => ScopeOptions | undefined
+
 /** Options of `captureException`. */
 export interface ExceptionOptions extends CaptureOptions {
   /** @default 'error' */
