@@ -222,7 +222,7 @@ describe('other routes', () => {
 
   it.each([
     ['PUT', '/api/v1/projects', 'GET, HEAD, POST'],
-    ['GET', '/api/v1/ingest_events', 'POST'],
+    ['GET', '/api/v1/ingest_events', 'OPTIONS, POST'],
     ['DELETE', '/health', 'GET, HEAD'],
     ['PATCH', '/api/v1/projects/abc/api_keys/def', 'DELETE'],
   ])('%s on known path %s answers 405 with Allow: %s', async (method, path, allow) => {
@@ -435,4 +435,94 @@ describe('client IP', () => {
     await app.request('/api/v1/ingest_events', post('{}', xff))
     expect(calls[0]?.request.ip).toBe('203.0.113.9')
   })
+})
+
+describe('CORS on the browser-facing ingest endpoints', () => {
+  const PAGE = 'https://shop.example.com'
+  const preflight = (origin: string) => ({
+    method: 'OPTIONS',
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization, content-type',
+    },
+  })
+
+  it.each(['/api/v1/ingest_events', '/api/v1/check_ins'])(
+    'answers the preflight of %s with 204 and the CORS headers, before the 405',
+    async (path) => {
+      const { app, calls } = setup()
+      const res = await app.request(path, preflight(PAGE))
+      expect(res.status).toBe(204)
+      expect(Object.fromEntries(res.headers)).toMatchObject({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': 'Authorization, X-Api-Key, Content-Type',
+        'access-control-max-age': '7200',
+        'access-control-expose-headers':
+          'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      })
+      expect(res.headers.get('vary')).toBeNull()
+      expect(calls).toHaveLength(0)
+    },
+  )
+
+  it.each([
+    [201, { 'X-RateLimit-Remaining': '4' }],
+    [401, {}],
+    [422, {}],
+    [429, { 'Retry-After': '7' }],
+  ])('puts the CORS headers on a %i too, so the page can read it', async (status, headers) => {
+    const { app } = setup(() => ({ status, headers, body: { error: 'x' } }))
+    const res = await app.request('/api/v1/ingest_events', post('{}', { Origin: PAGE }))
+    expect(res.status).toBe(status)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After')
+  })
+
+  it('puts them on a 413 from the body cap and on a 500', async () => {
+    const { app } = setup(() => {
+      throw new Error('boom')
+    })
+    const big = await app.request('/api/v1/check_ins', post('x'.repeat(100), { Origin: PAGE }))
+    expect(big.status).toBe(413)
+    expect(big.headers.get('access-control-allow-origin')).toBe('*')
+    const broken = await app.request('/api/v1/check_ins', post('{}', { Origin: PAGE }))
+    expect(broken.status).toBe(500)
+    expect(broken.headers.get('access-control-allow-origin')).toBe('*')
+  })
+
+  it('echoes an allowed origin with Vary: Origin when origins are listed', async () => {
+    const { app } = setup(undefined, { corsOrigins: [PAGE, 'http://localhost:5173'] })
+    const res = await app.request('/api/v1/ingest_events', preflight(PAGE))
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe(PAGE)
+    expect(res.headers.get('vary')).toBe('Origin')
+    const sent = await app.request('/api/v1/ingest_events', post('{}', { Origin: PAGE }))
+    expect(sent.headers.get('access-control-allow-origin')).toBe(PAGE)
+    expect(sent.headers.get('vary')).toBe('Origin')
+  })
+
+  it('gives a disallowed origin the same answers without any CORS header', async () => {
+    const { app, calls } = setup(undefined, { corsOrigins: [PAGE] })
+    for (const res of [
+      await app.request('/api/v1/ingest_events', preflight('https://evil.example')),
+      await app.request('/api/v1/ingest_events', post('{}', { Origin: 'https://evil.example' })),
+      await app.request('/api/v1/ingest_events', post('{}')),
+    ]) {
+      expect([...res.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([])
+      expect(res.headers.get('vary')).toBe('Origin')
+    }
+    expect(calls).toHaveLength(2)
+  })
+
+  it.each(['/api/v1/deployments', '/api/v1/mobile_ingest_tokens', '/api/v1/projects'])(
+    'leaves %s (trusted backends and the management API) without CORS',
+    async (path) => {
+      const { app } = setup()
+      const res = await app.request(path, preflight(PAGE))
+      expect(res.status).toBe(405)
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    },
+  )
 })

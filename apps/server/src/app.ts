@@ -1,6 +1,6 @@
 import { type IngestEngine, StoreError } from '@tis/ingest'
 import { createOpenApiDocument } from '@tis/schema'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -21,6 +21,11 @@ export interface AppOptions {
   readonly maxBodyBytes: number
   /** `SERVICE_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is trusted. */
   readonly trustedProxies: readonly string[]
+  /**
+   * `SERVICE_CORS_ORIGINS`: origins whose pages may call the browser-facing ingest endpoints
+   * ({@link CORS_PATHS}); `['*']` allows any. @default ['*']
+   */
+  readonly corsOrigins?: readonly string[]
   /** The `{base_url}` listed in the OpenAPI document's `servers`, when known. */
   readonly publicUrl?: string
   /** Readiness and metrics of the analytics store. @default disabled */
@@ -30,6 +35,46 @@ export interface AppOptions {
 const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
   health: async () => ({ status: 200, body: { status: 'disabled', enabled: false, ready: false } }),
   metrics: async () => '',
+}
+
+/** The endpoints browsers may call from other origins: event ingest and check-ins only. */
+export const CORS_PATHS = ['/api/v1/ingest_events', '/api/v1/check_ins'] as const
+
+// What the SDK sends (fetch-transport.ts) plus the spec's alternative key header.
+const CORS_HEADERS = {
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, X-Api-Key, Content-Type',
+  'Access-Control-Expose-Headers':
+    'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+  // Chromium caps the preflight cache at two hours.
+  'Access-Control-Max-Age': '7200',
+}
+
+/**
+ * CORS for {@link CORS_PATHS}: preflights get 204, and every answer (errors included, so pages
+ * can read a 429's `Retry-After`) gets the CORS headers when its `Origin` is allowed. A
+ * disallowed origin gets the same answers without them, which browsers refuse to hand over.
+ */
+function cors(origins: readonly string[]): MiddlewareHandler {
+  const any = origins.includes('*')
+  const allowed = new Set(origins)
+  return async (c, next) => {
+    const origin = c.req.header('origin')
+    const allowOrigin = any ? '*' : origin !== undefined && allowed.has(origin) ? origin : null
+    const apply = (headers: Headers) => {
+      if (!any) headers.append('Vary', 'Origin')
+      if (allowOrigin === null) return
+      headers.set('Access-Control-Allow-Origin', allowOrigin)
+      for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value)
+    }
+    if (c.req.method === 'OPTIONS') {
+      const res = c.body(null, 204)
+      apply(res.headers)
+      return res
+    }
+    await next()
+    apply(c.res.headers)
+  }
 }
 
 /** The Hono app type of the server. */
@@ -72,6 +117,9 @@ export function createApp(options: AppOptions): TisApp {
       // The rest of the body is not read, so the connection cannot carry another request.
       { Connection: 'close' },
     )
+  // Before the body cap, so that a 413 carries the CORS headers too.
+  const corsMiddleware = cors(options.corsOrigins ?? ['*'])
+  for (const path of CORS_PATHS) app.use(path, corsMiddleware)
   const streamingLimit = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge })
   app.use('/api/*', async (c, next) => {
     // With a Content-Length, Node's parser never delivers more than it declares: checking the
@@ -120,6 +168,7 @@ export function createApp(options: AppOptions): TisApp {
     const methods = allowed.get(path) ?? new Set<string>()
     methods.add(method)
     if (method === 'GET') methods.add('HEAD')
+    if ((CORS_PATHS as readonly string[]).includes(path)) methods.add('OPTIONS')
     allowed.set(path, methods)
   }
   for (const [path, methods] of allowed) {

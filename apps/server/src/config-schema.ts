@@ -17,6 +17,17 @@ export interface ConfigVariable {
 }
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/
+/** `*`, or an origin as browsers send it in `Origin`: a scheme, a host and an optional port. */
+const ORIGIN = /^(\*|[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:,]+(:\d{1,5})?)$/i
+// Browsers send http(s) origins lowercased and without the default port.
+const normalizeOrigin = (origin: string) => {
+  if (!/^https?:/i.test(origin)) return origin.toLowerCase()
+  try {
+    return new URL(origin).origin
+  } catch {
+    return origin.toLowerCase()
+  }
+}
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 /** Where request counts live: shared in the database, in this process, or not counted at all. */
 export const RATE_LIMIT_STORES = ['database', 'memory', 'none'] as const
@@ -171,6 +182,20 @@ export const CONFIG_VARIABLES = {
       'Comma-separated IP addresses of reverse proxies whose `X-Forwarded-For` is trusted, or `*` for any peer. When the connecting peer is trusted, the first `X-Forwarded-For` hop is the client IP; otherwise the socket address is.',
     default: '',
     schema: list(text, 'IP addresses or *'),
+  },
+  SERVICE_CORS_ORIGINS: {
+    description:
+      'Comma-separated origins (`scheme://host[:port]`) whose pages may send telemetry to the ingest and check-in endpoints from a browser, or `*` for any origin. Other origins get no CORS headers, so browsers block their requests.',
+    default: '*',
+    schema: list(
+      z
+        .string()
+        .regex(ORIGIN, {
+          error: 'must be `*` or a comma-separated list of origins (scheme://host[:port])',
+        })
+        .transform(normalizeOrigin),
+      'origins (scheme://host[:port]) or *',
+    ),
   },
   SERVICE_LOG_LEVEL: {
     description: 'Least severe log level written to stdout: debug, info, warn, error or silent.',

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       rateLimitStore: 'database',
       maxBodyBytes: 1_048_576,
       trustedProxies: [],
+      corsOrigins: ['*'],
       logLevel: 'info',
       analytics: {
         enabled: false,
@@ -90,6 +91,12 @@ describe('loadConfig', () => {
     ['SERVICE_MAX_BODY_BYTES', '2048', { maxBodyBytes: 2048 }],
     ['SERVICE_TRUSTED_PROXIES', '10.0.0.1, 10.0.0.2', { trustedProxies: ['10.0.0.1', '10.0.0.2'] }],
     ['SERVICE_TRUSTED_PROXIES', '*', { trustedProxies: ['*'] }],
+    ['SERVICE_CORS_ORIGINS', '*', { corsOrigins: ['*'] }],
+    [
+      'SERVICE_CORS_ORIGINS',
+      'https://App.example.com:443, http://localhost:5173',
+      { corsOrigins: ['https://app.example.com', 'http://localhost:5173'] },
+    ],
     ['SERVICE_LOG_LEVEL', 'SILENT', { logLevel: 'silent' }],
     ['SERVICE_ANALYTICS_ENABLED', 'false', { analytics: { enabled: false } }],
     ['SERVICE_ANALYTICS_URL', 'http://ch:8123', { analytics: { url: 'http://ch:8123' } }],
@@ -143,6 +150,11 @@ describe('loadConfig', () => {
       'SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS',
       'many',
       'SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS must be an integer',
+    ],
+    [
+      'SERVICE_CORS_ORIGINS',
+      'https://app.example.com/path',
+      'SERVICE_CORS_ORIGINS must be `*` or a comma-separated list of origins (scheme://host[:port])',
     ],
     ['SERVICE_MAX_BODY_BYTES', '1e6', 'SERVICE_MAX_BODY_BYTES must be an integer'],
     [

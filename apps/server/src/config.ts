@@ -47,6 +47,8 @@ export interface ServerConfig {
   readonly maxBodyBytes: number
   /** Peers whose `X-Forwarded-For` is trusted; `['*']` trusts every peer, `[]` none. */
   readonly trustedProxies: readonly string[]
+  /** `SERVICE_CORS_ORIGINS`: origins whose pages may call the ingest endpoints; `['*']` is any. */
+  readonly corsOrigins: readonly string[]
   readonly logLevel: LogLevel
   readonly analytics: AnalyticsConfig
 }
@@ -115,6 +117,7 @@ export function loadConfig(
     rateLimitStore: e.SERVICE_PUBLIC_API_RATE_LIMIT_STORE,
     maxBodyBytes: e.SERVICE_MAX_BODY_BYTES,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,
+    corsOrigins: e.SERVICE_CORS_ORIGINS,
     logLevel: e.SERVICE_LOG_LEVEL,
     analytics: {
       enabled: e.SERVICE_ANALYTICS_ENABLED,

@@ -163,6 +163,7 @@ export async function createServer(
     analytics,
     maxBodyBytes: config.maxBodyBytes,
     trustedProxies: config.trustedProxies,
+    corsOrigins: config.corsOrigins,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   })
 
