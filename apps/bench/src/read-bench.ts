@@ -56,6 +56,11 @@ async function measureProposals(
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     console.log(`\n${proposal.name}: built in ${seconds} s`)
     await show(`after: ${proposal.name}`)
+    for (const statement of proposal.variants?.(projectId) ?? []) {
+      console.log(
+        `\n-- variant with ${proposal.name}\n${statement}\n${await explain(sql, statement)}`,
+      )
+    }
     for (const probe of all.filter((p) => proposal.probes.some((n) => p.name.startsWith(n)))) {
       const r = await measure(url, probe, load)
       rows.push({ ...r, endpoint: `${probe.name} + ${proposal.name}` })
