@@ -1,0 +1,7 @@
+export { getRequestContext, type RequestContext } from './context'
+export { errorStatus, expressErrorHandler } from './error-handler'
+export { ABORTED_STATUS, expressMiddleware } from './middleware'
+export type { ExpressOptions } from './options'
+export { DEFAULT_ALLOWED_HEADERS, DEFAULT_REDACTED_QUERY_PARAMS } from './redact'
+export { UNMATCHED } from './route'
+export { parseTraceparent, type TraceParent } from './traceparent'

@@ -1,0 +1,4 @@
+import express from 'express4'
+import { describeExpress } from './express-suite'
+
+describeExpress(4, express)
