@@ -1,0 +1,19 @@
+export { capturePageLoad, type PageLoadOptions } from './page-load'
+export {
+  buildPageLoadSpans,
+  isSdkRequest,
+  type NavigationTimingLike,
+  type PageLoadShape,
+  type PageLoadSpan,
+  type PageLoadTimings,
+  type ResourceTimingLike,
+} from './spans'
+export {
+  cumulativeLayoutShift,
+  type EventTimingLike,
+  interactionToNextPaint,
+  type LayoutShiftLike,
+  observeWebVitals,
+  type VitalsObserver,
+  type WebVitals,
+} from './vitals'
