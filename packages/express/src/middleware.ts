@@ -1,6 +1,13 @@
 import type { Client } from '@tis/sdk'
 import type { Request, RequestHandler, Response } from 'express'
-import { openRequest, type RequestState, requestScope, runInRequest, runOutside } from './context'
+import {
+  openRequest,
+  type RequestState,
+  requestScope,
+  runInRequest,
+  runOutside,
+  stateOf,
+} from './context'
 import type { ExpressOptions } from './options'
 import { isIgnored, pathOf, routeOf, trackRoute, UNMATCHED } from './route'
 
@@ -68,6 +75,8 @@ export function expressMiddleware(client: Client, options: ExpressOptions = {}):
     // a client without setScope (an older @tis/sdk) still gets transactions
   }
   return function tisMiddleware(req, res, next) {
+    // Mounted twice (app and router): the first one records the request.
+    if (stateOf(req)) return next()
     let state: RequestState
     try {
       state = openRequest(req, options)

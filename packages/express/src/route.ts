@@ -19,6 +19,9 @@ function join(base: string, path: unknown): string {
  */
 export function trackRoute(req: Request): void {
   let current: unknown = req.route
+  const descriptor = Object.getOwnPropertyDescriptor(req, 'route')
+  // Someone else owns `req.route`: `routeOf` falls back to reading it at the end.
+  if (descriptor && !descriptor.configurable) return
   Object.defineProperty(req, 'route', {
     configurable: true,
     enumerable: true,
