@@ -483,12 +483,13 @@ describe('setScope', () => {
     client.setScope(() => ({ traceId, parentSpanId: 'c'.repeat(16) }))
     client.captureSpan('SELECT 1', 3, { kind: 'db' })
     client.captureSpan('GET upstream', 4, { kind: 'http', parentSpanId: 'd'.repeat(16) })
+    // a span placed in another trace takes no parent from this one
     client.captureSpan('other trace', 1, { traceId: 'e'.repeat(32) })
     await client.flush()
     expect(seen.map((s) => [s.body.event.trace_id, s.body.event.parent_span_id])).toEqual([
       [traceId, 'c'.repeat(16)],
       [traceId, 'd'.repeat(16)],
-      ['e'.repeat(32), 'c'.repeat(16)],
+      ['e'.repeat(32), undefined],
     ])
   })
 

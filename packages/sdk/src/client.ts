@@ -112,10 +112,13 @@ export function createClient(clientOptions: ClientOptions): Client {
     })
   }
 
-  // A provider that throws costs its defaults, never the capture.
+  // A provider that throws costs its defaults, never the capture. A span placed in another
+  // trace than the scope's takes no parent from the scope.
   function scoped<O extends CaptureOptions>(o: O): O {
     try {
-      return { ...scope?.(), ...o }
+      const s = scope?.()
+      const foreign = o.traceId && o.traceId !== s?.traceId
+      return { ...s, ...(foreign && { parentSpanId: undefined }), ...o }
     } catch (error) {
       log('scope failed', error)
       return o

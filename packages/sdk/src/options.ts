@@ -31,7 +31,10 @@ export interface CaptureOptions {
 
 /** Defaults a {@link ScopeProvider} supplies to every event capture made in its scope. */
 export interface ScopeOptions extends CaptureOptions {
-  /** The parent of spans captured in the scope without their own `parentSpanId`. */
+  /**
+   * The parent of spans captured in the scope without their own `parentSpanId`, unless the
+   * capture puts the span in another trace (a `traceId` other than the scope's).
+   */
   readonly parentSpanId?: string
 }
 
