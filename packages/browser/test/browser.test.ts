@@ -58,10 +58,10 @@ describe.skipIf(!hasChromium)('page load in headless Chromium, cross-origin to t
   let bundle: string
   let project: { projectId: string; key: string }
 
-  const html = (route: string, slow: boolean) => `<!doctype html><html><head>
+  const html = (route: string, slow: boolean, concurrency: number) => `<!doctype html><html><head>
 <link rel="stylesheet" href="/style.css"><script src="/tis.js"></script>
 <script>
-  const client = tis.createClient({ baseUrl: ${JSON.stringify(harness.url)}, apiKey: ${JSON.stringify(project.key)}, environment: 'browser-e2e' })
+  const client = tis.createClient({ baseUrl: ${JSON.stringify(harness.url)}, apiKey: ${JSON.stringify(project.key)}, environment: 'browser-e2e', transportOptions: { concurrency: ${concurrency} } })
   tis.capturePageLoad(client, { route: ${JSON.stringify(route)}, maxResources: ${MAX_RESOURCES} })
 </script><script src="/app.js"></script></head>
 <body><h1>Product</h1><img src="/img/a.svg"><img src="/img/b.svg"><img src="/img/c.svg">${slow ? '<img src="/img/slow.svg">' : ''}</body></html>`
@@ -96,7 +96,8 @@ describe.skipIf(!hasChromium)('page load in headless Chromium, cross-origin to t
       } else {
         const route = url.searchParams.get('route') ?? '/'
         const slow = url.searchParams.has('slow')
-        res.writeHead(200, { 'Content-Type': 'text/html' }).end(html(route, slow))
+        const concurrency = Number(url.searchParams.get('concurrency') ?? 2)
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end(html(route, slow, concurrency))
       }
     })
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve))
@@ -166,28 +167,39 @@ describe.skipIf(!hasChromium)('page load in headless Chromium, cross-origin to t
     await page.close()
   })
 
-  it('captures on pagehide when the page is left before load, and the spans still arrive', async () => {
-    const route = '/left-early'
-    const page = await browser.newPage()
-    await page.goto(`${pageOrigin}/?slow&route=${route}`, { waitUntil: 'domcontentloaded' })
-    await page.waitForFunction(() => performance.getEntriesByType('resource').length >= 5)
-    await page.goto('about:blank')
-    // The SDK's own pagehide flush runs before this capture (its listener came first), so only
-    // the requests the transport starts at once (concurrency 2: the root and the slowest
-    // resource) are sure to leave the dying page.
-    await expect.poll(async () => (await spansOf(route)).length, { timeout: 10_000 }).toBe(2)
-    const spans = await spansOf(route)
-    const root = spans.find((s) => s.kind === 'browser')!
-    expect(root.payload['context']!['navigation']).toMatchObject({ complete: false })
-    expect(root.duration_ms as number).toBeGreaterThan(0)
-    for (const child of spans.filter((s) => s !== root)) {
-      expect(child.parent_span_id).toBe(root.span_id)
-      expect((child.ended_at as Date).getTime()).toBeLessThanOrEqual(
-        (root.ended_at as Date).getTime(),
-      )
-    }
-    await page.close()
-  }, 20_000)
+  // The SDK's own pagehide flush runs before this capture (its listener came first), so only
+  // the requests the transport starts at once are sure to leave the dying page: with the
+  // default concurrency of 2 the root and the slowest resource, with maxResources + 1 all.
+  it.each([
+    [2, 2],
+    [MAX_RESOURCES + 1, MAX_RESOURCES + 1],
+  ])(
+    'captures on pagehide before load; with concurrency %i, %i spans arrive',
+    async (concurrency, arriving) => {
+      const route = `/left-early-${concurrency}`
+      const page = await browser.newPage()
+      await page.goto(`${pageOrigin}/?slow&concurrency=${concurrency}&route=${route}`, {
+        waitUntil: 'domcontentloaded',
+      })
+      await page.waitForFunction(() => performance.getEntriesByType('resource').length >= 5)
+      await page.goto('about:blank')
+      await expect
+        .poll(async () => (await spansOf(route)).length, { timeout: 10_000 })
+        .toBe(arriving)
+      const spans = await spansOf(route)
+      const root = spans.find((s) => s.kind === 'browser')!
+      expect(root.payload['context']!['navigation']).toMatchObject({ complete: false })
+      expect(root.duration_ms as number).toBeGreaterThan(0)
+      for (const child of spans.filter((s) => s !== root)) {
+        expect(child.parent_span_id).toBe(root.span_id)
+        expect((child.ended_at as Date).getTime()).toBeLessThanOrEqual(
+          (root.ended_at as Date).getTime(),
+        )
+      }
+      await page.close()
+    },
+    20_000,
+  )
 
   it('lets the page read error answers (CORS headers on a 422) from an allowed origin', async () => {
     const page = await browser.newPage()
