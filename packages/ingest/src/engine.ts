@@ -1,6 +1,7 @@
 import {
   ERROR_BODIES,
   missingEnvelopeMessage,
+  type NormalizedEvent,
   type ParseResult,
   parseCheckInEnvelope,
   parseDateTime,
@@ -12,7 +13,7 @@ import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { type CredentialCache, createCredentialCache } from './credentials'
 import { issueGrouping } from './grouping'
 import { type EngineRequest, type EngineResponse, json } from './http'
-import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
+import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidFromParts, uuidv7 } from './ids'
 import { createManagementApi, type ManagementApi } from './management'
 import {
   allowsEventType,
@@ -221,7 +222,34 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     const op = build(parsed.value, admitted.credential, at)
     if ('status' in op) return { ...op, headers: { ...op.headers, ...headers } }
     const result = await writer.write(op)
+    if (result.conflict) {
+      return json(422, { errors: ['event_id is already used by another project'] }, headers)
+    }
+    if (result.duplicate) {
+      return json(
+        200,
+        { ...(respond(op, result.id, result.legacyId) as object), duplicate: true },
+        headers,
+      )
+    }
     return json(201, respond(op, result.id, result.legacyId), headers)
+  }
+
+  /**
+   * The id of a new event or span: the client's `event_id`; for a span without one, an id
+   * derived from (project, trace_id, span_id) when both are present; else a fresh UUID v7.
+   * `dedupe` asks the store to answer a repeat as a duplicate.
+   */
+  function recordId(event: NormalizedEvent, projectId: string, at: Date) {
+    if (event.event_id) return { id: event.event_id, dedupe: true }
+    if (event.event_type === 'span') {
+      const traceId = event.trace_id ?? event.context.trace_id
+      const spanId = event.span_id ?? event.context.span_id
+      if (traceId !== undefined && spanId !== undefined) {
+        return { id: uuidFromParts('span', projectId.toLowerCase(), traceId, spanId), dedupe: true }
+      }
+    }
+    return { id: uuidv7(at.getTime()), dedupe: false }
   }
 
   return {
@@ -242,7 +270,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
             event = bound.event
           }
           const base = {
-            id: uuidv7(at.getTime()),
+            ...recordId(event, credential.projectId, at),
             projectId: credential.projectId,
             receivedAt: at,
             event,
@@ -288,7 +316,9 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
           }
           return {
             type: 'check_in',
-            id: uuidv7(at.getTime()),
+            ...(checkIn.event_id
+              ? { id: checkIn.event_id, dedupe: true }
+              : { id: uuidv7(at.getTime()), dedupe: false }),
             projectId: credential.projectId,
             receivedAt: at,
             checkIn,

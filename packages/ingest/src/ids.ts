@@ -45,3 +45,15 @@ export function generateToken(prefix: string, bytes = 24): string {
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex')
 }
+
+/**
+ * A UUID version 8 derived from `parts` (SHA-256 of their NUL-joined text): the same parts always
+ * give the same id. Used for spans identified by (project, trace_id, span_id).
+ */
+export function uuidFromParts(...parts: readonly string[]): string {
+  const bytes = createHash('sha256').update(parts.join('\u0000'), 'utf8').digest().subarray(0, 16)
+  bytes[6] = 0x80 | (bytes[6]! & 0x0f)
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f)
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}

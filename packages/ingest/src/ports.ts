@@ -138,10 +138,18 @@ export interface DeploymentUpsert {
 
 /** Fields every write carries. */
 export interface WriteBase {
-  /** Engine-generated UUID (v7) of the new record. */
+  /**
+   * Id of the new record: the client's `event_id`, an id derived from a span's
+   * (trace_id, span_id), or an engine-generated UUID v7.
+   */
   readonly id: string
   readonly projectId: string
   readonly receivedAt: Date
+  /**
+   * The id may already be stored (it came from the client or from the span's ids): the store
+   * checks, and answers a repeat as a duplicate instead of writing it again.
+   */
+  readonly dedupe?: boolean
 }
 
 /** One record to persist. A batch of them is written atomically. */
@@ -179,6 +187,13 @@ export interface WriteResult {
   readonly id: string
   /** Integer id; `null` for check-ins. */
   readonly legacyId: number | null
+  /**
+   * The record was already stored in this project (same id, or for a span the same trace and
+   * span ids): nothing was written, and `id`/`legacyId` are the stored record's.
+   */
+  readonly duplicate?: boolean
+  /** The id is already used by a record of another project: nothing was written. */
+  readonly conflict?: boolean
 }
 
 /** Where accepted telemetry goes. */

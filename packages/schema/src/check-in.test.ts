@@ -115,3 +115,14 @@ describe('check-in validation', () => {
     ])
   })
 })
+
+describe('check-in event_id', () => {
+  it('accepts a UUID (alias uuid), stored lower-case; rejects anything else', () => {
+    const id = '0190B1C2-3D4E-7F80-9A1B-2C3D4E5F6071'
+    const ok = parse({ slug: 'nightly', uuid: id })
+    expect(ok.ok && ok.value.event_id).toBe(id.toLowerCase())
+    expect(rejected({ slug: 'nightly', eventId: 'nope' })).toEqual([
+      'event_id is invalid (must be a UUID such as 0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6071)',
+    ])
+  })
+})

@@ -1,6 +1,13 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import { dateTime, intervalSeconds, nonNegativeNumber, requiredText, text } from './formats'
+import {
+  dateTime,
+  eventId,
+  intervalSeconds,
+  nonNegativeNumber,
+  requiredText,
+  text,
+} from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
@@ -26,6 +33,7 @@ export const checkInSchema = z
     duration_ms: nonNegativeNumber().optional(),
     trace_id: text().optional(),
     request_id: text().optional(),
+    event_id: eventId().optional(),
   })
   .meta({
     id: 'tis.CheckIn',
@@ -33,7 +41,7 @@ export const checkInSchema = z
   })
 
 const CHECK_IN_FIELDS = Object.keys(checkInSchema.shape)
-const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS) }
+const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS), aliases: { uuid: 'event_id' } }
 
 /**
  * An accepted check-in with the defaults of section 2.3 applied; "blank" is `null`.

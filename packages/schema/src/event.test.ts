@@ -539,3 +539,34 @@ describe('defaults and unknown properties', () => {
     })
   })
 })
+
+describe('event_id', () => {
+  const id = '0190B1C2-3D4E-7F80-9A1B-2C3D4E5F6071'
+
+  it.each([['event_id'], ['eventId'], ['uuid'], ['EVENT_ID']])(
+    'accepts a UUID as %s, stored lower-case',
+    (key) => {
+      expect(accepted({ ...base, [key]: id }).event_id).toBe(id.toLowerCase())
+    },
+  )
+
+  it('is optional', () => {
+    expect(accepted(base).event_id).toBeUndefined()
+  })
+
+  it.each([['not-a-uuid'], [''], ['0190b1c23d4e7f809a1b2c3d4e5f6071'], [42]])(
+    'rejects %j with a message naming the field',
+    (value) => {
+      expect(rejected({ ...base, event_id: value })).toEqual([
+        typeof value === 'number'
+          ? 'event_id must be a string'
+          : 'event_id is invalid (must be a UUID such as 0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6071)',
+      ])
+    },
+  )
+
+  it('prefers event_id over its alias uuid', () => {
+    const other = '11111111-2222-4333-8444-555555555555'
+    expect(accepted({ ...base, uuid: other, event_id: id }).event_id).toBe(id.toLowerCase())
+  })
+})

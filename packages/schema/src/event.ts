@@ -10,6 +10,7 @@ import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import {
   commitSha,
   dateTime,
+  eventId,
   intervalSeconds,
   nonNegativeNumber,
   oneOf,
@@ -54,6 +55,7 @@ export const eventSchema = z
     started_at: dateTime().optional(),
     ended_at: dateTime().optional(),
     context: eventContextSchema.optional(),
+    event_id: eventId().optional(),
   })
   .meta({
     id: 'tis.Event',
@@ -65,7 +67,12 @@ export const EVENT_FIELDS = Object.keys(eventSchema.shape)
 
 const EVENT_KEYS: KeySpec = {
   known: new Set(EVENT_FIELDS),
-  aliases: { ...REPOSITORY_ALIASES, monitor_slug: 'check_in_slug', span_kind: 'kind' },
+  aliases: {
+    ...REPOSITORY_ALIASES,
+    monitor_slug: 'check_in_slug',
+    span_kind: 'kind',
+    uuid: 'event_id',
+  },
 }
 
 /** An accepted event: canonical names, `occurred_at` always set, `context` always an object. */

@@ -134,6 +134,20 @@ export const commitSha = () =>
     .regex(/^[0-9a-fA-F]{7,40}$/, { error: 'is invalid (must be 7 to 40 hexadecimal characters)' })
     .overwrite((s) => s.toLowerCase())
 
+/** A client-generated record id: a UUID (any version), stored lower-case. */
+export const eventId = () =>
+  z
+    .string({ error: mustBe('a string') })
+    .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+      error: 'is invalid (must be a UUID such as 0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6071)',
+    })
+    .overwrite((s) => s.toLowerCase())
+    .meta({
+      format: 'uuid',
+      description:
+        'Client-generated id (alias `uuid`): the first acceptance stores it as the record id; a repeat within the project answers 200 with `duplicate: true` and changes nothing.',
+    })
+
 /** An absolute URI. */
 export const uri = () =>
   text(8_192).refine(isAbsoluteUri, { error: 'must be an absolute URI' }).meta({ format: 'uri' })

@@ -47,7 +47,7 @@ select input.k, up.id::text as id
 
 const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, occurred_at,
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
-  duration_ms, status_code, value, issue_id, payload`
+  duration_ms, status_code, value, name_key, is_error, issue_id, payload`
 
 /**
  * Inserts events in batch order; resolves `(ord, legacy_id)`. Each row names its issue by hash;
@@ -66,14 +66,26 @@ with input as (
     payload jsonb)
 ), inserted as (
   insert into events (${EVENT_COLUMNS})
-  select ${EVENT_COLUMNS.replace(
-    'issue_id',
-    '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
-  )} from input order by ord
+  select ${EVENT_COLUMNS.replace('name_key', NAME_KEY)
+    .replace('is_error', IS_ERROR)
+    .replace(
+      'issue_id',
+      '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
+    )} from input order by ord
   returning ${outbox ? '*' : 'id, legacy_id'}
 )${outbox ? OUTBOX_CTE('event') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
 }
+
+/** `name_key`: what transactions and metrics are grouped by (see migration 0008). */
+const NAME_KEY = `case input.event_type
+    when 'transaction' then md5(coalesce(input.transaction_name, input.message, ''))::uuid
+    when 'metric' then md5(coalesce(input.message, ''))::uuid end`
+
+/** `is_error` of a transaction: status code ≥ 500 or level error/fatal. */
+const IS_ERROR = `case when input.event_type = 'transaction' then
+    coalesce(input.status_code >= 500, false)
+    or coalesce(lower(input.level) in ('error', 'fatal'), false) end`
 
 /** Queues the rows of `inserted` (minus legacy_id) in the analytics outbox, in insertion order. */
 const OUTBOX_CTE = (kind: 'event' | 'span') => `, queued as (

@@ -6,6 +6,7 @@ import { MOBILE_RATE_LIMITS_MIGRATION } from './migrations/0004-mobile-rate-limi
 import { ISSUE_READS_MIGRATION } from './migrations/0005-issue-reads'
 import { PERFORMANCE_READS_MIGRATION } from './migrations/0006-performance-reads'
 import { ANALYTICS_OUTBOX_MIGRATION } from './migrations/0007-analytics-outbox'
+import { READ_INDEXES_MIGRATION } from './migrations/0008-read-indexes'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ISSUE_READS_MIGRATION,
   PERFORMANCE_READS_MIGRATION,
   ANALYTICS_OUTBOX_MIGRATION,
+  READ_INDEXES_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -29,10 +29,16 @@ export async function openPgliteStore(
   // Loaded here, not at the top: both drivers are optional peers, and a postgres.js-only
   // install must still be able to import this package.
   const { PGlite } = await import('@electric-sql/pglite')
+  // pg_trgm backs `q` text search with an index (migration 0008).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   if (dataDir !== undefined && !/^[a-z]+:\/\//i.test(dataDir)) {
     await mkdir(dataDir, { recursive: true })
   }
-  const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir)
+  const extensions = { pg_trgm }
+  const db =
+    dataDir === undefined
+      ? await PGlite.create({ extensions })
+      : await PGlite.create(dataDir, { extensions })
   const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
     await store.migrate()

@@ -10,7 +10,8 @@ import {
   UPSERT_ISSUES,
   UPSERT_MONITORS,
 } from './batch-sql'
-import type { SqlExecutor, Statement } from './executor'
+import { dedupeResults, planDedupe } from './dedupe'
+import { type SqlExecutor, type Statement, sqlState } from './executor'
 import { toJsonParam } from './json-param'
 
 interface KeyedId {
@@ -25,10 +26,15 @@ interface KeyedDeployment extends KeyedId {
   legacy_id: number
 }
 
+/** How often a batch is retried when a concurrent batch stored one of its ids first. */
+const UNIQUE_VIOLATION_ATTEMPTS = 3
+
 /**
- * Writes one batch in one transaction with at most seven statements whatever its size, and
- * resolves the results in batch order once the transaction has committed. Any failure rolls the
- * whole batch back and rejects.
+ * Writes one batch in one transaction with at most eight statements whatever its size, and
+ * resolves the results in batch order once the transaction has committed. Ops marked `dedupe`
+ * that repeat a stored record (or an earlier op) resolve as duplicates and are not written. Any
+ * failure rolls the whole batch back and rejects; a unique violation (a concurrent batch stored
+ * the same id first) retries it, and the retry answers that op as a duplicate.
  */
 export async function writeBatch(
   db: SqlExecutor,
@@ -36,9 +42,36 @@ export async function writeBatch(
   options: WriteBatchOptions = {},
 ): Promise<readonly WriteResult[]> {
   if (batch.length === 0) return []
-  const plan = planBatch(batch)
   const outbox = options.analyticsOutbox ?? false
-  const { events, spans, deployments } = await db.transaction((tx) => runPlan(tx, plan, outbox))
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => writeInTransaction(tx, batch, outbox))
+    } catch (error) {
+      const retry =
+        attempt < UNIQUE_VIOLATION_ATTEMPTS &&
+        sqlState(error) === '23505' &&
+        batch.some((op) => op.dedupe)
+      if (!retry) throw error
+    }
+  }
+}
+
+async function writeInTransaction(
+  tx: SqlExecutor,
+  batch: readonly WriteOp[],
+  outbox: boolean,
+): Promise<WriteResult[]> {
+  const dedupe = await planDedupe(tx, batch)
+  const ops = dedupe.fresh.map((i) => batch[i]!)
+  const written = ops.length === 0 ? [] : resultsOf(ops, await runPlan(tx, planBatch(ops), outbox))
+  return dedupeResults(batch, dedupe, written)
+}
+
+function resultsOf(
+  batch: readonly WriteOp[],
+  stored: Awaited<ReturnType<typeof runPlan>>,
+): WriteResult[] {
+  const { events, spans, deployments } = stored
   return batch.map((op, ord): WriteResult => {
     switch (op.type) {
       case 'event':

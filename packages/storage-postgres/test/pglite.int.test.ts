@@ -43,6 +43,14 @@ describe('openPgliteStore', () => {
       await second.migrate()
       expect((await second.findUserByTokenDigest(id))?.id).toBe(id)
       await second.close()
+      // openPgliteStore loads pg_trgm, so migration 0008 made the text-search index.
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+      const raw = await PGlite.create(dir, { extensions: { pg_trgm } })
+      const { rows } = await raw.query(
+        "select indexname from pg_indexes where indexname = 'events_message_trgm_idx'",
+      )
+      expect(rows).toHaveLength(1)
+      await raw.close()
     } finally {
       await rm(root, { recursive: true, force: true })
     }

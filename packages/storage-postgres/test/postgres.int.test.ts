@@ -75,6 +75,21 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       }
     })
 
+    it('backs text search with a pg_trgm index', async () => {
+      const { schema, drop } = await createSchema(url)
+      const store = await openPostgresStore(url, { client: clientFor(schema) })
+      const sql = postgres(url, clientFor(schema))
+      try {
+        const rows = await sql`select indexname from pg_indexes
+          where schemaname = ${schema} and indexname = 'events_message_trgm_idx'`
+        expect(rows).toHaveLength(1)
+      } finally {
+        await store.close()
+        await sql.end()
+        await drop()
+      }
+    })
+
     it('reports a refused connection as StoreError unavailable', async () => {
       const attempt = openPostgresStore('postgres://nobody:x@127.0.0.1:1/none', {
         client: { connect_timeout: 2 },

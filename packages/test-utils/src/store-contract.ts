@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
 import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
@@ -55,6 +56,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeManagementContract(h)
     describeMobileContract(h)
     describeEventsContract(h)
+    describeDedupeContract(h)
     describeMonitorsContract(h)
     describeReadsContract(h)
   })

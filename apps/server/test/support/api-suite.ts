@@ -1,6 +1,7 @@
 import { describe } from 'vitest'
 import type { Harness } from './harness'
 import { describeHttp } from './http-suite'
+import { describeIdempotency } from './idempotency-suite'
 import { describeIngestRecords } from './ingest-records-suite'
 import { describeIngestStatuses } from './ingest-status-suite'
 import { describeManagement } from './management-suite'
@@ -14,6 +15,7 @@ export function describeApi(harness: () => Harness): void {
   describe('http', () => describeHttp(harness))
   describe('ingestion statuses', () => describeIngestStatuses(harness))
   describe('ingestion records', () => describeIngestRecords(harness))
+  describe('idempotent ingest', () => describeIdempotency(harness))
   describe('management', () => describeManagement(harness))
   describe('mobile ingest tokens', () => describeMobileTokens(harness))
   describe('rate limits', () => describeRateLimits(harness))

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type { WriteOp } from '../../ingest/src/index.ts'
+import {
+  at,
+  checkInOp,
+  eventOp,
+  monitorUpdate,
+  seedProject,
+  spanOp,
+  uniqueHash,
+} from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+/** Marks an op's id as client-given: the store must answer a repeat as a duplicate. */
+const dedupe = <T extends WriteOp>(op: T): T => ({ ...op, dedupe: true })
+
+/** writeBatch with `dedupe` ops: idempotent ingest (issue 9). */
+export function describeDedupeContract(h: () => StoreHarness) {
+  describe('writeBatch deduplication', () => {
+    it('answers a repeat of a stored event as a duplicate, writing the rest of the batch', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      const first = dedupe(eventOp(projectId, { issue: { hash } }))
+      const [stored] = await store.writeBatch([first])
+      const fresh = eventOp(projectId)
+      const results = await store.writeBatch([{ ...first, receivedAt: at(9) }, fresh])
+      expect(results).toEqual([
+        { id: first.id, legacyId: stored!.legacyId, duplicate: true },
+        { id: fresh.id, legacyId: expect.any(Number) },
+      ])
+      expect((await probe.issue(projectId, hash))?.count).toBe(1)
+      expect(await probe.count('events', projectId)).toBe(2)
+    })
+
+    it('writes an id repeated within one batch once; the repeat is a duplicate of it', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      const op = dedupe(eventOp(projectId, { issue: { hash } }))
+      const [a, b] = await store.writeBatch([op, { ...op }])
+      expect(b).toEqual({ id: a!.id, legacyId: a!.legacyId, duplicate: true })
+      expect(a?.duplicate).toBeUndefined()
+      expect((await probe.issue(projectId, hash))?.count).toBe(1)
+      expect(await probe.count('events', projectId)).toBe(1)
+    })
+
+    it("answers another project's id as a conflict and writes nothing for it", async () => {
+      const { store, probe } = h()
+      const one = await seedProject(store)
+      const two = await seedProject(store)
+      const op = dedupe(eventOp(one.projectId))
+      await store.writeBatch([op])
+      const [result] = await store.writeBatch([{ ...op, projectId: two.projectId }])
+      expect(result).toEqual({ id: op.id, legacyId: null, conflict: true })
+      expect(await probe.count('events', two.projectId)).toBe(0)
+    })
+
+    it('identifies spans by (trace_id, span_id) within the project', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const span = dedupe(spanOp(projectId, randomUUID()))
+      const [stored] = await store.writeBatch([span])
+      // Same trace and span ids, another record id (e.g. a retry without event_id).
+      const [again] = await store.writeBatch([{ ...span, id: randomUUID() }])
+      expect(again).toEqual({ id: span.id, legacyId: stored!.legacyId, duplicate: true })
+      expect(await probe.count('spans', projectId)).toBe(1)
+      // In another project the same trace and span ids are a new span.
+      const other = await seedProject(store)
+      const [elsewhere] = await store.writeBatch([
+        { ...span, id: randomUUID(), projectId: other.projectId },
+      ])
+      expect(elsewhere?.duplicate).toBeUndefined()
+    })
+
+    it('counts a repeated check-in once on its monitor', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const slug = `m-${randomUUID()}`
+      const op = dedupe(checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))))
+      await store.writeBatch([op])
+      const [again] = await store.writeBatch([op])
+      expect(again).toEqual({ id: op.id, legacyId: null, duplicate: true })
+      expect((await probe.monitor(projectId, slug, 'production'))?.checkInCount).toBe(1)
+      expect(await probe.count('check_ins', projectId)).toBe(1)
+    })
+
+    it('stores one of two concurrent batches carrying the same new id; the other gets a duplicate', async () => {
+      const { store, probe } = h()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      const op = dedupe(eventOp(projectId, { issue: { hash } }))
+      const results = await Promise.all([
+        store.writeBatch([op, eventOp(projectId)]),
+        store.writeBatch([{ ...op }, eventOp(projectId)]),
+      ])
+      const firsts = results.map((r) => r[0]!)
+      expect(firsts.filter((r) => r.duplicate)).toHaveLength(1)
+      expect(new Set(firsts.map((r) => r.legacyId)).size).toBe(1)
+      expect((await probe.issue(projectId, hash))?.count).toBe(1)
+      expect(await probe.count('events', projectId)).toBe(3)
+    })
+  })
+}
