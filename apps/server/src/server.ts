@@ -2,11 +2,11 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import {
+  type AnalyticsOutbox,
   type BootstrapResult,
   bootstrapAdmin,
   createIngestEngine,
   createMemoryRateLimiter,
-  type AnalyticsOutbox,
   type IngestEngine,
   type IngestStore,
   type RateLimiter,

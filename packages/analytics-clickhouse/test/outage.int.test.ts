@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client'
+import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type AnalyticsSink,
@@ -8,7 +9,6 @@ import {
   type FailureReport,
 } from '../src/index'
 import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
-import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { eventRowFixture, spanRowFixture } from './support/fixtures'
 import { createMemoryOutbox } from './support/memory-outbox'
 

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { OutboxRecord } from '@tis/ingest'
+import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type ClickHouseAnalyticsStore,
@@ -8,7 +9,6 @@ import {
   requiredTableNames,
 } from '../src/index'
 import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
-import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { eventRowFixture, spanRowFixture } from './support/fixtures'
 
 const event = (

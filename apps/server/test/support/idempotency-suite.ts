@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createClient } from './client'
 import { ADMIN_TOKEN, type Harness } from './harness'
 
