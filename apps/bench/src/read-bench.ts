@@ -19,7 +19,7 @@ const ADMIN_TOKEN = `tis_user_${'r'.repeat(48)}`
 const serverMain = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url))
 const noopMain = fileURLToPath(new URL('./noop-server.ts', import.meta.url))
 const load: LoadOptions = {
-  connections: Number(process.env['BENCH_READ_CONNECTIONS'] ?? 4),
+  connections: Number(process.env['BENCH_READ_CONNECTIONS'] ?? 1),
   duration: Number(process.env['BENCH_READ_DURATION'] ?? 3),
   warmup: Number(process.env['BENCH_READ_WARMUP'] ?? 1),
   headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -1,7 +1,8 @@
 // The SQL that bulk-seeds one project for the read benchmark. Every value is derived from
 // generate_series and random() (seeded with setseed), shaped like the rows the server writes
 // (packages/storage-postgres/src/batch-rows.ts): top-level fields copied into `context`,
-// status_code and value filled as migration 0006 fills them.
+// status_code and value filled as migration 0006 fills them; name_key and is_error as the
+// write path fills them (migration 0008).
 
 /** What one project gets. */
 export interface SeedShape {
@@ -83,10 +84,15 @@ export function eventsSql(
   return /* sql */ `
 insert into events (id, project_id, event_type, level, message, occurred_at, received_at,
   environment, release, trace_id, request_id, session_id, user_id, transaction_name, duration_ms,
-  status_code, value, issue_id, payload)
+  status_code, value, name_key, is_error, issue_id, payload)
 select uuidv7(occurred_at - now()), ${lit(projectId)}::uuid, event_type, level, message,
   occurred_at, occurred_at + interval '120 milliseconds', environment, release, trace_id,
   request_id, session_id, user_id, transaction_name, duration_ms, status_code, value,
+  case event_type
+    when 'transaction' then md5(coalesce(transaction_name, message, ''))::uuid
+    when 'metric' then md5(coalesce(message, ''))::uuid end,
+  case when event_type = 'transaction' then
+    coalesce(status_code >= 500, false) or coalesce(lower(level) in ('error', 'fatal'), false) end,
   case when event_type = 'error' then md5(${tag} || ':issue:' || issue_n)::uuid end,
   jsonb_strip_nulls(jsonb_build_object('event_type', event_type, 'message', message,
     'level', level, 'occurred_at', occurred_at, 'environment', environment, 'release', release,
