@@ -59,7 +59,12 @@ describe('the OpenAPI document', () => {
       expect(op['security']).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }])
       expect(JSON.stringify(op['requestBody'])).toContain(`#/components/schemas/${envelope}`)
       const responses = op['responses'] as Record<string, OpenApiObject>
-      expect(Object.keys(responses).sort()).toEqual(['201', '400', '401', '403', '422', '429'])
+      // Events and check-ins are idempotent by event_id: a repeat answers 200.
+      const idempotent = path === '/api/v1/ingest_events' || path === '/api/v1/check_ins'
+      expect(Object.keys(responses).sort()).toEqual([
+        ...(idempotent ? ['200'] : []),
+        ...['201', '400', '401', '403', '422', '429'],
+      ])
       expect(Object.keys(responses['201']!['headers'] as object).sort()).toEqual([
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

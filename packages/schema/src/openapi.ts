@@ -186,6 +186,8 @@ function postOperation(o: {
   envelope: string
   created: OpenApiObject
   description?: string
+  /** Idempotent by `event_id`: a repeat answers 200 with the stored record. */
+  idempotent?: boolean
 }): OpenApiObject {
   return {
     post: {
@@ -196,6 +198,16 @@ function postOperation(o: {
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
       requestBody: { required: true, content: json(ref(o.envelope)) },
       responses: {
+        ...(o.idempotent
+          ? {
+              '200': {
+                description:
+                  'A repeat: a record with this `event_id` (spans: `trace_id` and `span_id`) is already stored in the project. The stored record, with `duplicate: true`; nothing was written.',
+                headers: RATE_LIMIT_HEADERS,
+                content: json(o.created),
+              },
+            }
+          : {}),
         '201': {
           description: 'Accepted and durably stored.',
           headers: RATE_LIMIT_HEADERS,
@@ -248,8 +260,9 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
         summary: 'Ingest one event',
         envelope: 'EventEnvelope',
         created: { oneOf: [ref('AcceptedEvent'), ref('AcceptedSpan')] },
+        idempotent: true,
         description:
-          'Accepts an error, log, metric, transaction, span or check-in. Spans answer with `type: "span"`. Aliases: `repo`, `github_repository` → `repository`; `monitor_slug` → `check_in_slug`; `span_kind` → `kind`.',
+          'Accepts an error, log, metric, transaction, span or check-in. Spans answer with `type: "span"`. Aliases: `repo`, `github_repository` → `repository`; `monitor_slug` → `check_in_slug`; `span_kind` → `kind`; `uuid` → `event_id`. A client `event_id` makes retries safe: a repeat answers 200 with `duplicate: true`.',
       }),
       '/api/v1/check_ins': postOperation({
         id: 'createCheckIn',
@@ -257,6 +270,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
         summary: 'Record a check-in',
         envelope: 'CheckInEnvelope',
         created: ref('AcceptedCheckIn'),
+        idempotent: true,
       }),
       '/api/v1/deployments': postOperation({
         id: 'createDeployment',

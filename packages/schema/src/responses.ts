@@ -2,11 +2,17 @@ import * as z from 'zod'
 import { EVENT_TYPES, MOBILE_PLATFORMS } from './enums'
 
 /** 201 body of an accepted event (section 2.6). */
+const duplicate = z.literal(true).optional().meta({
+  description:
+    'Present (with status 200) when a record with this `event_id` (spans: this `trace_id` and `span_id`) was already stored in the project: the body is the stored record, and nothing was written.',
+})
+
 export const acceptedEventSchema = z
   .object({
     id: z.uuid(),
     legacy_id: z.int(),
     status: z.literal('accepted'),
+    duplicate,
   })
   .meta({ id: 'tis.AcceptedEvent', description: 'An accepted event.' })
 /** 201 body of an accepted event. */
@@ -21,14 +27,14 @@ export type AcceptedSpan = z.output<typeof acceptedSpanSchema>
 
 /** 201 body of an accepted check-in: no `legacy_id`. */
 export const acceptedCheckInSchema = z
-  .object({ id: z.uuid(), status: z.literal('accepted') })
+  .object({ id: z.uuid(), status: z.literal('accepted'), duplicate })
   .meta({ id: 'tis.AcceptedCheckIn', description: 'An accepted check-in.' })
 /** 201 body of an accepted check-in. */
 export type AcceptedCheckIn = z.output<typeof acceptedCheckInSchema>
 
 /** 201 body of an accepted deployment. */
 export const acceptedDeploymentSchema = acceptedEventSchema
-  .extend({})
+  .omit({ duplicate: true })
   .meta({ id: 'tis.AcceptedDeployment', description: 'An accepted deployment.' })
 /** 201 body of an accepted deployment. */
 export type AcceptedDeployment = z.output<typeof acceptedDeploymentSchema>
