@@ -42,6 +42,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
   const management = Object.fromEntries(MANAGEMENT_OPERATIONS.map((name) => [name, op(name)]))
   const engine: IngestEngine = {
     ingestEvent: op('ingestEvent'),
+    ingestEventBatch: op('ingestEventBatch'),
     checkIn: op('checkIn'),
     recordDeployment: op('recordDeployment'),
     mintMobileToken: op('mintMobileToken'),
@@ -457,7 +458,7 @@ describe('CORS on the browser-facing ingest endpoints', () => {
       expect(Object.fromEntries(res.headers)).toMatchObject({
         'access-control-allow-origin': '*',
         'access-control-allow-methods': 'POST, OPTIONS',
-        'access-control-allow-headers': 'Authorization, X-Api-Key, Content-Type',
+        'access-control-allow-headers': 'Authorization, X-Api-Key, Content-Type, Content-Encoding',
         'access-control-max-age': '7200',
         'access-control-expose-headers':
           'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',

@@ -8,6 +8,7 @@ import { type RequestIdVariables, requestId } from 'hono/request-id'
 import type { AnalyticsRuntime } from './analytics'
 import { createClientIpResolver } from './client-ip'
 import type { Logger } from './logger'
+import { BATCH_OPENAPI } from './openapi-batch'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
 import { READS_OPENAPI } from './openapi-reads'
 import { sendJson } from './respond'
@@ -38,12 +39,16 @@ const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
 }
 
 /** The endpoints browsers may call from other origins: event ingest and check-ins only. */
-export const CORS_PATHS = ['/api/v1/ingest_events', '/api/v1/check_ins'] as const
+export const CORS_PATHS = [
+  '/api/v1/ingest_events',
+  '/api/v1/ingest_events/batch',
+  '/api/v1/check_ins',
+] as const
 
 // What the SDK sends (fetch-transport.ts) plus the spec's alternative key header.
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, X-Api-Key, Content-Type',
+  'Access-Control-Allow-Headers': 'Authorization, X-Api-Key, Content-Type, Content-Encoding',
   'Access-Control-Expose-Headers':
     'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
   // Chromium caps the preflight cache at two hours.
@@ -92,7 +97,7 @@ export function createApp(options: AppOptions): TisApp {
   const clientIp = createClientIpResolver(options.trustedProxies)
   const openApi = JSON.stringify(
     createOpenApiDocument({
-      extensions: [MANAGEMENT_OPENAPI, READS_OPENAPI],
+      extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI],
       ...(options.publicUrl ? { serverUrl: options.publicUrl } : {}),
     }),
   )

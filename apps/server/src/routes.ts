@@ -51,6 +51,17 @@ function managementRoute(operation: Operation, clientIp: ClientIpResolver): Hand
   }
 }
 
+/**
+ * The batch route: the raw body bytes go to the engine, which decompresses (`Content-Encoding:
+ * gzip`) and splits the NDJSON itself.
+ */
+function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
+  return async (c) => {
+    const bytes = new Uint8Array(await c.req.arrayBuffer())
+    return sendEngineResponse(c, await operation({ ...baseRequest(c, clientIp), bytes }))
+  }
+}
+
 /** `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and `/mobile_ingest_tokens`. */
 export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): RouteSpec[] {
   return [
@@ -58,6 +69,11 @@ export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): 
       method: 'POST',
       path: '/api/v1/ingest_events',
       handler: ingestRoute((r) => engine.ingestEvent(r), clientIp),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/ingest_events/batch',
+      handler: batchRoute((r) => engine.ingestEventBatch(r), clientIp),
     },
     {
       method: 'POST',

@@ -154,6 +154,8 @@ export async function createServer(
     rateLimits: config.rateLimits,
     ...rateLimiter(config),
     batch: opened.batch,
+    // A batch body is capped at the request cap once decompressed, too.
+    batchMaxBytes: config.maxBodyBytes,
     logger,
     ...(options.now ? { now: options.now } : {}),
   })

@@ -9,6 +9,7 @@ import {
   parseEventEnvelope,
   parseMobileTokenEnvelope,
 } from '@tis/schema'
+import { type BatchLineResult, batchLines, DEFAULT_BATCH_MAX_BYTES } from './batch-ingest'
 import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { type CredentialCache, createCredentialCache } from './credentials'
 import { issueGrouping } from './grouping'
@@ -23,7 +24,7 @@ import {
   MOBILE_ENDPOINTS,
   mintResponse,
 } from './mobile'
-import type { CredentialRecord, IngestStore, WriteOp } from './ports'
+import type { CredentialRecord, IngestStore, WriteOp, WriteResult } from './ports'
 import {
   createMemoryRateLimiter,
   type RateLimiter,
@@ -89,12 +90,23 @@ export interface IngestEngineOptions {
   /** @default () => new Date() */
   readonly now?: () => Date
   readonly logger?: EngineLogger
+  /**
+   * Largest body of `POST /api/v1/ingest_events/batch` after decompression, in bytes.
+   * @default 1048576
+   */
+  readonly batchMaxBytes?: number
 }
 
 /** The ingestion engine: one function per operation, each answering `{ status, headers, body }`. */
 export interface IngestEngine {
   /** `POST /api/v1/ingest_events` */
   ingestEvent(request: EngineRequest): Promise<EngineResponse>
+  /**
+   * `POST /api/v1/ingest_events/batch`: NDJSON (optionally gzip) of up to 100 event envelopes,
+   * each with an `event_id`. Answers 200 with one result per line; the new records of the valid
+   * lines are written in one transaction (all or none).
+   */
+  ingestEventBatch(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/check_ins` */
   checkIn(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/deployments` */
@@ -174,6 +186,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     endpoint: Endpoint,
     request: EngineRequest,
     at: Date,
+    count = 1,
   ): Promise<{ credential: CredentialRecord; rate: RateLimitState } | EngineResponse> {
     const check = await credentials.check(request.headers, at)
     if (!check.ok) {
@@ -193,6 +206,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       override?.requests ?? limits.requests,
       override?.periodSeconds ?? limits.periodSeconds,
       at,
+      count,
     )
     if (!rate.allowed) return tooManyRequests(rate)
     return { credential: check.credential, rate }
@@ -252,40 +266,136 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     return { id: uuidv7(at.getTime()), dedupe: false }
   }
 
+  /** The write of an accepted event envelope for a credential (its mobile binding applied). */
+  function buildEventOp(
+    sent: NormalizedEvent,
+    credential: CredentialRecord,
+    at: Date,
+  ): WriteOp | EngineResponse {
+    let event = sent
+    if (credential.binding) {
+      if (!allowsEventType(credential.binding, event.event_type)) {
+        return json(403, ERROR_BODIES.forbidden)
+      }
+      const bound = bindEvent(credential.binding, event)
+      if ('errors' in bound) return json(422, { errors: bound.errors })
+      event = bound.event
+    }
+    const base = {
+      ...recordId(event, credential.projectId, at),
+      projectId: credential.projectId,
+      receivedAt: at,
+      event,
+      occurredAt: parseDateTime(event.occurred_at),
+    }
+    if (event.event_type === 'span') return { ...base, type: 'span' }
+    return {
+      ...base,
+      type: 'event',
+      issue: event.event_type === 'error' ? issueGrouping(event) : null,
+      monitor: event.event_type === 'check_in' ? monitorFromEvent(event, serviceEnvironment) : null,
+      deployment: deploymentFromEvent(event),
+    }
+  }
+
+  // Batches are written straight to the store, one transaction each (all or none); flush and
+  // close wait for them like for the batch writer's.
+  const batchWrites = new Set<Promise<unknown>>()
+  const batchMaxBytes = options.batchMaxBytes ?? DEFAULT_BATCH_MAX_BYTES
+  let closed = false
+
+  async function ingestEventBatch(request: EngineRequest): Promise<EngineResponse> {
+    const at = now()
+    const decoded = batchLines(request, batchMaxBytes)
+    if ('status' in decoded) return decoded
+    const { lines } = decoded
+    const admitted = await admit('ingest_events', request, at, lines.length)
+    if ('status' in admitted) return admitted
+    const headers = rateLimitHeaders(admitted.rate)
+    const results: (BatchLineResult | undefined)[] = new Array(lines.length)
+    const ops: { index: number; op: WriteOp }[] = []
+    lines.forEach((line, index) => {
+      let body: unknown
+      try {
+        body = JSON.parse(line)
+      } catch {
+        results[index] = {
+          index,
+          status: 400,
+          error: `${missingEnvelopeMessage('event')} (line ${index + 1} is not valid JSON)`,
+        }
+        return
+      }
+      const parsed = parseEventEnvelope(body, { now: at })
+      if (!parsed.ok) {
+        results[index] =
+          parsed.status === 400
+            ? { index, status: 400, error: parsed.error }
+            : { index, status: 422, errors: parsed.errors }
+        return
+      }
+      if (!parsed.value.event_id) {
+        results[index] = { index, status: 422, errors: ['event_id is required in a batch'] }
+        return
+      }
+      const op = buildEventOp(parsed.value, admitted.credential, at)
+      if ('status' in op) {
+        const b = op.body as { error?: string; errors?: string[] }
+        results[index] =
+          op.status === 403
+            ? { index, status: 403, error: b.error ?? 'Forbidden' }
+            : { index, status: 422, errors: b.errors ?? [] }
+        return
+      }
+      ops.push({ index, op })
+    })
+    if (ops.length > 0) {
+      if (closed) throw new Error('the engine is closed')
+      const write = store.writeBatch(ops.map((o) => o.op))
+      batchWrites.add(write)
+      let written: readonly WriteResult[]
+      try {
+        written = await write
+      } finally {
+        batchWrites.delete(write)
+      }
+      ops.forEach(({ index, op }, i) => {
+        const r = written[i]!
+        results[index] = r.conflict
+          ? { index, status: 422, errors: ['event_id is already used by another project'] }
+          : {
+              index,
+              status: r.duplicate ? 200 : 201,
+              id: r.id,
+              legacy_id: r.legacyId,
+              ...(op.type === 'span' ? { type: 'span' as const } : {}),
+              ...(r.duplicate ? { duplicate: true as const } : {}),
+            }
+      })
+    }
+    const all = results as BatchLineResult[]
+    return json(
+      200,
+      {
+        accepted: all.filter((r) => r.status === 201).length,
+        duplicates: all.filter((r) => r.status === 200).length,
+        rejected: all.filter((r) => r.status >= 400).length,
+        results: all,
+      },
+      headers,
+    )
+  }
+
   return {
+    ingestEventBatch,
+
     ingestEvent(request) {
       return accept(
         'ingest_events',
         'event',
         request,
         (body, at) => parseEventEnvelope(body, { now: at }),
-        (sent, credential, at): WriteOp | EngineResponse => {
-          let event = sent
-          if (credential.binding) {
-            if (!allowsEventType(credential.binding, event.event_type)) {
-              return json(403, ERROR_BODIES.forbidden)
-            }
-            const bound = bindEvent(credential.binding, event)
-            if ('errors' in bound) return json(422, { errors: bound.errors })
-            event = bound.event
-          }
-          const base = {
-            ...recordId(event, credential.projectId, at),
-            projectId: credential.projectId,
-            receivedAt: at,
-            event,
-            occurredAt: parseDateTime(event.occurred_at),
-          }
-          if (event.event_type === 'span') return { ...base, type: 'span' }
-          return {
-            ...base,
-            type: 'event',
-            issue: event.event_type === 'error' ? issueGrouping(event) : null,
-            monitor:
-              event.event_type === 'check_in' ? monitorFromEvent(event, serviceEnvironment) : null,
-            deployment: deploymentFromEvent(event),
-          }
-        },
+        buildEventOp,
         (op, id, legacyId) =>
           op.type === 'span'
             ? { id, legacy_id: legacyId, status: 'accepted', type: 'span' }
@@ -380,7 +490,14 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
 
     management,
     reads: createReadApi({ store: options.store, management, now }),
-    flush: () => writer.flush(),
-    close: () => writer.close(),
+    flush: async () => {
+      await Promise.allSettled([...batchWrites])
+      await writer.flush()
+    },
+    close: async () => {
+      closed = true
+      await Promise.allSettled([...batchWrites])
+      await writer.close()
+    },
   }
 }

@@ -11,6 +11,8 @@ export interface EngineRequest {
   readonly headers: HeaderSource
   readonly body?: unknown
   readonly text?: string
+  /** The raw body bytes (the batch endpoint: needed for `Content-Encoding: gzip`). */
+  readonly bytes?: Uint8Array
   /** Client address, for the authentication-failure limit. */
   readonly ip?: string
   /** Path parameters (management API), e.g. `{ id, key_id }`. */

@@ -1,3 +1,4 @@
+export * from './batch-ingest'
 export * from './batch-writer'
 export * from './bootstrap'
 export * from './credentials'

@@ -16,8 +16,17 @@ export interface RateLimitState {
 
 /** Counts hits in fixed windows. The in-memory one suits one process; shared ones live in storage. */
 export interface RateLimiter {
-  /** Counts one hit for `key` in the window containing `at` and answers the window's state. */
-  hit(key: string, limit: number, windowSeconds: number, at: Date): Promise<RateLimitState>
+  /**
+   * Counts `count` hits (default 1; a batch counts each of its envelopes) for `key` in the window
+   * containing `at` and answers the window's state after them.
+   */
+  hit(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+    at: Date,
+    count?: number,
+  ): Promise<RateLimitState>
 }
 
 /** Computes the state of a window from its count. */
@@ -45,11 +54,11 @@ export function createMemoryRateLimiter(): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>()
   let lastPrune = 0
   return {
-    async hit(key, limit, windowSeconds, at) {
+    async hit(key, limit, windowSeconds, at, hits = 1) {
       const start = Math.floor(at.getTime() / 1000 / windowSeconds) * windowSeconds
       const mapKey = `${windowSeconds}:${key}`
       const current = windows.get(mapKey)
-      const count = current && current.start === start ? current.count + 1 : 1
+      const count = current && current.start === start ? current.count + hits : hits
       windows.set(mapKey, { start, count })
       if (at.getTime() - lastPrune > 60_000) {
         lastPrune = at.getTime()

@@ -24,6 +24,8 @@ interface PendingHit {
   readonly windowSeconds: number
   readonly windowStart: number
   readonly at: Date
+  /** Hits this call counts (a batch counts each envelope). */
+  readonly count: number
   resolve(state: RateLimitState): void
   reject(error: unknown): void
 }
@@ -73,15 +75,16 @@ export function createSharedRateLimiter(
       key: `${group[0]!.windowSeconds}:${group[0]!.key}`,
       windowStart: group[0]!.windowStart,
       windowSeconds: group[0]!.windowSeconds,
-      count: group.length,
+      count: group.reduce((sum, hit) => sum + hit.count, 0),
     }))
     try {
       const totals = await store.incrementWindows(increments)
       list.forEach((group, i) => {
-        const first = (totals[i] ?? 0) - group.length
-        group.forEach((hit, j) => {
-          hit.resolve(windowState(first + j + 1, hit.limit, hit.windowSeconds, hit.at))
-        })
+        let total = (totals[i] ?? 0) - increments[i]!.count
+        for (const hit of group) {
+          total += hit.count
+          hit.resolve(windowState(total, hit.limit, hit.windowSeconds, hit.at))
+        }
       })
     } catch (error) {
       for (const hit of hits) hit.reject(error)
@@ -99,10 +102,10 @@ export function createSharedRateLimiter(
   }
 
   return {
-    hit(key, limit, windowSeconds, at) {
+    hit(key, limit, windowSeconds, at, count = 1) {
       const windowStart = Math.floor(at.getTime() / 1000 / windowSeconds) * windowSeconds
       return new Promise<RateLimitState>((resolve, reject) => {
-        pending.push({ key, limit, windowSeconds, windowStart, at, resolve, reject })
+        pending.push({ key, limit, windowSeconds, windowStart, at, count, resolve, reject })
         schedule()
       })
     },

@@ -1,4 +1,5 @@
 import { describe } from 'vitest'
+import { describeBatchIngest } from './batch-suite'
 import type { Harness } from './harness'
 import { describeHttp } from './http-suite'
 import { describeIdempotency } from './idempotency-suite'
@@ -16,6 +17,7 @@ export function describeApi(harness: () => Harness): void {
   describe('ingestion statuses', () => describeIngestStatuses(harness))
   describe('ingestion records', () => describeIngestRecords(harness))
   describe('idempotent ingest', () => describeIdempotency(harness))
+  describe('batch ingest', () => describeBatchIngest(harness))
   describe('management', () => describeManagement(harness))
   describe('mobile ingest tokens', () => describeMobileTokens(harness))
   describe('rate limits', () => describeRateLimits(harness))
