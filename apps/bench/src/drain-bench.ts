@@ -1,0 +1,259 @@
+// `pnpm bench` (issue 6): drain throughput of `tis worker` (outbox rows/s into ClickHouse) next to
+// direct JSONEachRow inserts of the same rows, and the accept-to-visible lag of the analytics
+// store at sustained ingest rates next to the drainer's 1 s pacing interval, in one run.
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  CLICKHOUSE_HINT,
+  findClickHouseServer,
+  startTestClickHouse,
+} from '@tis/test-utils/clickhouse'
+import { startTestPostgres } from '@tis/test-utils/postgres'
+import autocannon from 'autocannon'
+import postgres from 'postgres'
+import { createDrainClickHouse, type DrainClickHouse } from './drain-clickhouse'
+import { measureLag, quantile } from './drain-lag'
+import { startWorker } from './drain-worker'
+import { createProjectWithKey } from './management-client'
+import { type RunningServer, startNode } from './processes'
+
+const EVENTS = Number(process.env['BENCH_DRAIN_EVENTS'] ?? 60_000)
+const RATES = (process.env['BENCH_DRAIN_RATES'] ?? '500,1500').split(',').map(Number)
+const LAG_SECONDS = Number(process.env['BENCH_DRAIN_LAG_SECONDS'] ?? 15)
+const TWO_WORKERS = process.env['BENCH_DRAIN_TWO_WORKERS'] !== '0'
+/** The drainer's claim size and pacing (packages/analytics-clickhouse/src/drainer.ts). */
+const BATCH = 20_000
+const PACING_MS = 1_000
+const ADMIN_TOKEN = `tis_user_${'d'.repeat(48)}`
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const serverMain = join(root, 'apps/server/dist/main.js')
+const serverCli = join(root, 'apps/server/dist/cli.js')
+
+// The same typical error event as ingest-bench.ts.
+const body = JSON.stringify({
+  event: {
+    event_type: 'error',
+    message: "TypeError: Cannot read properties of undefined (reading 'id')\n    at handler",
+    level: 'error',
+    environment: 'production',
+    release: 'api@1.42.0',
+    trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+    transaction_name: 'GET /orders/:id',
+    context: {
+      exception: { exception_class: 'TypeError' },
+      request: { method: 'GET', url: 'https://api.acme.test/orders/17', route: '/orders/:id' },
+      tags: { region: 'eu-west-1' },
+    },
+  },
+})
+
+interface Row {
+  measurement: string
+  result: string
+  baseline: string
+  ratio: string
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function queueDepth(url: string): Promise<number> {
+  const res = await fetch(`${url}/health/analytics_store`)
+  const json = (await res.json()) as { queue?: { depth?: number } | null }
+  const depth = json.queue?.depth
+  if (typeof depth !== 'number') throw new Error(`no queue depth: ${JSON.stringify(json)}`)
+  return depth
+}
+
+/** Polls until the outbox is empty and ClickHouse holds `rows` rows; ms it took. */
+async function untilDrained(
+  url: string,
+  ch: DrainClickHouse,
+  rows: number,
+  onSample?: (rows: number) => void,
+) {
+  const timeoutMs = 120_000
+  const deadline = performance.now() + timeoutMs
+  while (performance.now() < deadline) {
+    const [depth, counts] = await Promise.all([queueDepth(url), ch.counts()])
+    onSample?.(counts.rows)
+    if (depth === 0 && counts.rows >= rows) return { at: performance.now(), counts }
+    await sleep(100)
+  }
+  const counts = await ch.counts()
+  throw new Error(
+    `not drained in ${timeoutMs / 1_000} s: outbox ${await queueDepth(url)}, ClickHouse ${counts.rows}/${rows} rows`,
+  )
+}
+
+interface DrainRound {
+  readonly rowsPerSecond: number
+  readonly note: string
+}
+
+/** Fills the outbox with `EVENTS` events over HTTP, then times `workers` `tis worker`s. */
+async function drainRound(
+  server: RunningServer,
+  token: string,
+  ch: DrainClickHouse,
+  workers: number,
+  env: Record<string, string>,
+): Promise<DrainRound> {
+  const before = await ch.counts()
+  const fill = await autocannon({
+    url: `${server.url}/api/v1/ingest_events`,
+    method: 'POST',
+    connections: 100,
+    amount: EVENTS,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  })
+  const accepted = fill['2xx']
+  const depth = await queueDepth(server.url)
+  const started = await Promise.all(
+    Array.from({ length: workers }, () => startWorker(serverCli, env)),
+  )
+  try {
+    const t0 = Math.min(...started.map((w) => w.startedAt))
+    // When each batch became visible: where the time goes between batches.
+    const steps: string[] = []
+    let seen = before.rows
+    const { at, counts } = await untilDrained(server.url, ch, before.rows + accepted, (n) => {
+      if (n === seen) return
+      steps.push(`+${fmt(n - seen)} at ${((performance.now() - t0) / 1_000).toFixed(1)} s`)
+      seen = n
+    })
+    const seconds = (at - t0) / 1_000
+    const added = counts.rows - before.rows
+    const doubled = counts.rows - counts.ids
+    const note =
+      `${workers} worker(s): ${fmt(accepted)} accepted (${fill.non2xx + fill.errors + fill.timeouts} failed) ` +
+      `at ${fmt(fill.requests.average)} req/s, outbox depth ${fmt(depth)}; drained in ${seconds.toFixed(2)} s; ` +
+      `ClickHouse +${fmt(added)} rows (${steps.join(', ')}), ${doubled} doubled`
+    if (depth !== accepted || added !== accepted || doubled !== 0) process.exitCode = 1
+    return { rowsPerSecond: accepted / seconds, note }
+  } finally {
+    await Promise.all(started.map((w) => w.stop()))
+  }
+}
+
+async function main() {
+  const binary = findClickHouseServer()
+  if (!binary) {
+    console.log(`\nAnalytics drain bench skipped: clickhouse-server not found; ${CLICKHOUSE_HINT}.`)
+    return
+  }
+  const cleanups: Array<() => Promise<unknown>> = []
+  const cleanup = async () => {
+    for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => {})
+  }
+  const onSignal = () => void cleanup().then(() => process.exit(130))
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  const rows: Row[] = []
+  const notes: string[] = []
+  try {
+    const pg = await startTestPostgres({ durable: true })
+    cleanups.push(() => pg.stop())
+    const clickhouse = await startTestClickHouse(binary)
+    cleanups.push(() => clickhouse.destroy())
+    const database = `bench_${randomBytes(4).toString('hex')}`
+    const ch = createDrainClickHouse(clickhouse.url, database)
+    cleanups.push(() => ch.close())
+    const env = {
+      DATABASE_URL: pg.url,
+      SERVICE_ANALYTICS_ENABLED: 'true',
+      SERVICE_ANALYTICS_URL: clickhouse.url,
+      SERVICE_ANALYTICS_DATABASE: database,
+      SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none',
+      SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+      SERVICE_ADMIN_EMAILS: 'bench@localhost',
+      SERVICE_LOG_LEVEL: 'warn',
+    }
+
+    // 1. Drain throughput: the server only queues; `tis worker`s drain.
+    const queueing = await startNode([serverMain], { ...env, SERVICE_ANALYTICS_DRAIN: 'false' })
+    cleanups.push(() => queueing.stop())
+    const { token } = await createProjectWithKey(queueing.url, ADMIN_TOKEN)
+    const one = await drainRound(queueing, token, ch, 1, env)
+    notes.push(one.note)
+    const two = TWO_WORKERS ? await drainRound(queueing, token, ch, 2, env) : undefined
+    if (two) notes.push(two.note)
+    await queueing.stop()
+    const direct = await ch.directInsert(EVENTS, BATCH)
+    const ceiling = direct.rows / direct.seconds
+    const baseline = `${fmt(ceiling)} rows/s direct insert`
+    for (const [n, round] of [
+      [1, one],
+      [2, two],
+    ] as const) {
+      if (!round) continue
+      rows.push({
+        measurement: `drain, ${n} tis worker${n > 1 ? 's' : ''} (${fmt(EVENTS)} rows)`,
+        result: `${fmt(round.rowsPerSecond)} rows/s`,
+        baseline,
+        ratio: `${((round.rowsPerSecond / ceiling) * 100).toFixed(0)}%`,
+      })
+    }
+    notes.push(
+      `direct insert: ${fmt(direct.rows)} rows in ${Math.ceil(direct.rows / BATCH)} JSONEachRow inserts of ≤ ${fmt(BATCH)} in ${direct.seconds.toFixed(2)} s`,
+    )
+
+    // 2. Accept-to-visible lag: the server drains in its own process.
+    const draining = await startNode([serverMain], { ...env, SERVICE_ANALYTICS_DRAIN: 'true' })
+    cleanups.push(() => draining.stop())
+    const lagProject = await createProjectWithKey(draining.url, ADMIN_TOKEN, 'lag')
+    for (const rate of RATES) {
+      await untilDrained(draining.url, ch, 0)
+      const lag = await measureLag({
+        url: draining.url,
+        token: lagProject.token,
+        body,
+        rate,
+        seconds: LAG_SECONDS,
+        clickhouse: ch,
+      })
+      const [p50, p95, max] = [0.5, 0.95, 1].map((q) => quantile(lag.lags, q)) as [
+        number,
+        number,
+        number,
+      ]
+      const x = (ms: number) => `${(ms / PACING_MS).toFixed(2)}×`
+      rows.push({
+        measurement: `lag at ${fmt(rate)} req/s (${fmt(lag.acceptedPerSecond)} 2xx/s, ${lag.failed} non-2xx)`,
+        result: `p50 ${fmt(p50)} / p95 ${fmt(p95)} / max ${fmt(max)} ms`,
+        baseline: `${fmt(PACING_MS)} ms pacing`,
+        ratio: `${x(p50)} / ${x(p95)} / ${x(max)}`,
+      })
+      notes.push(
+        `lag at ${rate} req/s: ${lag.lags.length} markers seen, ${lag.lost} never visible, ${lag.markerErrors} not accepted`,
+      )
+      if (lag.lost > 0 || lag.markerErrors > 0) process.exitCode = 1
+    }
+
+    // Every acknowledged event exactly once: outbox empty, no id twice.
+    const sql = postgres(pg.url, { max: 1 })
+    cleanups.push(() => sql.end())
+    const [stored] = await sql<Array<{ n: number }>>`select count(*)::int as n from events`
+    const final = await untilDrained(draining.url, ch, stored?.n ?? 0)
+    notes.push(
+      `at the end: ${fmt(stored?.n ?? 0)} events in PostgreSQL, ${fmt(final.counts.rows)} rows and ${fmt(final.counts.ids)} distinct ids in ClickHouse`,
+    )
+    if (final.counts.rows !== final.counts.ids || final.counts.rows !== stored?.n) {
+      process.exitCode = 1
+    }
+
+    console.log(
+      `\nAnalytics drain (ClickHouse ${database}) — outbox on durable PostgreSQL 18, load generator on the same machine\n`,
+    )
+    console.table(rows)
+    for (const note of notes) console.log(note)
+  } finally {
+    await cleanup()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+await main()
