@@ -58,11 +58,12 @@ export const BATCH_OPENAPI: OpenApiExtension = {
     BatchLineResult: lineResult,
     BatchResult: {
       type: 'object',
-      required: ['accepted', 'duplicates', 'rejected', 'results'],
+      required: ['accepted', 'duplicates', 'rejected', 'rate_limited', 'results'],
       properties: {
         accepted: { type: 'integer', minimum: 0 },
         duplicates: { type: 'integer', minimum: 0 },
-        rejected: { type: 'integer', minimum: 0 },
+        rejected: { type: 'integer', minimum: 0, description: 'Lines answered 400, 403 or 422.' },
+        rate_limited: { type: 'integer', minimum: 0, description: 'Lines answered 429.' },
         results: { type: 'array', items: ref('BatchLineResult') },
       },
     },
@@ -73,7 +74,7 @@ export const BATCH_OPENAPI: OpenApiExtension = {
         operationId: 'ingestEventBatch',
         tags: ['ingest'],
         summary: 'Ingest several events at once (NDJSON)',
-        description: `Up to ${MAX_BATCH_ENVELOPES} envelopes, one \`{"event":…}\` per line, each with an \`event_id\` (so retries are safe); optionally \`Content-Encoding: gzip\`. The body is capped at \`SERVICE_MAX_BODY_BYTES\` before and after decompression. Every line is answered on its own, in order; the new records of all valid lines are written in one transaction — all or none (a failure answers 503 or 500 for the whole request and stores nothing). The rate limit of \`POST /api/v1/ingest_events\` counts each envelope.`,
+        description: `Up to ${MAX_BATCH_ENVELOPES} envelopes, one \`{"event":…}\` per line, each with an \`event_id\` (so retries are safe); optionally \`Content-Encoding: gzip\`. The body is capped at \`SERVICE_MAX_BODY_BYTES\` before and after decompression. Every line is answered on its own, in order; the new records of all valid lines are written in one transaction — all or none (a failure answers 503 or 500 for the whole request and stores nothing). The rate limit of \`POST /api/v1/ingest_events\` counts each envelope: the lines that still fit in the window are processed, the rest answered 429 line by line (with \`Retry-After\` on the response); when none fits, the whole request is a 429.`,
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         requestBody: {
           required: true,

@@ -268,9 +268,9 @@ export function describeExpress(major: 4 | 5, express: Express) {
       expect(seen).toEqual([404, 500])
     }, 30_000)
 
-    it.runIf(major === 5)(
-      'reports a rejected async handler (Express 5)',
-      async () => {
+    // Registered for Express 5 only (4 does not catch rejected handlers): never a skipped test.
+    if (major === 5)
+      it('reports a rejected async handler (Express 5)', async () => {
         const { url, events } = await start({}, (app) => {
           app.get('/async', async () => {
             await sleep(1)
@@ -279,9 +279,7 @@ export function describeExpress(major: 4 | 5, express: Express) {
         })
         expect((await fetch(`${url}/async`)).status).toBe(500)
         expect((await events('error')).map((e) => e['message'])).toEqual(['async failure'])
-      },
-      30_000,
-    )
+      }, 30_000)
 
     it('leaves ignored routes out, by pattern, path or RegExp', async () => {
       const { url, events, spans } = await start(

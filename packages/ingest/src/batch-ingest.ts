@@ -76,5 +76,5 @@ export type BatchLineResult =
       readonly type?: 'span'
       readonly duplicate?: true
     }
-  | { readonly index: number; readonly status: 400 | 403; readonly error: string }
+  | { readonly index: number; readonly status: 400 | 403 | 429; readonly error: string }
   | { readonly index: number; readonly status: 422; readonly errors: readonly string[] }

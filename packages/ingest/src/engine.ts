@@ -187,7 +187,9 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     request: EngineRequest,
     at: Date,
     count = 1,
-  ): Promise<{ credential: CredentialRecord; rate: RateLimitState } | EngineResponse> {
+  ): Promise<
+    { credential: CredentialRecord; rate: RateLimitState; fits: number } | EngineResponse
+  > {
     const check = await credentials.check(request.headers, at)
     if (!check.ok) {
       // A refused credential that was found names its project, whose override then applies.
@@ -208,8 +210,11 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       at,
       count,
     )
-    if (!rate.allowed) return tooManyRequests(rate)
-    return { credential: check.credential, rate }
+    // How many of the `count` hits fit in the window: a batch admits those and answers the
+    // rest 429 line by line; a request that fits in nothing is a 429 as a whole.
+    const fits = Math.max(0, Math.min(count, rate.limit - (rate.count - count)))
+    if (fits === 0) return tooManyRequests(rate)
+    return { credential: check.credential, rate, fits }
   }
 
   /** Runs one operation: admit, parse, build the record, write it durably, answer 201. */
@@ -311,10 +316,19 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     const { lines } = decoded
     const admitted = await admit('ingest_events', request, at, lines.length)
     if ('status' in admitted) return admitted
-    const headers = rateLimitHeaders(admitted.rate)
+    const headers: Record<string, string> = rateLimitHeaders(admitted.rate)
+    if (admitted.fits < lines.length) headers['Retry-After'] = String(admitted.rate.retryAfter)
     const results: (BatchLineResult | undefined)[] = new Array(lines.length)
     const ops: { index: number; op: WriteOp }[] = []
     lines.forEach((line, index) => {
+      if (index >= admitted.fits) {
+        results[index] = {
+          index,
+          status: 429,
+          error: `Rate limit exceeded: retry after ${admitted.rate.retryAfter} seconds`,
+        }
+        return
+      }
       let body: unknown
       try {
         body = JSON.parse(line)
@@ -379,7 +393,8 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       {
         accepted: all.filter((r) => r.status === 201).length,
         duplicates: all.filter((r) => r.status === 200).length,
-        rejected: all.filter((r) => r.status >= 400).length,
+        rejected: all.filter((r) => r.status >= 400 && r.status !== 429).length,
+        rate_limited: all.filter((r) => r.status === 429).length,
         results: all,
       },
       headers,

@@ -12,6 +12,8 @@ export interface RateLimitState {
   readonly retryAfter: number
   /** The window length in seconds. */
   readonly windowSeconds: number
+  /** Hits counted in the window so far, this one included. */
+  readonly count: number
 }
 
 /** Counts hits in fixed windows. The in-memory one suits one process; shared ones live in storage. */
@@ -46,6 +48,7 @@ export function windowState(
     reset,
     retryAfter: Math.max(1, Math.ceil(reset - nowSeconds)),
     windowSeconds,
+    count,
   }
 }
 

@@ -26,16 +26,34 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
     const keepalive = keepaliveBytes + size <= KEEPALIVE_BUDGET
     if (keepalive) keepaliveBytes += size
     try {
-      const response = await doFetch(`${base}/api/v1/${request.endpoint}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${credential}` },
-        body: request.body,
-        signal,
-        keepalive,
-      })
+      const response = await doFetch(
+        `${base}/api/v1/${request.endpoint}${request.batch ? '/batch' : ''}`,
+        {
+          method: 'POST',
+          headers: {
+            'Content-Type': `application/${request.batch ? 'x-ndjson' : 'json'}`,
+            Authorization: `Bearer ${credential}`,
+          },
+          body: request.body,
+          signal,
+          keepalive,
+        },
+      )
       // Reading the body releases the connection back to the pool.
-      await response.text().catch(() => '')
-      return { status: response.status, retryAfter: response.headers.get('retry-after') }
+      const text = await response.text().catch(() => '')
+      let lines: number[] | undefined
+      if (request.batch && response.status === 200) {
+        try {
+          lines = (JSON.parse(text) as { results: { status: number }[] }).results.map(
+            (r) => r.status,
+          )
+        } catch {}
+      }
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        ...(lines ? { lines } : {}),
+      }
     } finally {
       if (keepalive) keepaliveBytes -= size
     }

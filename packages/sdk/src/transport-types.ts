@@ -4,8 +4,10 @@ export type Endpoint = 'ingest_events' | 'check_ins' | 'deployments'
 /** One record ready to send: its endpoint and its serialised envelope. */
 export interface TransportRequest {
   readonly endpoint: Endpoint
-  /** The JSON body, e.g. `{"event":{…}}`. */
+  /** The JSON body, e.g. `{"event":{…}}`; for a batch, one such envelope per line. */
   readonly body: string
+  /** Several `ingest_events` envelopes for `POST /api/v1/ingest_events/batch` (NDJSON). */
+  readonly batch?: boolean
 }
 
 /** Why a record was not delivered. */
@@ -60,6 +62,8 @@ export interface RequestOutcome {
   readonly status: number
   /** The `Retry-After` header, when present. */
   readonly retryAfter: string | null
+  /** For a batch answered 200: the status of each line, in order. */
+  readonly lines?: readonly number[]
 }
 
 /**

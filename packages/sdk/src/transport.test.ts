@@ -235,22 +235,65 @@ describe('queue policy', () => {
     expect(await transport.flush(0)).toEqual({ sent: 6, dropped: {}, pending: 0 })
   })
 
-  it('an urgent flush starts every queued record past the concurrency limit', async () => {
-    let started = 0
-    const transport = createTransport({ concurrency: 1 }, async () => {
-      started++
+  it('an urgent flush starts every queued record past the concurrency limit, as one batch', async () => {
+    const requests: TransportRequest[] = []
+    const transport = createTransport({ concurrency: 1 }, async (request) => {
+      requests.push(request)
       await new Promise((r) => setTimeout(r, 10))
       return { status: 201, retryAfter: null }
     })
     for (let i = 0; i < 4; i++) transport.send(ev(i))
-    expect(started).toBe(1)
+    expect(requests).toHaveLength(1)
     const flushed = transport.flush(1000, { urgent: true })
-    expect(started).toBe(4)
+    // The three queued events leave together in one batch request.
+    expect(requests).toHaveLength(2)
+    expect(requests[1]).toMatchObject({ endpoint: 'ingest_events', batch: true })
+    expect(requests[1]!.body.split('\n')).toEqual([ev(1).body, ev(2).body, ev(3).body])
     // later records are back under the limit
     transport.send(ev(5))
-    expect(started).toBe(4)
+    expect(requests).toHaveLength(2)
     await vi.advanceTimersByTimeAsync(50)
     expect(await flushed).toMatchObject({ sent: 5, pending: 0 })
+  })
+
+  it('settles each record of a batch by its line: sent, rejected, or retried after a 429', async () => {
+    const requests: TransportRequest[] = []
+    const answers = [
+      { status: 201, retryAfter: null },
+      { status: 200, retryAfter: '1', lines: [201, 422, 429] },
+      { status: 201, retryAfter: null },
+    ]
+    const transport = createTransport({ concurrency: 1 }, async (request) => {
+      requests.push(request)
+      return answers[requests.length - 1]!
+    })
+    const results = [0, 1, 2, 3].map((i) => transport.send(ev(i)))
+    await vi.advanceTimersByTimeAsync(1500)
+    expect(await Promise.all(results)).toEqual([
+      { status: 'sent', statusCode: 201 },
+      { status: 'sent', statusCode: 201 },
+      { status: 'dropped', reason: 'rejected', statusCode: 422 },
+      { status: 'sent', statusCode: 201 },
+    ])
+    // The 429'd line waited for Retry-After and went alone.
+    expect(requests.map((r) => r.batch ?? false)).toEqual([false, true, false])
+    expect(requests[2]!.body).toBe(ev(3).body)
+  })
+
+  it('falls back to one request per record when the server has no batch endpoint', async () => {
+    const requests: TransportRequest[] = []
+    const transport = createTransport({ concurrency: 1 }, async (request) => {
+      requests.push(request)
+      return { status: request.batch ? 404 : 201, retryAfter: null }
+    })
+    const results = [0, 1, 2].map((i) => transport.send(ev(i)))
+    await vi.advanceTimersByTimeAsync(10)
+    expect((await Promise.all(results)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent'])
+    expect(requests.map((r) => r.batch ?? false)).toEqual([false, true, false, false])
+    transport.send(ev(3))
+    transport.send(ev(4))
+    await vi.advanceTimersByTimeAsync(10)
+    expect(requests.slice(4).map((r) => r.batch ?? false)).toEqual([false, false])
   })
 
   it('counts a throwing request function as a network error, never rejecting', async () => {

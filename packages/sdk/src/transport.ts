@@ -8,6 +8,7 @@ import type {
   FlushOptions,
   FlushResult,
   MakeRequest,
+  RequestOutcome,
   Transport,
   TransportRequest,
   TransportResult,
@@ -43,7 +44,13 @@ interface Item {
   readonly resolve: (result: TransportResult) => void
   attempt: number
   refreshed: boolean
+  /** A batch: the queued records it carries (each settled by its own line's status). */
+  members?: Item[]
 }
+
+/** Most records, and body bytes (a keepalive request's budget), in one batch request. */
+const BATCH_RECORDS = 100
+const BATCH_BYTES = 60_000
 
 const byteLength = (s: string) =>
   typeof TextEncoder === 'undefined' ? s.length : new TextEncoder().encode(s).length
@@ -76,10 +83,16 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   let dropped: DropCounts = {}
   let closed = false
   let urgent = false
+  // Set when the server answers a batch with 404/405/415 (an older server): send one by one.
+  let noBatch = false
   let wake: ReturnType<typeof setTimeout> | undefined
   let wakeAt = Number.POSITIVE_INFINITY
 
   function finish(item: Item, result: TransportResult) {
+    if (item.members) {
+      for (const m of item.members) finish(m, result)
+      return
+    }
     bytes -= item.bytes
     if (result.status === 'sent') sent++
     else dropped = addCounts(dropped, { [result.reason]: 1 })
@@ -108,7 +121,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
       }
       queue.splice(i, 1)
       active++
-      void run(item)
+      void run(batchOf(item))
     }
     if (nextWake < wakeAt) {
       clearTimeout(wake)
@@ -117,6 +130,40 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         wakeAt = Number.POSITIVE_INFINITY
         pump()
       }, nextWake - now)
+    }
+  }
+
+  /**
+   * The item with the `ingest_events` records queued behind it, as one batch request when there
+   * are any (and the server has not refused batches).
+   */
+  function batchOf(item: Item): Item {
+    if (noBatch || item.request.endpoint !== 'ingest_events' || item.members) return item
+    const members = [item]
+    let size = item.bytes
+    for (let i = 0; i < queue.length && members.length < BATCH_RECORDS; ) {
+      const next = queue[i]!
+      if (
+        next.request.endpoint === 'ingest_events' &&
+        !next.members &&
+        size + next.bytes < BATCH_BYTES
+      ) {
+        members.push(queue.splice(i, 1)[0]!)
+        size += next.bytes + 1
+      } else i++
+    }
+    if (members.length === 1) return item
+    return {
+      request: {
+        endpoint: 'ingest_events',
+        batch: true,
+        body: members.map((m) => m.request.body).join('\n'),
+      },
+      bytes: size,
+      resolve() {},
+      attempt: 0,
+      refreshed: false,
+      members,
     }
   }
 
@@ -132,7 +179,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     })
   }
 
-  async function attempt(item: Item): Promise<number | 'network'> {
+  async function attempt(item: Item): Promise<RequestOutcome | 'network'> {
     const controller = new AbortController()
     const timer = unrefTimeout(() => controller.abort(), timeoutMs)
     inFlight.add(controller)
@@ -144,11 +191,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           controller.signal.addEventListener('abort', () => reject(new Error('timeout')))
         }),
       ])
-      if (outcome.status === 429) {
+      if (outcome.status === 429 || outcome.lines?.includes(429)) {
         const seconds = parseRetryAfter(outcome.retryAfter, 60)
         blockedUntil[item.request.endpoint] = Date.now() + seconds * 1000
       }
-      return outcome.status
+      return outcome
     } catch (error) {
       log('request failed', error)
       return 'network'
@@ -173,7 +220,15 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     try {
       for (;;) {
         if (closed) return drop(item, 'closed')
-        const status = await attempt(item)
+        const outcome = await attempt(item)
+        const status = outcome === 'network' ? outcome : outcome.status
+        const members = item.members
+        if (members && status !== 'network' && [404, 405, 415].includes(status)) {
+          // This server has no batch endpoint: send the records one by one.
+          noBatch = true
+          queue.unshift(...members)
+          return
+        }
         if (status === 'network' || status >= 500) {
           if (closed) return drop(item, 'closed')
           if (item.attempt >= maxRetries) {
@@ -184,13 +239,27 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           await sleep(Math.random() * ceiling)
           continue
         }
-        if (status < 300) return finish(item, { status: 'sent', statusCode: status })
+        if (status < 300) {
+          const lines = outcome === 'network' ? undefined : outcome.lines
+          if (!members || !lines) return finish(item, { status: 'sent', statusCode: status })
+          members.forEach((m, i) => {
+            const code = lines[i] ?? 500
+            if (code < 300) finish(m, { status: 'sent', statusCode: code })
+            else if (code !== 429) drop(m, 'rejected', code)
+            // Over the rate limit: waits for Retry-After like a 429'd request.
+            else if (rateLimited(m) === 'drop' || m.attempt++ >= maxRetries) {
+              drop(m, 'rate_limited', 429)
+            } else queue.push(m)
+          })
+          return
+        }
         if (status === 429) {
           // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
-          if (rateLimited(item) === 'drop' || item.attempt++ >= maxRetries) {
-            return drop(item, 'rate_limited', 429)
+          if (rateLimited(item) === 'drop') return drop(item, 'rate_limited', 429)
+          for (const m of (members ?? [item]).reverse()) {
+            if (m.attempt++ >= maxRetries) drop(m, 'rate_limited', 429)
+            else queue.unshift(m)
           }
-          queue.unshift(item)
           return
         }
         if (status === 401 && options.refreshOn401 && !item.refreshed) {

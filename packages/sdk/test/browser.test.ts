@@ -69,8 +69,18 @@ describe.skipIf(!hasChromium)('in a browser (headless Chromium, apt-get install 
       })
       req.on('end', () => {
         setTimeout(() => {
-          received.push({ path: req.url ?? '', body: JSON.parse(body) })
-          res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"accepted"}')
+          // A batch (NDJSON) is recorded line by line, as if each record came alone.
+          const path = (req.url ?? '').replace(/\/batch$/, '')
+          const lines = body.split('\n').filter(Boolean)
+          for (const line of lines) received.push({ path, body: JSON.parse(line) })
+          const batch = req.url?.endsWith('/batch')
+          res
+            .writeHead(batch ? 200 : 201, { 'Content-Type': 'application/json' })
+            .end(
+              batch
+                ? JSON.stringify({ results: lines.map((_, index) => ({ index, status: 201 })) })
+                : '{"status":"accepted"}',
+            )
         }, answerDelayMs)
       })
     })

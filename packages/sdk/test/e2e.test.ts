@@ -15,9 +15,13 @@ describe('against the real server', () => {
     const project = await createApi(harness.url).projectWithKey()
     projectId = project.projectId
     // Records each HTTP status the server answers, to prove every capture got its 201.
+    // (a batch's lines count one by one).
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
-      statuses.push(response.status)
+      if (String(input).endsWith('/batch') && response.status === 200) {
+        const { results } = (await response.clone().json()) as { results: { status: number }[] }
+        statuses.push(...results.map((r) => r.status))
+      } else statuses.push(response.status)
       return response
     }
     client = createClient({

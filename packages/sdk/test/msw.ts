@@ -30,11 +30,28 @@ export function useMsw() {
    */
   function serve(base: string, answers: Answer[] = [201]) {
     const seen: Seen[] = []
+    const next = () => answers[Math.min(seen.length - 1, answers.length - 1)] ?? 201
     server.use(
+      // The batch endpoint: each line is recorded as if sent alone and gets the next answer; a
+      // line answered with a Response (or 429, or 5xx) answers the whole request with it.
+      http.post(`${base}/api/v1/:endpoint/batch`, async ({ request }) => {
+        const path = new URL(request.url).pathname.replace(/\/batch$/, '')
+        const lines = (await request.text()).split('\n').filter(Boolean)
+        const statuses: number[] = []
+        for (const line of lines) {
+          seen.push({ path, headers: request.headers, body: JSON.parse(line) })
+          const answer = next()
+          if (typeof answer !== 'number') return typeof answer === 'function' ? answer() : answer
+          if (answer === 429 || answer >= 500)
+            return HttpResponse.json({ error: 'e' }, { status: answer })
+          statuses.push(answer)
+        }
+        return HttpResponse.json({ results: statuses.map((status, index) => ({ index, status })) })
+      }),
       http.post(`${base}/api/v1/:endpoint`, async ({ request }) => {
         const path = new URL(request.url).pathname
         seen.push({ path, headers: request.headers, body: await request.json() })
-        const answer = answers[Math.min(seen.length - 1, answers.length - 1)] ?? 201
+        const answer = next()
         if (typeof answer === 'number') {
           return HttpResponse.json(
             answer < 300 ? { id: 'x', status: 'accepted' } : { error: 'e' },

@@ -3,8 +3,11 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { expect, it } from 'vitest'
 
-/** The budget of the whole core (every export), minified and gzipped. */
-const BUDGET = 5 * 1024
+/**
+ * The budget of the whole core (every export), minified and gzipped: 5.5 KiB since batching
+ * (`POST /api/v1/ingest_events/batch`); core + @tis/browser stay within 8 KiB (their own test).
+ */
+const BUDGET = 5.5 * 1024
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({

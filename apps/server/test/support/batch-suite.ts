@@ -65,7 +65,7 @@ export function describeBatchIngest(harness: () => Harness) {
     const r = await s.post(`${body}\n`)
     expect(r.status).toBe(200)
     expect(r.headers.get('x-ratelimit-limit')).not.toBeNull()
-    expect(r.body).toMatchObject({ accepted: 3, duplicates: 1, rejected: 3 })
+    expect(r.body).toMatchObject({ accepted: 3, duplicates: 1, rejected: 3, rate_limited: 0 })
     const [a, b, c, d, e, f, g] = r.body.results
     expect(a).toMatchObject({ index: 0, status: 201, id: first.event_id })
     expect(b).toEqual({
@@ -130,10 +130,20 @@ export function describeBatchIngest(harness: () => Harness) {
     const twenty = await s.post(s.ndjson(Array.from({ length: 20 }, (_, i) => log(`r${i}`))))
     expect(twenty.status).toBe(200)
     expect(twenty.headers.get('x-ratelimit-remaining')).toBe('5')
+    // Five of the next ten fit: they are stored, the other five answered 429 line by line.
     const ten = await s.post(s.ndjson(Array.from({ length: 10 }, (_, i) => log(`s${i}`))))
-    expect(ten.status).toBe(429)
+    expect(ten.status).toBe(200)
+    expect(ten.body).toMatchObject({ accepted: 5, rate_limited: 5, rejected: 0 })
+    expect(ten.body.results.map((r: Fields) => r['status'])).toEqual([
+      ...Array(5).fill(201),
+      ...Array(5).fill(429),
+    ])
+    expect(ten.body.results[9].error).toMatch(/^Rate limit exceeded: retry after \d+ seconds$/)
     expect(ten.headers.get('retry-after')).not.toBeNull()
-    expect((await s.get('/events?limit=200')).body.events).toHaveLength(20)
+    // Nothing fits any more: the whole request is a 429.
+    const one = await s.post(s.ndjson([log('late')]))
+    expect(one.status).toBe(429)
+    expect((await s.get('/events?limit=200')).body.events).toHaveLength(25)
   })
 
   it('answers 401 without a valid key', async () => {

@@ -28,11 +28,25 @@ function check(condition: unknown, message: string) {
 
 async function main() {
   const server = createServer(async (req, res) => {
-    const body = JSON.parse(await read(req))
-    seen.push({ path: req.url ?? '', body, auth: String(req.headers.authorization) })
-    const status = answers.shift() ?? 201
+    // A batch (NDJSON) is recorded line by line, each line taking the next answer.
+    const path = (req.url ?? '').replace(/\/batch$/, '')
+    const lines = (await read(req)).split('\n').filter(Boolean)
+    const statuses = lines.map((line) => {
+      seen.push({ path, body: JSON.parse(line), auth: String(req.headers.authorization) })
+      return answers.shift() ?? 201
+    })
+    const whole = statuses.find((s) => s === 429 || s >= 500)
+    const status = req.url?.endsWith('/batch') ? (whole ?? 200) : statuses[0]!
     res.writeHead(status, status === 429 ? { 'Retry-After': '1' } : {})
-    res.end(JSON.stringify(status < 300 ? { id: 'x', status: 'accepted' } : { error: 'e' }))
+    res.end(
+      JSON.stringify(
+        status === 200
+          ? { results: statuses.map((s, index) => ({ index, status: s })) }
+          : status < 300
+            ? { id: 'x', status: 'accepted' }
+            : { error: 'e' },
+      ),
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
