@@ -43,7 +43,7 @@ export function capturePageLoad(client: Client, options: PageLoadOptions = {}): 
     win.removeEventListener?.('pagehide', capture, { capture: true })
     vitals.stop()
   }
-  function capture() {
+  function capture(event?: Event) {
     if (done) return
     try {
       const navigation = perf.getEntriesByType('navigation')[0] as NavigationTimingLike | undefined
@@ -67,6 +67,8 @@ export function capturePageLoad(client: Client, options: PageLoadOptions = {}): 
         },
       )
       for (const span of spans) client.captureSpan(span.name, span.durationMs, span.options)
+      // The page is going away: start every queued span now (one batch request, keepalive).
+      if (event?.type === 'pagehide') void client.flush(2000, { urgent: true })
     } catch {
       // Telemetry must never break the page; captureSpan itself reports through `debug`.
     }
@@ -74,12 +76,12 @@ export function capturePageLoad(client: Client, options: PageLoadOptions = {}): 
   }
   // `loadEventEnd` is set only once every `load` handler has returned.
   function onLoad() {
-    timer = setTimeout(capture, 0)
+    timer = setTimeout(() => capture(), 0)
   }
 
   if (win.document.readyState === 'complete') onLoad()
   else win.addEventListener('load', onLoad, { once: true })
-  // Capture phase: runs before the SDK's own pagehide flush, so the spans leave with it.
+  // On pagehide the capture flushes urgently itself, whichever listener runs first.
   win.addEventListener('pagehide', capture, { capture: true })
   return stop
 }

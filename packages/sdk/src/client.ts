@@ -20,7 +20,7 @@ import type {
 } from './options'
 import { correlation, defined, isoTime, snakeKeys, stringTags } from './payload'
 import { normalize, safeStringify } from './serialize'
-import type { DropReason, Endpoint, FlushResult, Transport } from './transport-types'
+import type { DropReason, Endpoint, FlushOptions, FlushResult, Transport } from './transport-types'
 
 /** The client of {@link createClient}. No method throws; captures return the record's id. */
 export interface Client {
@@ -40,8 +40,11 @@ export interface Client {
   withMonitor<T>(slug: string, job: () => T, options?: CheckInOptions): T
   /** Sends a deployment record to `POST /api/v1/deployments`. */
   recordDeployment(deployment: Deployment): string
-  /** Waits for queued records (at most `timeoutMs`); counts since the previous flush. */
-  flush(timeoutMs?: number): Promise<FlushResult>
+  /**
+   * Waits for queued records (at most `timeoutMs`); counts since the previous flush. `urgent`
+   * starts every queued record now (a page being hidden).
+   */
+  flush(timeoutMs?: number, options?: FlushOptions): Promise<FlushResult>
   /** Flushes, removes integrations and exit hooks, and stops sending. */
   close(timeoutMs?: number): Promise<FlushResult>
   /**
@@ -258,7 +261,7 @@ export function createClient(clientOptions: ClientOptions): Client {
     setScope(provider) {
       scope = provider
     },
-    flush: (timeoutMs) => settle(() => transport.flush(timeoutMs)),
+    flush: (timeoutMs, o) => settle(() => transport.flush(timeoutMs, o)),
     async close(timeoutMs) {
       removeShutdown()
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
