@@ -17,6 +17,7 @@ import { measureLag, quantile } from './drain-lag'
 import { startWorker } from './drain-worker'
 import { createProjectWithKey } from './management-client'
 import { type RunningServer, startNode } from './processes'
+import { type Figure, saveFigures } from './results'
 
 const EVENTS = Number(process.env['BENCH_DRAIN_EVENTS'] ?? 60_000)
 const RATES = (process.env['BENCH_DRAIN_RATES'] ?? '500,1500').split(',').map(Number)
@@ -153,6 +154,7 @@ async function main() {
   process.once('SIGTERM', onSignal)
   const rows: Row[] = []
   const notes: string[] = []
+  const figures: Figure[] = []
   try {
     const pg = await startTestPostgres({ durable: true })
     cleanups.push(() => pg.stop())
@@ -189,6 +191,13 @@ async function main() {
       [2, two],
     ] as const) {
       if (!round) continue
+      figures.push({
+        what: `analytics drain rows/s, ${n} tis worker${n > 1 ? 's' : ''}`,
+        value: Math.round(round.rowsPerSecond),
+        unit: 'rows/s',
+        baseline: 'direct ClickHouse insert',
+        baselineValue: Math.round(ceiling),
+      })
       rows.push({
         measurement: `drain, ${n} tis worker${n > 1 ? 's' : ''} (${fmt(EVENTS)} rows)`,
         result: `${fmt(round.rowsPerSecond)} rows/s`,
@@ -220,6 +229,14 @@ async function main() {
         number,
       ]
       const x = (ms: number) => `${(ms / PACING_MS).toFixed(2)}×`
+      figures.push({
+        what: `analytics lag p50 at ${fmt(rate)} req/s`,
+        value: Math.round(p50),
+        unit: 'ms',
+        baseline: 'drainer pacing',
+        baselineValue: PACING_MS,
+        note: `p95 ${fmt(p95)} ms, max ${fmt(max)} ms; ${fmt(lag.acceptedPerSecond)} 2xx/s`,
+      })
       rows.push({
         measurement: `lag at ${fmt(rate)} req/s (${fmt(lag.acceptedPerSecond)} 2xx/s, ${lag.failed} non-2xx)`,
         result: `p50 ${fmt(p50)} / p95 ${fmt(p95)} / max ${fmt(max)} ms`,
@@ -249,6 +266,7 @@ async function main() {
     )
     console.table(rows)
     for (const note of notes) console.log(note)
+    saveFigures('3-drain', figures)
   } finally {
     await cleanup()
     process.off('SIGINT', onSignal)
