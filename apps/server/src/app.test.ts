@@ -352,6 +352,38 @@ describe('other routes', () => {
   })
 })
 
+describe('the dashboard at /', () => {
+  it.each([
+    ['/', '/login'],
+    ['/projects', '/login'],
+    ['/projects/abc/issues', '/login'],
+  ])('GET %s without a session redirects to %s', async (path, location) => {
+    const { app, calls } = setup()
+    const res = await app.request(path)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(location)
+    expect(calls).toHaveLength(0)
+  })
+
+  it('serves the sign-in page as HTML with a CSRF cookie', async () => {
+    const { app } = setup()
+    const res = await app.request('/login')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('set-cookie')).toMatch(/tis_login_csrf=.*HttpOnly.*SameSite=Strict/)
+    expect(await res.text()).toContain('<form')
+  })
+
+  it('leaves unknown API paths a JSON 404', async () => {
+    const { app } = setup()
+    for (const path of ['/api/v1/nope', '/api/v2/projects', '/favicon.ico']) {
+      const res = await app.request(path)
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({ error: 'Not found' })
+    }
+  })
+})
+
 describe('errors and logging', () => {
   it('answers an unexpected error with a generic 500 and logs it', async () => {
     const { app, lines } = setup(() => {

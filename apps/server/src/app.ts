@@ -1,3 +1,4 @@
+import { createDashboard } from '@tis/dashboard'
 import { type IngestEngine, StoreError } from '@tis/ingest'
 import { createOpenApiDocument } from '@tis/schema'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -180,6 +181,12 @@ export function createApp(options: AppOptions): TisApp {
     const allow = [...methods].sort().join(', ')
     app.all(path, (c) => sendJson(c, 405, { error: 'Method not allowed' }, { Allow: allow }))
   }
+
+  // The web UI (HTML) at `/`; its routes never shadow the API's, and unknown paths stay JSON 404s.
+  app.route(
+    '/',
+    createDashboard({ engine, secureCookies: options.publicUrl?.startsWith('https:') ?? false }),
+  )
 
   app.notFound((c) => sendJson(c, 404, { error: 'Not found' }))
   app.onError((error, c) => {

@@ -1,0 +1,86 @@
+// The stylesheet and the one small script, served as files so the CSP can forbid inline code.
+
+/** `GET …/assets/dashboard.css` */
+export const STYLESHEET = `
+:root{--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--link:#0a53be;--focus:#0a53be}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--link)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:4px 8px;z-index:1}
+header.top{display:flex;gap:16px;align-items:center;padding:8px 20px;border-bottom:1px solid var(--line);background:var(--soft)}
+header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
+header.top .who{margin-left:auto;color:var(--muted)}
+nav.project ul{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;margin:0;padding:8px 20px;border-bottom:1px solid var(--line)}
+nav.project a[aria-current=page]{font-weight:700;color:var(--fg)}
+main{padding:16px 20px;max-width:1200px}
+h1{font-size:1.5rem;margin:.2em 0 .6em}h2{font-size:1.15rem;margin:1.4em 0 .5em}
+table{border-collapse:collapse;width:100%;margin:.5em 0}
+th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-weight:600;background:var(--soft)}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.muted{color:var(--muted)}
+.badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:.85em;font-weight:600;border:1px solid currentColor}
+.s-ok,.s-resolved{color:#116329;background:#dafbe1}.s-error,.s-unresolved,.s-fatal{color:#a40e26;background:#ffebe9}
+.s-missed,.s-ignored,.s-warn,.s-warning{color:#6c4400;background:#fff8c5}
+form.inline{display:inline}
+form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end;margin:.5em 0 1em}
+form.filters label,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}
+form.stack{display:flex;flex-direction:column;gap:10px;max-width:420px}
+input,select,button{font:inherit;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:#fff;color:var(--fg)}
+button{cursor:pointer;background:var(--soft)}
+button.danger{color:#a40e26}
+.empty,.notice{border:1px solid var(--line);border-radius:8px;padding:12px 16px;background:var(--soft)}
+.alert{border:1px solid #a40e26;color:#a40e26;border-radius:8px;padding:8px 12px;background:#ffebe9}
+pre,code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+pre{background:var(--soft);padding:10px;border-radius:6px;overflow:auto;white-space:pre-wrap;word-break:break-all}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+svg.chart text{font:11px system-ui,sans-serif;fill:var(--fg)}
+.actions{white-space:nowrap}
+.pager{margin:1em 0}
+`
+
+/**
+ * `GET …/assets/dashboard.js` — progressive only: copy buttons, issue actions without a reload,
+ * and live regions that poll their HTML fragment. Every page works without it.
+ */
+export const SCRIPT = `(() => {
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-copy]')
+    if (!button) return
+    const source = document.getElementById(button.dataset.copy)
+    if (source && navigator.clipboard) {
+      navigator.clipboard.writeText(source.textContent.trim()).then(() => { button.textContent = 'Copied' }, () => {})
+    }
+  })
+  document.addEventListener('submit', async (event) => {
+    const form = event.target
+    if (!form.matches('form[data-inplace]')) return
+    event.preventDefault()
+    const row = form.closest('[data-row]')
+    try {
+      const response = await fetch(form.action, {
+        method: 'POST', body: new URLSearchParams(new FormData(form, event.submitter)),
+        headers: { 'x-tis-fragment': '1' }, credentials: 'same-origin',
+      })
+      if (!response.ok) { form.submit(); return }
+      const holder = document.createElement('tbody')
+      holder.innerHTML = await response.text()
+      const next = holder.firstElementChild
+      if (row && next) { row.replaceWith(next); next.querySelector('button')?.focus() }
+      const status = document.getElementById('status-message')
+      if (status) status.textContent = form.dataset.done || 'Updated'
+    } catch { form.submit() }
+  })
+  for (const region of document.querySelectorAll('[data-live]')) {
+    const every = Number(region.dataset.every || 5000)
+    setInterval(async () => {
+      if (document.hidden) return
+      try {
+        const response = await fetch(region.dataset.live, { credentials: 'same-origin' })
+        if (response.ok) region.innerHTML = await response.text()
+      } catch {}
+    }, every)
+  }
+})()
+`

@@ -1,0 +1,153 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { html } from 'hono/html'
+import { SCRIPT, STYLESHEET } from './assets'
+import type { DashboardApp, DashboardEnv, Deps } from './context'
+import { createCall, type DashboardEngine, PageError } from './engine-client'
+import { registerActivity } from './pages/activity'
+import { registerIssue } from './pages/issue'
+import { registerIssues } from './pages/issues'
+import { registerLogin } from './pages/login'
+import { registerMonitorsAndDeployments } from './pages/monitors'
+import { registerPerformance } from './pages/performance'
+import { registerProjects } from './pages/projects'
+import { registerSettings } from './pages/settings'
+import { renderPage } from './render'
+import {
+  type CookieSettings,
+  CSRF_FIELD,
+  clearSession,
+  csrfToken,
+  sameToken,
+  sessionToken,
+} from './session'
+
+export type { DashboardEngine } from './engine-client'
+
+/** Options of {@link createDashboard}. */
+export interface DashboardOptions {
+  /** The engine (an `IngestEngine`, or anything with its `management` and `reads`). */
+  readonly engine: DashboardEngine
+  /**
+   * The path the host mounts the app at, prefixed to every link and the cookie path; mount with
+   * `host.route(basePath || '/', createDashboard({ engine, basePath }))`. @default ''
+   */
+  readonly basePath?: string
+  /** Marks the cookies `Secure` (serve the dashboard over HTTPS). @default false */
+  readonly secureCookies?: boolean
+  /** The clock of relative times and 24-hour windows. @default () => new Date() */
+  readonly now?: () => Date
+}
+
+/** Largest form body the dashboard reads, in bytes. */
+export const MAX_FORM_BYTES = 64 * 1024
+
+// Inline code is forbidden: the script and stylesheet are files of the app.
+const SECURITY_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+}
+
+const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next()
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value)
+  if (c.res.headers.get('content-type')?.startsWith('text/html'))
+    c.header('Cache-Control', 'no-store')
+}
+
+/**
+ * Signed-in pages: the session cookie's token must belong to a user (else to the sign-in page),
+ * and a POST must carry the session's CSRF token (else 403) in a form of at most
+ * {@link MAX_FORM_BYTES}.
+ */
+function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<DashboardEnv> {
+  const tooLarge = bodyLimit({
+    maxSize: MAX_FORM_BYTES,
+    onError: (c) => c.text('form too large', 413),
+  })
+  return async (c, next) => {
+    const token = sessionToken(c)
+    const auth = token
+      ? await deps.engine.management.authenticate({ headers: { authorization: `Bearer ${token}` } })
+      : null
+    if (!token || !auth) {
+      if (token) clearSession(c, cookies)
+      return c.redirect(`${deps.base}/login`, 303)
+    }
+    const csrf = await csrfToken(token)
+    c.set('session', {
+      token,
+      email: auth.user.email,
+      admin: auth.admin,
+      csrf,
+      call: createCall(token),
+    })
+    if (c.req.method !== 'POST') return next()
+    return tooLarge(c, async () => {
+      const form = await c.req.parseBody()
+      const sent = form[CSRF_FIELD]
+      if (typeof sent !== 'string' || !sameToken(sent, csrf)) {
+        throw new PageError(
+          403,
+          'The form is out of date (CSRF check failed). Reload the page and try again.',
+        )
+      }
+      await next()
+    })
+  }
+}
+
+/**
+ * The dashboard: a Hono app of server-rendered pages over the engine's read and management
+ * operations, called in-process as the signed-in user. Mount it in any Hono host.
+ */
+export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
+  const base = (options.basePath ?? '').replace(/\/+$/, '')
+  const deps: Deps = { engine: options.engine, base, now: options.now ?? (() => new Date()) }
+  const cookies: CookieSettings = { path: base || '/', secure: options.secureCookies ?? false }
+  const app: DashboardApp = new Hono<DashboardEnv>()
+
+  for (const path of ['/', '/login', '/logout', '/projects', '/projects/*', '/assets/*']) {
+    app.use(path, securityHeaders)
+  }
+  app.get('/assets/dashboard.css', (c) =>
+    c.body(STYLESHEET, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+    }),
+  )
+  app.get('/assets/dashboard.js', (c) =>
+    c.body(SCRIPT, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+    }),
+  )
+  app.get('/', (c) => c.redirect(`${base}${sessionToken(c) ? '/projects' : '/login'}`, 303))
+
+  const guard = requireSession(deps, cookies)
+  for (const path of ['/logout', '/projects', '/projects/*']) app.use(path, guard)
+
+  registerLogin(app, deps, cookies)
+  registerProjects(app, deps)
+  registerIssues(app, deps)
+  registerIssue(app, deps)
+  registerActivity(app, deps)
+  registerPerformance(app, deps)
+  registerMonitorsAndDeployments(app, deps)
+  registerSettings(app, deps)
+
+  app.onError((error, c) => {
+    if (!PageError.is(error)) throw error
+    const title = error.status === 404 ? 'Not found' : 'Something went wrong'
+    return renderPage(c, deps, {
+      title,
+      status: error.status,
+      body: html`<h1>${title}</h1><p class="alert" role="alert">${error.message}</p>
+<p><a href="${base}/projects">Back to projects</a></p>`,
+    })
+  })
+  return app
+}

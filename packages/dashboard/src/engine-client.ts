@@ -1,0 +1,59 @@
+import type { EngineResponse, ManagementApi, ManagementOperation, ReadApi } from '@tis/ingest'
+
+/** The two engine facades the dashboard calls: `IngestEngine` satisfies it. */
+export interface DashboardEngine {
+  readonly management: ManagementApi
+  readonly reads: ReadApi
+}
+
+/** What one engine call takes besides the access token. */
+export interface CallInput {
+  readonly params?: Readonly<Record<string, string>>
+  readonly query?: Readonly<Record<string, string | undefined>>
+  readonly body?: unknown
+}
+
+/** Calls one engine operation as the signed-in user. */
+export type Call = (operation: ManagementOperation, input?: CallInput) => Promise<EngineResponse>
+
+/** An engine answer the page cannot show: 404s, refusals, validation errors. */
+export class PageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'PageError'
+  }
+
+  /** Name-based, so it survives duplicate installs. */
+  static is(error: unknown): error is PageError {
+    return error instanceof Error && error.name === 'PageError'
+  }
+}
+
+/** A caller bound to one user token: the engine's own operations, no HTTP round trip. */
+export function createCall(token: string): Call {
+  const headers = { authorization: `Bearer ${token}` }
+  return (operation, input = {}) =>
+    operation({
+      headers,
+      ...(input.params ? { params: input.params } : {}),
+      ...(input.query ? { query: input.query } : {}),
+      ...(input.body === undefined ? {} : { body: input.body }),
+    })
+}
+
+/** The messages of an engine error body (`{error}` or `{errors: []}`). */
+export function errorMessages(response: EngineResponse): string[] {
+  const body = response.body as { error?: unknown; errors?: unknown } | null
+  if (Array.isArray(body?.errors)) return body.errors.map(String)
+  if (typeof body?.error === 'string') return [body.error]
+  return [`request failed (${response.status})`]
+}
+
+/** The body of a 2xx answer, else a {@link PageError} with the engine's message. */
+export function ok<T>(response: EngineResponse): T {
+  if (response.status >= 200 && response.status < 300) return response.body as T
+  throw new PageError(response.status, errorMessages(response).join('; '))
+}

@@ -1,0 +1,1 @@
+export { createDashboard, type DashboardEngine, type DashboardOptions } from './dashboard'

@@ -1,0 +1,59 @@
+import { getCookie } from 'hono/cookie'
+import { html } from 'hono/html'
+import type { DashboardApp, DashboardContext, Deps } from '../context'
+import { renderPage } from '../render'
+import {
+  type CookieSettings,
+  CSRF_FIELD,
+  clearSession,
+  LOGIN_CSRF_COOKIE,
+  loginCsrf,
+  sameToken,
+  sessionToken,
+  setSession,
+} from '../session'
+
+function loginPage(c: DashboardContext, deps: Deps, csrf: string, error?: string, status = 200) {
+  return renderPage(c, deps, {
+    title: 'Sign in',
+    status,
+    body: html`<h1>Sign in to tis</h1>
+${error ? html`<p class="alert" role="alert" id="login-error">${error}</p>` : ''}
+<form class="stack" method="post" action="${deps.base}/login">
+<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
+<label for="token">User access token
+<input id="token" name="token" type="password" autocomplete="off" required spellcheck="false"${
+      error ? html` aria-describedby="login-error" aria-invalid="true"` : ''
+    }></label>
+<button type="submit">Sign in</button></form>
+<p class="muted">The access token (<code>tis_user_…</code>) was printed when your account was created
+(<code>tis users create &lt;email&gt;</code>); the first administrator's on the server's first run.</p>`,
+  })
+}
+
+/** `GET/POST /login` (double-submit CSRF cookie) and `POST /logout` (session CSRF). */
+export function registerLogin(app: DashboardApp, deps: Deps, cookies: CookieSettings): void {
+  app.get('/login', (c) => {
+    if (sessionToken(c)) return c.redirect(`${deps.base}/projects`, 303)
+    return loginPage(c, deps, loginCsrf(c, cookies))
+  })
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody()
+    const expected = getCookie(c, LOGIN_CSRF_COOKIE) ?? ''
+    const sent = form[CSRF_FIELD]
+    if (typeof sent !== 'string' || !sameToken(sent, expected)) {
+      return loginPage(c, deps, loginCsrf(c, cookies), 'The form expired. Please try again.', 403)
+    }
+    const token = typeof form['token'] === 'string' ? form['token'].trim() : ''
+    const auth = token
+      ? await deps.engine.management.authenticate({ headers: { authorization: `Bearer ${token}` } })
+      : null
+    if (!auth) return loginPage(c, deps, expected, 'That access token is not valid.', 401)
+    setSession(c, token, cookies)
+    return c.redirect(`${deps.base}/projects`, 303)
+  })
+  app.post('/logout', (c) => {
+    clearSession(c, cookies)
+    return c.redirect(`${deps.base}/login`, 303)
+  })
+}
