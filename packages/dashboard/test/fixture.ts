@@ -103,7 +103,8 @@ export async function seedTelemetry(harness: Harness, key: string, tag: string):
       },
     })
   }
-  const spanAt = (offsetMs: number) => new Date(Date.now() - 60_000 + offsetMs).toISOString()
+  const traceStart = Date.now() - 60_000
+  const spanAt = (offsetMs: number) => new Date(traceStart + offsetMs).toISOString()
   const span = (fields: Record<string, unknown>) =>
     send('/api/v1/ingest_events', { event: { event_type: 'span', trace_id: traceId, ...fields } })
   await span({
