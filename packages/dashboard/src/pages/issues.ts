@@ -11,22 +11,66 @@ import type { IssueJson, Page } from '../types'
 const STATUSES = ['unresolved', 'resolved', 'ignored', 'all'] as const
 const ACTIONS = { resolved: 'Resolve', ignored: 'Ignore', unresolved: 'Reopen' } as const
 
-/** Hourly error counts of one issue over the last 24 hours (one keyset page of ≤200). */
-async function last24h(session: Session, deps: Deps, projectId: string, issueId: string) {
+/** How many pages of recent errors the inbox scans for its sparklines (200 each). */
+const SPARKLINE_PAGES = 3
+
+/** Hourly counts per issue over the last 24 hours, and from when they are complete. */
+interface Activity {
+  readonly counts: ReadonlyMap<string, number[]>
+  /** Where the scan stopped: earlier hours are not counted (null: the whole 24 hours are). */
+  readonly coveredFrom: Date | null
+}
+
+/**
+ * One bounded scan of the project's recent errors (newest first, at most 600), bucketed by
+ * issue and hour: a few engine calls per page instead of one per issue.
+ */
+async function recentActivity(
+  session: Session,
+  deps: Deps,
+  projectId: string,
+  issueId?: string,
+): Promise<Activity> {
   const now = deps.now()
   const since = hoursAgo(now, 24)
-  const page = ok<Page<'events', { occurred_at: string }>>(
-    await session.call(deps.engine.reads.listEvents, {
-      params: { id: projectId },
-      query: { issue_id: issueId, since, limit: '200' },
-    }),
-  )
-  return bucketize(
-    page.events.map((e) => e.occurred_at),
-    new Date(since),
-    now,
-    24,
-  )
+  const times = new Map<string, string[]>()
+  let cursor: string | undefined
+  let oldest: string | null = null
+  for (let page = 0; page < SPARKLINE_PAGES; page++) {
+    const result = ok<Page<'events', { occurred_at: string; issue_id: string | null }>>(
+      await session.call(deps.engine.reads.listEvents, {
+        params: { id: projectId },
+        query: {
+          since,
+          limit: '200',
+          cursor,
+          ...(issueId ? { issue_id: issueId } : { event_type: 'error' }),
+        },
+      }),
+    )
+    for (const e of result.events) {
+      if (!e.issue_id) continue
+      const list = times.get(e.issue_id) ?? []
+      list.push(e.occurred_at)
+      times.set(e.issue_id, list)
+      oldest = e.occurred_at
+    }
+    if (!result.next_cursor) return { counts: bucketAll(times, since, now), coveredFrom: null }
+    cursor = result.next_cursor
+  }
+  return { counts: bucketAll(times, since, now), coveredFrom: oldest ? new Date(oldest) : null }
+}
+
+function bucketAll(times: Map<string, string[]>, since: string, now: Date) {
+  const counts = new Map<string, number[]>()
+  for (const [id, list] of times) counts.set(id, bucketize(list, new Date(since), now, 24))
+  return counts
+}
+
+function activityLabel(counts: readonly number[], coveredFrom: Date | null, now: Date) {
+  const total = counts.reduce((a, b) => a + b, 0)
+  if (!coveredFrom) return `${total} events in the last 24 hours`
+  return `${total} events in the last ${Math.max(1, Math.round((now.getTime() - coveredFrom.getTime()) / 3_600_000))} hours (busy project: older hours not counted)`
 }
 
 /** Resolve / ignore / reopen buttons: one form each, in place with JavaScript. */
@@ -55,17 +99,17 @@ function issueRow(
   session: Session,
   projectId: string,
   issue: IssueJson,
-  counts: number[],
+  activity: Activity,
   back: string,
 ) {
   const now = deps.now()
-  const total = counts.reduce((a, b) => a + b, 0)
+  const counts = activity.counts.get(issue.id) ?? new Array<number>(24).fill(0)
   return html`<tr data-row="${issue.id}"><td><a href="${deps.base}/projects/${projectId}/issues/${issue.id}">${issue.title}</a>
 <div class="muted">${issue.level}${issue.regression_count ? ` · regressed ${issue.regression_count}×` : ''}</div></td>
 <td>${badge(issue.status)}</td><td class="num">${issue.count}</td>
 <td>${time(issue.first_seen_at, relativeTime(issue.first_seen_at, now))}</td><td>${time(issue.last_seen_at, relativeTime(issue.last_seen_at, now))}</td>
 <td>${issue.last_release ?? html`<span class="muted">—</span>`}</td>
-<td>${sparkline(counts, `${total} events in the last 24 hours`)}</td>
+<td>${sparkline(counts, activityLabel(counts, activity.coveredFrom, now))}</td>
 <td class="actions">${issueActions(deps, session, { ...issue, project_id: projectId }, back, true)}</td></tr>`
 }
 
@@ -100,9 +144,9 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     const page = ok<Page<'issues', IssueJson>>(
       await session.call(deps.engine.reads.listIssues, { params: { id: project.id }, query }),
     )
-    const counts = await Promise.all(
-      page.issues.map((i) => last24h(session, deps, project.id, i.id)),
-    )
+    const activity: Activity = page.issues.length
+      ? await recentActivity(session, deps, project.id)
+      : { counts: new Map(), coveredFrom: null }
     const back = new URL(c.req.url).pathname + new URL(c.req.url).search
     const filtered = Boolean(
       query.environment || query.release || query.q || query.status !== 'unresolved',
@@ -127,7 +171,7 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
         page.issues.length
           ? html`<table><caption class="skip">Issues, newest activity first</caption><thead><tr><th scope="col">Issue</th><th scope="col">Status</th><th scope="col" class="num">Events</th>
 <th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Release</th><th scope="col">Last 24 h</th><th scope="col">Actions</th></tr></thead>
-<tbody>${page.issues.map((i, k) => issueRow(deps, session, project.id, i, counts[k] ?? [], back))}</tbody></table>`
+<tbody>${page.issues.map((i) => issueRow(deps, session, project.id, i, activity, back))}</tbody></table>`
           : empty
       }${next ? html`<p class="pager"><a href="${deps.base}/projects/${project.id}/issues${next}">Next page</a></p>` : ''}`,
     })
@@ -149,7 +193,7 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
       `${deps.base}/projects/${projectId}/issues/${issueId}`,
     )
     if (c.req.header('x-tis-fragment') !== '1') return c.redirect(back, 303)
-    const counts = await last24h(session, deps, projectId, issueId)
-    return c.html(issueRow(deps, session, projectId, issue, counts, back))
+    const activity = await recentActivity(session, deps, projectId, issueId)
+    return c.html(issueRow(deps, session, projectId, issue, activity, back))
   })
 }

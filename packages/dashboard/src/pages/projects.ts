@@ -7,7 +7,8 @@ import { badge, csrfField } from '../layout'
 import { renderPage } from '../render'
 import type { MonitorJson, Page, ProjectJson } from '../types'
 
-const CAP = '200'
+// Counting by listing: one keyset page each, shown as `100+` beyond it.
+const CAP = '100'
 
 interface ProjectRow {
   project: ProjectJson
@@ -16,7 +17,7 @@ interface ProjectRow {
   monitors: Record<MonitorJson['status'], number>
 }
 
-/** 24-hour counts from one keyset page each (capped at 200, shown as `200+`). */
+/** 24-hour counts from one keyset page each (capped at 100, shown as `100+`). */
 async function summarize(session: Session, deps: Deps, project: ProjectJson): Promise<ProjectRow> {
   const since = hoursAgo(deps.now(), 24)
   const params = { id: project.id }

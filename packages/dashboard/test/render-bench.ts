@@ -1,0 +1,92 @@
+// Render times of every page with 1 million events (PGlite, the server's default store), seeded
+// with the read benchmark's SQL. Not part of the test run (it takes minutes):
+//   npx tsx --conditions=@tis/source packages/dashboard/test/render-bench.ts [events]
+import {
+  eventsSql,
+  issuesSql,
+  issueTotalsSql,
+  monitorsAndDeploymentsSql,
+  spansSql,
+} from '../../../apps/bench/src/read-seed-sql'
+import { createClient as createApi } from '../../../apps/server/test/support/client'
+import { startPgliteHarness } from '../../../apps/server/test/support/harness'
+import { createDashboard } from '../src/index'
+import { ADMIN_TOKEN, HARNESS_ENV } from './fixture'
+
+const EVENTS = Number(process.argv[2] ?? 1_000_000)
+const harness = await startPgliteHarness(HARNESS_ENV)
+const started = performance.now()
+const lap = (what: string) =>
+  console.log(`${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`)
+try {
+  const { projectId } = await createApi(harness.url).projectWithKey()
+  const shape = { tag: 'main', events: EVENTS, issues: 2_000, spans: EVENTS / 5 }
+  // PGlite (PostgreSQL 17) has no uuidv7(interval); row ids only break ties here.
+  await harness.query(
+    `create or replace function uuidv7(shift interval) returns uuid language sql as 'select gen_random_uuid()'`,
+  )
+  const indexes = await harness.query<{ name: string; def: string }>(
+    `select indexname as name, indexdef as def from pg_indexes where schemaname = current_schema()
+     and tablename in ('events', 'spans') and indexname not in (select conname from pg_constraint)`,
+  )
+  for (const { name } of indexes) await harness.query(`drop index ${name}`)
+  await harness.query(issuesSql(projectId, shape))
+  for (let from = 1; from <= EVENTS; from += 100_000) {
+    await harness.query(eventsSql(projectId, shape, { from, to: Math.min(EVENTS, from + 99_999) }))
+  }
+  lap('events')
+  await harness.query(spansSql(projectId, shape))
+  for (const s of monitorsAndDeploymentsSql(projectId)) await harness.query(s)
+  for (const { def } of indexes) await harness.query(def)
+  await harness.query(issueTotalsSql(projectId))
+  await harness.query('vacuum analyze')
+  lap('seeded')
+  const [{ n }] = (await harness.query<{ n: number }>('select count(*)::int as n from events')) as [
+    { n: number },
+  ]
+  const issue = (
+    await harness.query<{ id: string }>(
+      `select id from issues where project_id = $1 and status = 'unresolved' order by last_seen_at desc limit 1`,
+      [projectId],
+    )
+  )[0]!.id
+  const trace = (
+    await harness.query<{ trace_id: string }>(
+      `select trace_id from spans where project_id = $1 and parent_span_id is null order by started_at desc limit 1`,
+      [projectId],
+    )
+  )[0]!.trace_id
+  const dashboard = createDashboard({ engine: harness.server.engine })
+  const pages = [
+    '/projects',
+    `/projects/${projectId}/issues`,
+    `/projects/${projectId}/issues?q=timeout&status=all`,
+    `/projects/${projectId}/issues/${issue}`,
+    `/projects/${projectId}/activity`,
+    `/projects/${projectId}/activity?type=log&level=warning`,
+    `/projects/${projectId}/performance`,
+    `/projects/${projectId}/traces/${trace}`,
+    `/projects/${projectId}/monitors`,
+    `/projects/${projectId}/deployments`,
+    `/projects/${projectId}/settings`,
+  ]
+  console.log(`${n.toLocaleString('en-US')} events; median of 5 renders after one warm-up (ms):`)
+  for (const path of pages) {
+    const times: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now()
+      const res = await dashboard.request(path, {
+        headers: { cookie: `tis_session=${ADMIN_TOKEN}` },
+      })
+      await res.text()
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`)
+      if (i > 0) times.push(performance.now() - t)
+    }
+    times.sort((a, b) => a - b)
+    console.log(
+      `| ${path.replace(projectId, ':id').replace(issue, ':issue').replace(trace, ':trace')} | ${times[2]!.toFixed(1)} |`,
+    )
+  }
+} finally {
+  await harness.close()
+}
