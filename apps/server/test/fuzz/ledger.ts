@@ -1,0 +1,225 @@
+import { MARKER_PATTERN } from './requests'
+import type { FuzzReply, FuzzServer } from './server'
+import type { EndpointName } from './shapes'
+
+/** Tables whose rows the fuzzer's accepted answers account for. */
+type Table = 'events' | 'spans' | 'checkIns' | 'deployments'
+/** Management rows counted by their 201s. */
+type Counted = 'users' | 'projects' | 'apiKeys' | 'members'
+
+/**
+ * What the server said it stored: every accepted id per table, every marker of an accepted body
+ * and of a refused one. {@link verifyLedger} compares it with the database.
+ */
+export interface Ledger {
+  readonly ids: Record<Table, Set<string>>
+  readonly counts: Record<Counted, number>
+  readonly accepted: Set<string>
+  readonly refused: Set<string>
+  /** What each refused marker's request was answered, for the report of a leak. */
+  readonly answers: Map<string, string>
+}
+
+/** An empty ledger. */
+export function createLedger(): Ledger {
+  return {
+    ids: { events: new Set(), spans: new Set(), checkIns: new Set(), deployments: new Set() },
+    counts: { users: 0, projects: 0, apiKeys: 0, members: 0 },
+    accepted: new Set(),
+    refused: new Set(),
+    answers: new Map(),
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: bodies were checked against their schemas already
+type Body = any
+
+/** Problems found while recording (a 200 duplicate of an id the ledger never saw stored). */
+function recordRecord(ledger: Ledger, table: Table, body: Body, status: number, marker: string) {
+  const set = body.type === 'span' ? ledger.ids.spans : ledger.ids[table]
+  if (status === 201) {
+    set.add(body.id)
+    ledger.accepted.add(marker)
+    return []
+  }
+  // A duplicate's own content is ignored: its marker must never be stored.
+  ledger.refused.add(marker)
+  ledger.answers.set(marker, `200 duplicate of ${body.id}`)
+  return set.has(body.id) ? [] : [`duplicate of ${body.id}, which no 201 of this kind returned`]
+}
+
+/** Records one reply whose shape was already checked; returns bookkeeping problems. */
+export function record(
+  ledger: Ledger,
+  endpoint: EndpointName,
+  reply: FuzzReply,
+  markers: readonly (readonly string[])[],
+): string[] {
+  const ok = reply.status === 200 || reply.status === 201
+  if (!ok) {
+    for (const m of markers.flat()) {
+      ledger.refused.add(m)
+      ledger.answers.set(m, `${endpoint} ${reply.status} ${reply.text.slice(0, 200)}`)
+    }
+    return []
+  }
+  const body: Body = JSON.parse(reply.text)
+  const marker = markers[0]?.[0] ?? ''
+  switch (endpoint) {
+    case 'ingestEvent':
+      return recordRecord(ledger, 'events', body, reply.status, marker)
+    case 'checkIn':
+      return recordRecord(ledger, 'checkIns', body, reply.status, marker)
+    case 'deployment':
+      ledger.ids.deployments.add(body.id)
+      ledger.accepted.add(marker)
+      return []
+    case 'batch':
+      return body.results.flatMap((line: Body, i: number) =>
+        (markers[i] ?? []).flatMap((m) => {
+          if (line.status === 200 || line.status === 201) {
+            return recordRecord(ledger, 'events', line, line.status, m)
+          }
+          ledger.refused.add(m)
+          ledger.answers.set(m, `batch line ${JSON.stringify(line).slice(0, 200)}`)
+          return []
+        }),
+      )
+    case 'mobileToken':
+      ledger.counts.apiKeys += 1
+      return []
+    case 'createUser':
+      ledger.counts.users += 1
+      return []
+    case 'createProject':
+      ledger.counts.projects += 1
+      return []
+    case 'createApiKey':
+      ledger.counts.apiKeys += 1
+      return []
+    case 'addMember':
+      if (reply.status === 201) ledger.counts.members += 1
+      return []
+    default:
+      return []
+  }
+}
+
+/** Differences between the stored ids of `table` and the accepted ones, with a stray's payload. */
+async function sameSet(server: FuzzServer, table: string, stored: string[], expected: Set<string>) {
+  const s = new Set(stored)
+  const missing = [...expected].filter((id) => !s.has(id))
+  const extra = stored.filter((id) => !expected.has(id))
+  if (missing.length === 0 && extra.length === 0) return []
+  const payload = extra[0]
+    ? (
+        await server.query<{ t: string }>(`select payload::text as t from ${table} where id = $1`, [
+          extra[0],
+        ])
+      )[0]?.t
+    : undefined
+  return [
+    `${table}: ${missing.length} accepted ids not stored (${missing.slice(0, 3)}), ${extra.length} stored ids never accepted (${extra.slice(0, 3)}; first: ${payload?.slice(0, 600)})`,
+  ]
+}
+
+/** The fixture's own rows, stored before fuzzing starts. */
+export interface Baseline {
+  readonly events: readonly string[]
+  readonly users: number
+  readonly projects: number
+  readonly apiKeys: number
+  readonly members: number
+}
+
+/** Reads the baseline right after the fixture is created. */
+export async function readBaseline(server: FuzzServer): Promise<Baseline> {
+  const count = async (table: string) =>
+    Number((await server.query<{ n: string }>(`select count(*) as n from ${table}`))[0]?.n)
+  const events = await server.query<{ id: string }>('select id from events')
+  return {
+    events: events.map((e) => e.id),
+    users: await count('users'),
+    projects: await count('projects'),
+    apiKeys: await count('api_keys'),
+    members: await count('project_members'),
+  }
+}
+
+/**
+ * Compares the ledger with the database: exactly the accepted ids are stored per table, the
+ * management tables grew by exactly their 201s, and no refused body's marker was stored.
+ */
+export async function verifyLedger(server: FuzzServer, ledger: Ledger, base: Baseline) {
+  const ids = async (sql: string) => (await server.query<{ id: string }>(sql)).map((r) => r.id)
+  const count = async (table: string) =>
+    Number((await server.query<{ n: string }>(`select count(*) as n from ${table}`))[0]?.n)
+  const events = new Set([...ledger.ids.events, ...base.events])
+  const problems = [
+    ...(await sameSet(server, 'events', await ids('select id from events'), events)),
+    ...(await sameSet(server, 'spans', await ids('select id from spans'), ledger.ids.spans)),
+    ...(await sameSet(
+      server,
+      'check_ins',
+      await ids("select id from check_ins where source = 'check_in'"),
+      ledger.ids.checkIns,
+    )),
+    ...(await sameSet(
+      server,
+      'deployments',
+      await ids("select id from deployments where source = 'api'"),
+      ledger.ids.deployments,
+    )),
+  ]
+  const checkInEvents = await count("events where event_type = 'check_in'")
+  const eventCheckIns = await count("check_ins where source = 'event'")
+  if (checkInEvents !== eventCheckIns) {
+    problems.push(`${checkInEvents} check_in events but ${eventCheckIns} check-ins from events`)
+  }
+  for (const [table, counted, baseCount] of [
+    ['users', ledger.counts.users, base.users],
+    ['projects', ledger.counts.projects, base.projects],
+    ['api_keys', ledger.counts.apiKeys, base.apiKeys],
+    ['project_members', ledger.counts.members, base.members],
+  ] as const) {
+    const n = await count(table)
+    if (n !== baseCount + counted)
+      problems.push(`${table}: ${n} rows, expected ${baseCount} + ${counted}`)
+  }
+  const payloads = await server.query<{ row: string; t: string }>(
+    `select 'event ' || id as row, payload::text as t from events where payload::text like '%fzm%'
+     union all select 'span ' || id, payload::text from spans where payload::text like '%fzm%'
+     union all select 'check-in ' || id, payload::text from check_ins where payload::text like '%fzm%'
+     union all select 'deployment ' || id, payload::text from deployments where payload::text like '%fzm%'
+     union all select 'issue ' || id, title from issues where title like '%fzm%'`,
+  )
+  const leaked: string[] = []
+  for (const { row, t } of payloads) {
+    for (const m of t.match(MARKER_PATTERN) ?? []) {
+      if (!ledger.accepted.has(m)) leaked.push(`${m} in ${row} (answered ${ledger.answers.get(m)})`)
+    }
+  }
+  if (leaked.length > 0) problems.push(`refused bodies stored: ${leaked.slice(0, 5).join('; ')}`)
+  return problems
+}
+
+/**
+ * The cheap part of {@link verifyLedger}: row counts of the record tables against the ledger.
+ * Run after every tolerated 500, so a failed write that stored something is caught at once.
+ */
+export async function countProblems(server: FuzzServer, ledger: Ledger, base: Baseline) {
+  const [row] = await server.query<Record<string, string>>(
+    `select (select count(*) from events) as events, (select count(*) from spans) as spans,
+            (select count(*) from check_ins where source = 'check_in') as check_ins,
+            (select count(*) from deployments where source = 'api') as deployments`,
+  )
+  const expected = {
+    events: base.events.length + ledger.ids.events.size,
+    spans: ledger.ids.spans.size,
+    check_ins: ledger.ids.checkIns.size,
+    deployments: ledger.ids.deployments.size,
+  }
+  return Object.entries(expected)
+    .filter(([table, n]) => Number(row?.[table]) !== n)
+    .map(([table, n]) => `${table}: ${row?.[table]} rows stored, ${n} accepted`)
+}

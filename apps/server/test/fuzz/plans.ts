@@ -1,0 +1,362 @@
+import fc from 'fast-check'
+import { validCheckIn, validDeployment, validEvent, validMobileToken } from './envelopes'
+import {
+  type AuthPlan,
+  type BodyPlan,
+  ingestAuth,
+  jsonBody,
+  jsonContentType,
+  ndjsonBody,
+  type RequestPlan,
+  userAuth,
+} from './requests'
+import type { FuzzFixture } from './server'
+import type { EndpointName } from './shapes'
+import { anyString, DATES, fieldValue, MARK, NUMBERS } from './values'
+
+function plan(
+  endpoint: EndpointName,
+  method: string,
+  path: fc.Arbitrary<(f: FuzzFixture) => string>,
+  auth: fc.Arbitrary<AuthPlan>,
+  body: fc.Arbitrary<BodyPlan>,
+  contentType: fc.Arbitrary<string | undefined> = jsonContentType,
+): fc.Arbitrary<RequestPlan> {
+  return fc.record({
+    endpoint: fc.constant(endpoint),
+    method: fc.constant(method),
+    path,
+    auth,
+    contentType,
+    body,
+    contentLength: fc.boolean(),
+  })
+}
+
+const fixed = (path: string) => fc.constant(() => path)
+
+/** `encodeURIComponent`, with lone surrogates sent as their (invalid) UTF-8 bytes. */
+export function encode(s: string): string {
+  return s
+    .split(/([\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/)
+    .map((part, i) => (i % 2 === 1 ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('')
+}
+
+/** `POST /api/v1/ingest_events`. */
+export const ingestEventPlan = plan(
+  'ingestEvent',
+  'POST',
+  fixed('/api/v1/ingest_events'),
+  ingestAuth,
+  jsonBody('event', validEvent),
+)
+
+/** `POST /api/v1/ingest_events/batch`. */
+export const batchPlan = plan(
+  'batch',
+  'POST',
+  fixed('/api/v1/ingest_events/batch'),
+  ingestAuth,
+  ndjsonBody(validEvent),
+  fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom('application/x-ndjson', 'application/ndjson', 'application/jsonl'),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<string | undefined>(
+        'application/json',
+        'application/x-ndjson; charset=utf-8',
+        'APPLICATION/X-NDJSON',
+        'text/plain',
+        'application/x-ndjson, text/plain',
+        '',
+        undefined,
+      ),
+    },
+  ),
+)
+
+/** `POST /api/v1/check_ins`. */
+export const checkInPlan = plan(
+  'checkIn',
+  'POST',
+  fixed('/api/v1/check_ins'),
+  ingestAuth,
+  jsonBody('check_in', validCheckIn),
+)
+
+/** `POST /api/v1/deployments`. */
+export const deploymentPlan = plan(
+  'deployment',
+  'POST',
+  fixed('/api/v1/deployments'),
+  ingestAuth,
+  jsonBody('deployment', validDeployment),
+)
+
+/** `POST /api/v1/mobile_ingest_tokens`. */
+export const mobileTokenPlan = plan(
+  'mobileToken',
+  'POST',
+  fixed('/api/v1/mobile_ingest_tokens'),
+  ingestAuth,
+  jsonBody('mobile_ingest_token', validMobileToken),
+)
+
+/** A path segment: usually the intended id, else another project's, a random UUID or junk. */
+function segment(
+  intended: (f: FuzzFixture) => string,
+  others: ((f: FuzzFixture) => string)[] = [],
+) {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(intended) },
+    ...others.map((o) => ({ weight: 1, arbitrary: fc.constant(o) })),
+    { weight: 1, arbitrary: fc.uuid().map((u) => () => u) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          anyString.map((s) => encode(s.slice(0, 2000))),
+          fc.constantFrom(
+            '%',
+            '%zz',
+            '%00',
+            '%2F',
+            'a%2Fb',
+            '1',
+            '-1',
+            '9'.repeat(40),
+            '%ED%A0%80',
+            '%FF',
+          ),
+        )
+        .filter((s) => s !== '' && s !== '.' && s !== '..')
+        .map((s) => () => s),
+    },
+  )
+}
+
+const project = (f: FuzzFixture) => f.projectId
+const side = (f: FuzzFixture) => f.sideProjectId
+
+/** A management write: `path(segment)` with a JSON body for `envelope`. */
+function managementPlan(
+  endpoint: EndpointName,
+  method: string,
+  path: (id: string, f: FuzzFixture) => string,
+  id: fc.Arbitrary<(f: FuzzFixture) => string>,
+  envelope: string,
+  valid: fc.Arbitrary<unknown>,
+) {
+  return plan(
+    endpoint,
+    method,
+    id.map((seg) => (f: FuzzFixture) => path(seg(f), f)),
+    userAuth,
+    jsonBody(envelope, valid),
+  )
+}
+
+const email = fc.oneof(
+  fc.emailAddress(),
+  fc.constantFrom('fuzz-user@tis.test', 'FUZZ-USER@TIS.TEST', 'admin@tis.test', `${MARK}@x.test`),
+)
+
+/** The management API's writes (never on the fuzzed project's limits or status). */
+export const managementPlans = {
+  createUser: managementPlan(
+    'createUser',
+    'POST',
+    () => '/api/v1/users',
+    fc.constant(side),
+    'user',
+    fc.record({ email: fieldValue(email) }),
+  ),
+  createProject: managementPlan(
+    'createProject',
+    'POST',
+    () => '/api/v1/projects',
+    fc.constant(side),
+    'project',
+    fc.record(
+      {
+        name: fieldValue(fc.string({ minLength: 1, maxLength: 20 })),
+        integration_kind: fieldValue(
+          fc.constantFrom('node', 'android', 'ios', 'python', 'browser'),
+        ),
+      },
+      { requiredKeys: ['name'] },
+    ),
+  ),
+  createApiKey: managementPlan(
+    'createApiKey',
+    'POST',
+    (id) => `/api/v1/projects/${id}/api_keys`,
+    segment(side, [project]),
+    'api_key',
+    fc.record({ name: fieldValue(fc.string({ maxLength: 20 })) }, { requiredKeys: [] }),
+  ),
+  addMember: managementPlan(
+    'addMember',
+    'POST',
+    (id) => `/api/v1/projects/${id}/members`,
+    segment(side),
+    'member',
+    fc.record({ email: fieldValue(email) }),
+  ),
+  setRateLimits: managementPlan(
+    'setRateLimits',
+    'PUT',
+    (id) => `/api/v1/projects/${id}/rate_limits`,
+    segment(side),
+    'rate_limit',
+    fc.record(
+      {
+        requests: fieldValue(
+          fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(...NUMBERS)),
+        ),
+        period_seconds: fieldValue(
+          fc.oneof(fc.integer({ min: 1, max: 3600 }), fc.constantFrom(...NUMBERS)),
+        ),
+        auth_failure_requests: fieldValue(
+          fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(null)),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
+  updateIssue: plan(
+    'updateIssue',
+    'PATCH',
+    fc
+      .tuple(
+        segment(project, [side]),
+        segment((f) => f.issueId),
+      )
+      .map(
+        ([p, i]) =>
+          (f: FuzzFixture) =>
+            `/api/v1/projects/${p(f)}/issues/${i(f)}`,
+      ),
+    userAuth,
+    jsonBody(
+      'issue',
+      fc.record({
+        status: fieldValue(fc.constantFrom('resolved', 'ignored', 'unresolved', 'all')),
+      }),
+    ),
+  ),
+} as const
+
+const QUERY_KEYS = [
+  'status',
+  'environment',
+  'release',
+  'q',
+  'limit',
+  'cursor',
+  'since',
+  'until',
+  'event_type',
+  'level',
+  'trace_id',
+  'request_id',
+  'session_id',
+  'user_id',
+  'issue_id',
+  'repository',
+  'kind',
+  'name',
+  'interval',
+] as const
+
+const queryValue = fc.oneof(
+  anyString.map((s) => encode(s.slice(0, 3000))),
+  fc.constantFrom(...DATES).map(encodeURIComponent),
+  fc.constantFrom(...NUMBERS).map(String),
+  fc.constantFrom(
+    'all',
+    'resolved',
+    'error',
+    'span',
+    'server',
+    '5m',
+    '1h',
+    '0s',
+    '7d',
+    '1000000d',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '',
+  ),
+  fc
+    .base64String({ maxLength: 60 })
+    .map((s) => s.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '+', '%2B', '%FF', '%C3%28', '%ED%A0%80'),
+)
+
+/** A query string: known and unknown keys, repeats, junk encodings. */
+export const queryString = fc
+  .array(
+    fc.tuple(
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...QUERY_KEYS) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 8 }).map(encode) },
+      ),
+      queryValue,
+    ),
+    { maxLength: 6 },
+  )
+  .chain((pairs) =>
+    fc
+      .constantFrom('&', '&&', ';')
+      .map((sep) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${v}`).join(sep)}`)),
+  )
+
+/** A read API GET: `sub` under the project, a fuzzed query string, no body. */
+function readPlan(endpoint: EndpointName, sub: fc.Arbitrary<(f: FuzzFixture) => string>) {
+  return plan(
+    endpoint,
+    'GET',
+    fc.tuple(segment(project, [side]), sub, queryString).map(
+      ([p, s, q]) =>
+        (f: FuzzFixture) =>
+          `/api/v1/projects/${p(f)}${s(f)}${q}`,
+    ),
+    userAuth,
+    fc.constant({ kind: 'none' as const }),
+    fc.constantFrom<string | undefined>(undefined, 'application/json'),
+  )
+}
+
+const under = (path: string) => fixed(path)
+const withId = (prefix: string, id: (f: FuzzFixture) => string) =>
+  segment(id).map((s) => (f: FuzzFixture) => `${prefix}/${s(f)}`)
+
+/** Every read API GET. */
+export const readPlans = {
+  listIssues: readPlan('listIssues', under('/issues')),
+  getIssue: readPlan(
+    'getIssue',
+    withId('/issues', (f) => f.issueId),
+  ),
+  listEvents: readPlan('listEvents', under('/events')),
+  getEvent: readPlan(
+    'getEvent',
+    withId('/events', (f) => f.eventId),
+  ),
+  listMonitors: readPlan('listMonitors', under('/monitors')),
+  listDeployments: readPlan('listDeployments', under('/deployments')),
+  listTransactions: readPlan('listTransactions', under('/transactions')),
+  getMetric: readPlan('getMetric', under('/metrics')),
+  listTraces: readPlan('listTraces', under('/traces')),
+  getTrace: readPlan(
+    'getTrace',
+    withId('/traces', (f) => f.traceId),
+  ),
+} as const

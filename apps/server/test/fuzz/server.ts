@@ -1,0 +1,150 @@
+import { PGlite } from '@electric-sql/pglite'
+import { createPgliteStore } from '@tis/storage-postgres'
+import { loadConfig } from '../../src/config'
+import { createServer, type TisServer } from '../../src/server'
+import { ADMIN_TOKEN, SUITE_ENV } from '../support/harness'
+
+/** One request as the fuzzer builds it. */
+export interface FuzzRequest {
+  readonly method: string
+  /** Path plus query string. */
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  /** Text is sent as UTF-8 (lone surrogates become U+FFFD, as any client would send them). */
+  readonly body?: string | Uint8Array
+}
+
+/** One response as the properties look at it. */
+export interface FuzzReply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+}
+
+/** The credentials and ids every property starts from. */
+export interface FuzzFixture {
+  /** An Android project: its API key, mobile token and data are what ingestion fuzzes. */
+  readonly projectId: string
+  readonly apiKey: string
+  readonly apiKeyId: string
+  /** A mobile ingest token of {@link projectId} allowing every event type. */
+  readonly mobileToken: string
+  /** A project the management writes aim at (limits, members), so ingestion stays unaffected. */
+  readonly sideProjectId: string
+  /** A user who owns nothing: reads and writes of others' projects are 404/403 for it. */
+  readonly userToken: string
+  readonly userEmail: string
+  /** An issue of {@link projectId} (PATCH target). */
+  readonly issueId: string
+  /** An event of {@link projectId} with a trace id (read targets). */
+  readonly eventId: string
+  readonly traceId: string
+}
+
+/** An in-process server on PGlite, driven through `app.request()` (no sockets). */
+export interface FuzzServer {
+  readonly server: TisServer
+  readonly fixture: FuzzFixture
+  send(request: FuzzRequest): Promise<FuzzReply>
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+  close(): Promise<void>
+}
+
+/** The fuzzed server's configuration: the suites' one, with caps high enough never to bite. */
+export const FUZZ_ENV: Record<string, string> = {
+  ...SUITE_ENV,
+  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000000',
+  SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS: '100000000',
+  // FUZZ_LOG_LEVEL=error shows the stack of every 500.
+  SERVICE_LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+}
+
+async function json(
+  server: TisServer,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+) {
+  const response = await server.app.request(path, {
+    method,
+    headers: {
+      ...(token.startsWith('tis_user_')
+        ? { Authorization: `Bearer ${token}` }
+        : { 'X-Api-Key': token }),
+      'Content-Type': 'application/json',
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  if (response.status >= 300)
+    throw new Error(`set-up ${method} ${path}: ${response.status} ${text}`)
+  // biome-ignore lint/suspicious/noExplicitAny: set-up reads a few known fields
+  return JSON.parse(text) as any
+}
+
+async function createFixture(server: TisServer): Promise<FuzzFixture> {
+  const project = await json(server, 'POST', '/api/v1/projects', ADMIN_TOKEN, {
+    project: { name: 'fuzz', integration_kind: 'android' },
+  })
+  const projectId: string = project.project.id
+  const side = await json(server, 'POST', '/api/v1/projects', ADMIN_TOKEN, {
+    project: { name: 'fuzz-side', integration_kind: 'node' },
+  })
+  const key = await json(server, 'POST', `/api/v1/projects/${projectId}/api_keys`, ADMIN_TOKEN)
+  const mobile = await json(server, 'POST', '/api/v1/mobile_ingest_tokens', key.token, {
+    mobile_ingest_token: {
+      platform: 'android',
+      service: 'com.fuzz.app',
+      environment: 'production',
+      expires_in_seconds: 3600,
+    },
+  })
+  const userEmail = 'fuzz-user@tis.test'
+  const user = await json(server, 'POST', '/api/v1/users', ADMIN_TOKEN, {
+    user: { email: userEmail },
+  })
+  const traceId = 'fuzz-trace'
+  const error = await json(server, 'POST', '/api/v1/ingest_events', key.token, {
+    event: { event_type: 'error', message: 'fuzz seed', trace_id: traceId },
+  })
+  const issues = await json(server, 'GET', `/api/v1/projects/${projectId}/issues`, ADMIN_TOKEN)
+  return {
+    projectId,
+    apiKey: key.token,
+    apiKeyId: key.api_key.id,
+    mobileToken: mobile.token,
+    sideProjectId: side.project.id,
+    userToken: user.access_token,
+    userEmail,
+    issueId: issues.issues[0].id,
+    eventId: error.id,
+    traceId,
+  }
+}
+
+/** Starts the server on a fresh in-memory PGlite and creates the {@link FuzzFixture}. */
+export async function startFuzzServer(env: Record<string, string> = {}): Promise<FuzzServer> {
+  const db = await PGlite.create()
+  const store = createPgliteStore(db)
+  await store.migrate()
+  const server = await createServer(loadConfig({ ...FUZZ_ENV, ...env }), { store })
+  const fixture = await createFixture(server)
+  return {
+    server,
+    fixture,
+    async send(request) {
+      const response = await server.app.request(request.path, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+      })
+      return { status: response.status, headers: response.headers, text: await response.text() }
+    },
+    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    async close() {
+      await server.close()
+      await db.close()
+    },
+  }
+}
