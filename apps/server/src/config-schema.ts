@@ -177,6 +177,12 @@ export const CONFIG_VARIABLES = {
     default: '1048576',
     schema: integer(1),
   },
+  SERVICE_REQUEST_TIMEOUT_SECONDS: {
+    description:
+      'Longest time a client may take to send a whole request (headers and body), in seconds; slower connections are closed (408). Headers alone must arrive within 10 seconds, or this when smaller.',
+    default: '30',
+    schema: integer(1, 3600),
+  },
   SERVICE_TRUSTED_PROXIES: {
     description:
       'Comma-separated IP addresses of reverse proxies whose `X-Forwarded-For` is trusted, or `*` for any peer. When the connecting peer is trusted, the first `X-Forwarded-For` hop is the client IP; otherwise the socket address is.',

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       rateLimits: { requests: 1200, periodSeconds: 60, authFailures: 120 },
       rateLimitStore: 'database',
       maxBodyBytes: 1_048_576,
+      requestTimeoutSeconds: 30,
       trustedProxies: [],
       corsOrigins: ['*'],
       logLevel: 'info',
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
       { rateLimits: { authFailures: 3 } },
     ],
     ['SERVICE_MAX_BODY_BYTES', '2048', { maxBodyBytes: 2048 }],
+    ['SERVICE_REQUEST_TIMEOUT_SECONDS', '5', { requestTimeoutSeconds: 5 }],
     ['SERVICE_TRUSTED_PROXIES', '10.0.0.1, 10.0.0.2', { trustedProxies: ['10.0.0.1', '10.0.0.2'] }],
     ['SERVICE_TRUSTED_PROXIES', '*', { trustedProxies: ['*'] }],
     ['SERVICE_CORS_ORIGINS', '*', { corsOrigins: ['*'] }],
@@ -157,6 +159,11 @@ describe('loadConfig', () => {
       'SERVICE_CORS_ORIGINS must be `*` or a comma-separated list of origins (scheme://host[:port])',
     ],
     ['SERVICE_MAX_BODY_BYTES', '1e6', 'SERVICE_MAX_BODY_BYTES must be an integer'],
+    [
+      'SERVICE_REQUEST_TIMEOUT_SECONDS',
+      '0',
+      'SERVICE_REQUEST_TIMEOUT_SECONDS must be an integer from 1 to 3600',
+    ],
     [
       'SERVICE_LOG_LEVEL',
       'loud',

@@ -45,6 +45,8 @@ export interface ServerConfig {
   /** `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`: where request counts live. */
   readonly rateLimitStore: RateLimitStoreKind
   readonly maxBodyBytes: number
+  /** `SERVICE_REQUEST_TIMEOUT_SECONDS`: time allowed to receive a whole request. */
+  readonly requestTimeoutSeconds: number
   /** Peers whose `X-Forwarded-For` is trusted; `['*']` trusts every peer, `[]` none. */
   readonly trustedProxies: readonly string[]
   /** `SERVICE_CORS_ORIGINS`: origins whose pages may call the ingest endpoints; `['*']` is any. */
@@ -116,6 +118,7 @@ export function loadConfig(
     },
     rateLimitStore: e.SERVICE_PUBLIC_API_RATE_LIMIT_STORE,
     maxBodyBytes: e.SERVICE_MAX_BODY_BYTES,
+    requestTimeoutSeconds: e.SERVICE_REQUEST_TIMEOUT_SECONDS,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,
     corsOrigins: e.SERVICE_CORS_ORIGINS,
     logLevel: e.SERVICE_LOG_LEVEL,

@@ -77,6 +77,24 @@ function displayUrl(host: string, port: number): string {
   return `http://${name}:${port}`
 }
 
+/** Most time a client may take to send its request headers, in ms (or the request timeout). */
+const HEADERS_TIMEOUT_MS = 10_000
+
+/**
+ * Node's limits on slow clients (slowloris): a connection that has not sent its headers within
+ * 10 s, or its whole request within `SERVICE_REQUEST_TIMEOUT_SECONDS`, is answered 408 and
+ * closed. Node checks them every `connectionsCheckingInterval` (30 s by default, which would
+ * let a slow connection live far past its timeout), so it checks every second here.
+ */
+export function requestTimeouts(requestTimeoutSeconds: number) {
+  const requestTimeout = requestTimeoutSeconds * 1000
+  return {
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+  }
+}
+
 /**
  * The engine's limiter for `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`. `database` is the engine's
  * default (shared counters) on PostgreSQL; a PGlite data directory is only ever open in one
@@ -201,7 +219,12 @@ export async function createServer(
       if (http) throw new Error('the server is already listening')
       return new Promise((resolve, reject) => {
         const server = serve(
-          { fetch: app.fetch, port: config.port, hostname: config.host },
+          {
+            fetch: app.fetch,
+            port: config.port,
+            hostname: config.host,
+            serverOptions: requestTimeouts(config.requestTimeoutSeconds),
+          },
           (info: AddressInfo) =>
             resolve({ port: info.port, url: displayUrl(config.host, info.port) }),
         ) as Server

@@ -15,6 +15,19 @@ export interface OpenedStore {
 const POSTGRES_POOL_SIZE = 8
 /** Batches written at once on PostgreSQL. */
 const POSTGRES_BATCH_CONCURRENCY = 4
+/**
+ * Seconds to establish a connection (TCP, TLS, authentication) before the query fails as
+ * unavailable (503). postgres.js waits 30 s by default: longer than clients wait for an answer.
+ */
+const POSTGRES_CONNECT_TIMEOUT_SECONDS = 2
+/**
+ * Pause before a connection is attempted again after a failed one, in seconds. postgres.js
+ * backs off up to 20 s by default, and every query queued on that connection waits it out:
+ * while the database is down requests hung instead of answering 503, and after it came back
+ * they kept hanging for seconds. A refused connection costs the database nothing, so retry
+ * within 0.1 s.
+ */
+const postgresBackoff = (retries: number) => Math.min(0.01 * 2 ** retries, 0.1)
 
 /**
  * Opens and migrates the database the configuration names (PGlite creates its directory). With
@@ -27,7 +40,11 @@ export async function openStore(
   const analyticsOutbox = options.analyticsOutbox ?? false
   if (database.kind === 'postgres') {
     const store = await openPostgresStore(database.url, {
-      client: { max: POSTGRES_POOL_SIZE },
+      client: {
+        max: POSTGRES_POOL_SIZE,
+        connect_timeout: POSTGRES_CONNECT_TIMEOUT_SECONDS,
+        backoff: postgresBackoff,
+      },
       analyticsOutbox,
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }

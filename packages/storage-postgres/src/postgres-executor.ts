@@ -1,3 +1,4 @@
+import { StoreError } from '@tis/ingest'
 import type postgres from 'postgres'
 import {
   mapDriverError,
@@ -19,9 +20,36 @@ type Client = postgres.Sql | postgres.TransactionSql
  */
 export function createPostgresExecutor(sql: postgres.Sql): SqlExecutor {
   const prepare = sql.options?.prepare !== false
-  return wrap(sql, prepare, (fn) =>
-    sql.begin((tx) => fn(wrap(tx, prepare, () => Promise.reject(nestedTransaction())))),
-  )
+  return wrap(sql, prepare, (fn) => transaction(sql, prepare, fn))
+}
+
+/**
+ * BEGIN … COMMIT on a reserved connection. Not `sql.begin()`: when the connection closes under a
+ * transaction (the database stopping), postgres.js 3.4.9 still writes its ROLLBACK to the closed
+ * socket, which throws from a `setImmediate` and kills the process (porsager/postgres#1154,
+ * #1208). A connection that failed is neither rolled back (the server already did) nor released
+ * (postgres.js has put it back among its closed connections).
+ */
+async function transaction<T>(
+  sql: postgres.Sql,
+  prepare: boolean,
+  fn: (tx: SqlExecutor) => Promise<T>,
+): Promise<T> {
+  const reserved = await sql.reserve()
+  let release = true
+  try {
+    await reserved.unsafe('begin')
+    const result = await fn(wrap(reserved, prepare, () => Promise.reject(nestedTransaction())))
+    await reserved.unsafe('commit')
+    return result
+  } catch (error) {
+    const mapped = mapDriverError(error)
+    if (StoreError.is(mapped) && mapped.code === 'unavailable') release = false
+    else await reserved.unsafe('rollback').catch(() => {})
+    throw error
+  } finally {
+    if (release) reserved.release()
+  }
 }
 
 function wrap(

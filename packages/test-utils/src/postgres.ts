@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
@@ -11,6 +10,13 @@ export interface TestPostgres {
   readonly source: 'external' | 'embedded'
   /** Stops and deletes an embedded server; leaves an external one alone. */
   stop(): Promise<void>
+  /**
+   * Stops an embedded server (fast shutdown: open connections are cut) but keeps its data
+   * directory and port for {@link TestPostgres.resume}. Rejects for an external server.
+   */
+  pause(): Promise<void>
+  /** Starts a paused embedded server again on the same data and port; resolves once it is ready. */
+  resume(): Promise<void>
 }
 
 /** Options of {@link startTestPostgres}. */
@@ -21,6 +27,12 @@ export interface StartTestPostgresOptions {
    * @default false
    */
   readonly durable?: boolean
+  /**
+   * Always start an embedded server, even when `TEST_DATABASE_URL` is set: only a server
+   * started here can be paused and resumed (outage tests).
+   * @default false
+   */
+  readonly embedded?: boolean
 }
 
 /** How to run the PostgreSQL suites when no server can be started here. */
@@ -42,7 +54,16 @@ export async function startTestPostgres(
   options: StartTestPostgresOptions = {},
 ): Promise<TestPostgres> {
   const external = process.env['TEST_DATABASE_URL']
-  if (external) return { url: external, source: 'external', stop: async () => {} }
+  if (external && !options.embedded) {
+    const refuse = () => Promise.reject(new Error('an external TEST_DATABASE_URL cannot be paused'))
+    return {
+      url: external,
+      source: 'external',
+      stop: async () => {},
+      pause: refuse,
+      resume: refuse,
+    }
+  }
 
   const script = fileURLToPath(new URL('./embedded-postgres-process.js', import.meta.url))
   const child = spawn(process.execPath, [script, options.durable ? 'durable' : 'fast'], {
@@ -53,17 +74,33 @@ export async function startTestPostgres(
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000)
   })
-  const lines = createInterface({ input: child.stdout })
-  const [line] = (await Promise.race([once(lines, 'line'), exited.then(() => [])])) as string[]
-  lines.close()
-  const reply = parseReply(line)
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  const nextLine = async (): Promise<string | undefined> => {
+    const next = await Promise.race([lines.next(), exited.then(() => ({ done: true, value: '' }))])
+    return next.done ? undefined : String(next.value)
+  }
+  const reply = parseReply(await nextLine())
   if (!reply.url) {
     child.kill('SIGTERM')
     throw new Error(reply.error ?? `embedded-postgres exited before it was ready\n${stderr}`)
   }
+  // pause/resume are answered in order, one line each; run them one at a time.
+  let commands = Promise.resolve()
+  const command = (name: 'pause' | 'resume') => {
+    const run = commands.then(async () => {
+      child.stdin.write(`${name}\n`)
+      const answer = parseReply(await nextLine())
+      if (answer.error) throw new Error(answer.error)
+      if (!answer.ok) throw new Error(`the embedded-postgres supervisor exited during ${name}`)
+    })
+    commands = run.catch(() => {})
+    return run
+  }
   return {
     url: reply.url,
     source: 'embedded',
+    pause: () => command('pause'),
+    resume: () => command('resume'),
     async stop() {
       if (child.exitCode !== null) return
       child.stdin.end()
@@ -74,9 +111,9 @@ export async function startTestPostgres(
   }
 }
 
-function parseReply(line: string | undefined): { url?: string; error?: string } {
+function parseReply(line: string | undefined): { url?: string; error?: string; ok?: boolean } {
   try {
-    return line ? (JSON.parse(line) as { url?: string; error?: string }) : {}
+    return line ? (JSON.parse(line) as { url?: string; error?: string; ok?: boolean }) : {}
   } catch {
     return { error: `unexpected output from embedded-postgres: ${line}` }
   }

@@ -1,0 +1,253 @@
+// Fault: PostgreSQL stops for 10 s while clients keep sending events. Every request is answered
+// quickly — 201, or 503 with Retry-After while the database is down — the server recovers on its
+// own when PostgreSQL is back, and every 201 (before, during, after) is stored exactly once.
+// The server runs as a child process on its own embedded PostgreSQL, the one server a test can
+// stop and start again on the same data directory and port.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startTestPostgres, type TestPostgres } from '@tis/test-utils/postgres'
+import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import postgres from 'postgres'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createClient } from '../support/client'
+import { ADMIN_TOKEN } from '../support/harness'
+import { type ServerProcess, startServerProcess } from '../support/spawn'
+
+const WORKERS = 16
+const OUTAGE_MS = 10_000
+/** "Fast": well under any client's patience. */
+const FAST_MS = 3_000
+
+interface Attempt {
+  readonly message: string
+  readonly path: 'single' | 'batch'
+  readonly started: number
+  readonly ms: number
+  /** HTTP status, or `hang` when no answer came within 10 s, or `error` for a network error. */
+  readonly status: number | 'hang' | 'error'
+  readonly retryAfter: string | null
+  /** The stored event's id of a 201. */
+  readonly id?: string
+}
+
+describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () => {
+  let pg: TestPostgres
+  let server: ServerProcess
+  let dir: string
+  let url = ''
+
+  beforeAll(async () => {
+    // Our own embedded server even when TEST_DATABASE_URL is set: only it can be paused.
+    pg = await startTestPostgres({ embedded: true })
+    dir = await mkdtemp(join(tmpdir(), 'tis-pg-outage-'))
+    server = startServerProcess(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SERVICE_LOG_LEVEL: 'info',
+        SERVICE_ADMIN_EMAILS: 'admin@tis.test',
+        SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+        SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
+        DATABASE_URL: pg.url,
+      },
+      dir,
+    )
+    const [, listening] = await server.waitFor(/"msg":"listening","url":"([^"]+)"/, 60_000)
+    url = listening!
+  }, 60_000)
+
+  afterAll(async () => {
+    server?.kill('SIGKILL')
+    await server?.exited
+    await pg?.stop()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  }, 60_000)
+
+  it('answers 201 or a fast 503 with Retry-After, recovers alone, and stores every 201 once', {
+    timeout: 90_000,
+  }, async () => {
+    const c = createClient(url)
+    const project = await c.createProject(ADMIN_TOKEN)
+    const key = await c.createKey(project.id, ADMIN_TOKEN)
+    const attempts: Attempt[] = []
+    let stopping = false
+
+    const send = async (w: number, n: number): Promise<Attempt> => {
+      const message = `outage ${w}-${n}-${randomBytes(3).toString('hex')}`
+      const path = n % 4 === 3 ? 'batch' : 'single'
+      const event = { event_type: 'error', message, fingerprint: `w${w % 3}` }
+      const started = performance.now()
+      const base = { message, path, started } as const
+      try {
+        const res = await fetch(`${url}/api/v1/ingest_events${path === 'batch' ? '/batch' : ''}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key.token}`,
+            'content-type': path === 'batch' ? 'application/x-ndjson' : 'application/json',
+          },
+          body:
+            path === 'batch'
+              ? `${JSON.stringify({ event: { ...event, event_id: randomUUID() } })}\n`
+              : JSON.stringify({ event }),
+          signal: AbortSignal.timeout(10_000),
+        })
+        const text = await res.text()
+        const ms = performance.now() - started
+        const retryAfter = res.headers.get('retry-after')
+        let status = res.status
+        let id: string | undefined
+        if (status === 201 || status === 200) {
+          const body = JSON.parse(text)
+          if (path === 'batch') {
+            // One line: its own status (201 stored, 503 unavailable…).
+            const [line] = body.results as Array<{ status: number; id?: string }>
+            status = line?.status ?? 500
+            id = line?.id
+          } else id = body.id
+        }
+        return { ...base, ms, status, retryAfter, ...(id ? { id } : {}) }
+      } catch (error) {
+        const hang = error instanceof Error && error.name === 'TimeoutError'
+        return {
+          ...base,
+          ms: performance.now() - started,
+          status: hang ? 'hang' : 'error',
+          retryAfter: null,
+        }
+      }
+    }
+
+    const worker = async (w: number) => {
+      for (let n = 0; !stopping; n++) {
+        const attempt = await send(w, n)
+        attempts.push(attempt)
+        // A real client backs off after a 503 (not for the full Retry-After: the test wants
+        // to see many requests during the outage).
+        if (attempt.status !== 201) await sleep(100)
+      }
+    }
+
+    const t0 = performance.now()
+    const loops = Array.from({ length: WORKERS }, (_, w) => worker(w))
+    await sleep(2_000)
+    await pg.pause()
+    const pauseAt = performance.now()
+    await sleep(OUTAGE_MS)
+    const resumeAt = performance.now()
+    await pg.resume()
+    const resumed = performance.now()
+    // Recovery without a restart: new requests get 201 again, soon.
+    const recoveredBy = resumed + 15_000
+    let recovered: number | undefined
+    while (performance.now() < recoveredBy) {
+      const late = attempts.filter((a) => a.started > resumed && a.status === 201)
+      if (late.length >= 50) {
+        recovered = late[0]!.started
+        break
+      }
+      await sleep(100)
+    }
+    await sleep(1_000)
+    stopping = true
+    await Promise.all(loops)
+
+    const statuses = count(attempts.map((a) => String(a.status)))
+    const during = attempts.filter((a) => a.started > pauseAt && a.started < resumeAt)
+    const slowest = Math.max(...attempts.map((a) => a.ms))
+    console.info(
+      `postgres outage: ${attempts.length} requests in ${Math.round(performance.now() - t0)} ms`,
+      statuses,
+      `during: ${JSON.stringify(count(during.map((a) => String(a.status))))}`,
+      `slowest ${Math.round(slowest)} ms; 201 again ${recovered === undefined ? 'never' : `${Math.round(recovered - resumed)} ms`} after PostgreSQL was back`,
+    )
+
+    expect(server.output.stderr, 'the server wrote to stderr (crashed?)').toBe('')
+    const unexpected = server.output.stdout.split('\n').filter((l) => l.includes('unhandled error'))
+    expect(unexpected.slice(0, 3), 'unexpected errors logged').toEqual([])
+    expect(recovered, 'new requests get 201 again after PostgreSQL is back').toBeDefined()
+    expect(Object.keys(statuses).sort(), 'only 201 and 503').toEqual(['201', '503'])
+    expect(during.length).toBeGreaterThan(50)
+    expect(
+      during.filter((a) => a.status === 201),
+      'no 201 while PostgreSQL is down',
+    ).toEqual([])
+    const unavailable = attempts.filter((a) => a.status === 503)
+    expect(
+      unavailable.filter((a) => a.path === 'single' && a.retryAfter !== '5'),
+      'every 503 carries Retry-After',
+    ).toEqual([])
+    expect(
+      attempts.filter((a) => a.ms >= FAST_MS).map((a) => [a.status, Math.round(a.ms)]),
+      'every request answered fast',
+    ).toEqual([])
+
+    // Every 201 is stored exactly once; nothing is stored that was not sent.
+    const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
+    try {
+      const rows = await sql<Array<{ id: string; message: string }>>`
+        select id::text as id, message from events where project_id = ${project.id}`
+      const stored = new Map(rows.map((r) => [r.id, r.message]))
+      const acked = attempts.filter((a) => a.status === 201)
+      expect(acked.filter((a) => stored.get(a.id!) !== a.message)).toEqual([])
+      const messages = rows.map((r) => r.message)
+      expect(new Set(messages).size, 'an event stored twice').toBe(messages.length)
+      const sent = new Set(attempts.map((a) => a.message))
+      expect(messages.filter((m) => !sent.has(m))).toEqual([])
+    } finally {
+      await sql.end()
+    }
+    expect(await fetch(`${url}/health`).then((r) => r.status)).toBe(200)
+  })
+
+  it('answers 503 and survives when PostgreSQL stops under an open transaction', {
+    timeout: 60_000,
+  }, async () => {
+    // Runs after the first test: PostgreSQL is up again.
+    const c = createClient(url)
+    const project = await c.createProject(ADMIN_TOKEN)
+    const key = await c.createKey(project.id, ADMIN_TOKEN)
+    // Hold a lock so the server's write transaction is open, its INSERT in flight, when
+    // PostgreSQL stops (postgres.js 3.4.9 used to crash the process on this: see
+    // storage-postgres/src/postgres-executor.ts).
+    const locker = postgres(pg.url, { max: 1, onnotice: () => {} })
+    await locker.unsafe('begin; lock table events in access exclusive mode').simple()
+    const ingest = (message: string) =>
+      fetch(`${url}/api/v1/ingest_events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ event: { event_type: 'log', message } }),
+        signal: AbortSignal.timeout(10_000),
+      })
+    let settled = false
+    const pending = ingest('under the lock').finally(() => {
+      settled = true
+    })
+    await sleep(500)
+    expect(settled, 'the request waits for the lock').toBe(false)
+    const stoppedAt = performance.now()
+    await pg.pause()
+    const res = await pending
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(performance.now() - stoppedAt).toBeLessThan(FAST_MS)
+    await pg.resume()
+    await locker.end({ timeout: 0 })
+    let status = 0
+    for (let i = 0; i < 50 && status !== 201; i++) {
+      status = (await ingest(`after ${i}`)).status
+      if (status !== 201) await sleep(100)
+    }
+    expect(status).toBe(201)
+    expect(server.output.stderr, 'the server wrote to stderr (crashed?)').toBe('')
+  })
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+function count(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1
+  return counts
+}
