@@ -1,15 +1,5 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { knownBug } from './fuzz/known-bugs'
-import {
-  type Baseline,
-  countProblems,
-  createLedger,
-  type Ledger,
-  readBaseline,
-  record,
-  verifyLedger,
-} from './fuzz/ledger'
 import {
   batchPlan,
   checkInPlan,
@@ -19,9 +9,9 @@ import {
   mobileTokenPlan,
   readPlans,
 } from './fuzz/plans'
-import { buildRequest, type RequestPlan } from './fuzz/requests'
+import type { RequestPlan } from './fuzz/requests'
+import { createFuzzRun, type FuzzRun } from './fuzz/runner'
 import { type FuzzServer, startFuzzServer } from './fuzz/server'
-import { replyProblems } from './fuzz/shapes'
 import { ADMIN_TOKEN } from './support/harness'
 
 /**
@@ -42,49 +32,16 @@ const TIMEOUT = Math.max(60_000, RUNS * 60)
 
 describe('fuzzing every endpoint', () => {
   let fuzz: FuzzServer
-  let ledger: Ledger
-  let base: Baseline
+  let run: FuzzRun
   beforeAll(async () => {
     fuzz = await startFuzzServer()
-    ledger = createLedger()
-    base = await readBaseline(fuzz)
+    run = await createFuzzRun(fuzz)
   })
-  /** Cases answered 500 by a known, still open bug. */
-  const tally = new Map<string, number>()
   afterAll(async () => {
-    if (tally.size > 0) console.warn('fuzz: cases hitting known bugs', Object.fromEntries(tally))
+    if (run?.tally.size)
+      console.warn('fuzz: cases hitting known bugs', Object.fromEntries(run.tally))
     await fuzz?.close()
   })
-
-  /** Sends one case; fails with the request and reply on any spec violation. */
-  async function check(plan: RequestPlan) {
-    const { request, markers } = buildRequest(plan, fuzz.fixture, ADMIN_TOKEN)
-    const reply = await fuzz.send(request)
-    const bug = knownBug(request, reply)
-    const problems: string[] = []
-    if (bug !== undefined) {
-      tally.set(bug.id, (tally.get(bug.id) ?? 0) + 1)
-      for (const m of markers.flat()) ledger.refused.add(m)
-      // A failed write must still store nothing (batch: all or none).
-      problems.push(...(await countProblems(fuzz, ledger, base)))
-    } else {
-      problems.push(
-        ...replyProblems(plan.endpoint, reply),
-        ...record(ledger, plan.endpoint, reply, markers),
-      )
-    }
-    if (problems.length > 0) {
-      const body = typeof request.body === 'string' ? request.body.slice(0, 2000) : request.body
-      throw new Error(
-        `${problems.join('; ')}\nrequest: ${request.method} ${request.path} ${JSON.stringify(request.headers)} ${JSON.stringify(body)}\nreply: ${reply.status} ${reply.text.slice(0, 2000)}`,
-      )
-    }
-  }
-
-  async function run(plan: fc.Arbitrary<RequestPlan>) {
-    await fc.assert(fc.asyncProperty(plan, check), PARAMETERS)
-    expect(await verifyLedger(fuzz, ledger, base)).toEqual([])
-  }
 
   const ENDPOINT_PLANS: [string, fc.Arbitrary<RequestPlan>][] = [
     ['POST /api/v1/ingest_events', ingestEventPlan],
@@ -113,7 +70,38 @@ describe('fuzzing every endpoint', () => {
   it.each(ENDPOINT_PLANS)(
     '%s: no 5xx, documented shapes, nothing stored on a rejection',
     async (_, plan) => {
-      await run(plan)
+      await fc.assert(fc.asyncProperty(plan, run.check), PARAMETERS)
+      expect(await run.verify()).toEqual([])
+    },
+    TIMEOUT,
+  )
+})
+
+// A cap of 5 requests per window: after the first few cases of each endpoint every answer is a
+// 429, whose body and headers (Retry-After, X-RateLimit-*) are checked like any other answer;
+// a batch gets 429 lines once the window is nearly full.
+describe('fuzzing the ingestion endpoints at their rate limit', () => {
+  let fuzz: FuzzServer
+  let run: FuzzRun
+  beforeAll(async () => {
+    fuzz = await startFuzzServer({ SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '5' })
+    run = await createFuzzRun(fuzz)
+  })
+  afterAll(() => fuzz?.close())
+
+  it(
+    'answers 429 of the documented shape, and stores nothing it refused',
+    async () => {
+      const plans = fc.oneof(
+        ingestEventPlan,
+        batchPlan,
+        checkInPlan,
+        deploymentPlan,
+        mobileTokenPlan,
+      )
+      const parameters = { ...PARAMETERS, numRuns: Math.ceil(RUNS / 5) }
+      await fc.assert(fc.asyncProperty(plans, run.check), parameters)
+      expect(await run.verify()).toEqual([])
     },
     TIMEOUT,
   )
