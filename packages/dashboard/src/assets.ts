@@ -63,7 +63,7 @@ export const SCRIPT = `(() => {
         method: 'POST', body: new URLSearchParams(new FormData(form, event.submitter)),
         headers: { 'x-tis-fragment': '1' }, credentials: 'same-origin',
       })
-      if (!response.ok) { form.submit(); return }
+      if (!response.ok || response.redirected) { form.submit(); return }
       const holder = document.createElement('tbody')
       holder.innerHTML = await response.text()
       const next = holder.firstElementChild
@@ -78,7 +78,7 @@ export const SCRIPT = `(() => {
       if (document.hidden) return
       try {
         const response = await fetch(region.dataset.live, { credentials: 'same-origin' })
-        if (response.ok) region.innerHTML = await response.text()
+        if (response.ok && !response.redirected) region.innerHTML = await response.text()
       } catch {}
     }, every)
   }

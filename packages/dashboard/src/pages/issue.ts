@@ -94,7 +94,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       title: `${issue.title} · ${project.name}`,
       project: { id: project.id, name: project.name, tab: 'issues' },
       body: html`<h1>${issue.title}</h1>
-<p>${badge(issue.status)} ${issueActions(deps, session, { ...issue, project_id: project.id }, back, false)}</p>
+<p>${badge(issue.status)} ${issueActions(deps, session, { issue, projectId: project.id, back, inPlace: false })}</p>
 <dl class="facts"><dt>Exception</dt><dd>${String(exception['exception_class'] ?? exception['class'] ?? '—')}</dd>
 <dt>Level</dt><dd>${issue.level}</dd><dt>Events</dt><dd>${issue.count}</dd>
 <dt>First seen</dt><dd>${time(issue.first_seen_at, relativeTime(issue.first_seen_at, now))}${issue.first_release ? ` in ${issue.first_release}` : ''}</dd>

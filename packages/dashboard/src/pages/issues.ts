@@ -73,15 +73,19 @@ function activityLabel(counts: readonly number[], coveredFrom: Date | null, now:
   return `${total} events in the last ${Math.max(1, Math.round((now.getTime() - coveredFrom.getTime()) / 3_600_000))} hours (busy project: older hours not counted)`
 }
 
+/** Where an issue's action forms live and what they come back to. */
+export interface IssueTarget {
+  readonly issue: IssueJson
+  readonly projectId: string
+  /** The page to return to after the form (without JavaScript). */
+  readonly back: string
+  /** Replace the table row in place (with JavaScript) instead of reloading. */
+  readonly inPlace: boolean
+}
+
 /** Resolve / ignore / reopen buttons: one form each, in place with JavaScript. */
-export function issueActions(
-  deps: Deps,
-  session: Session,
-  issue: IssueJson & { project_id: string },
-  back: string,
-  inPlace: boolean,
-): Html {
-  const projectId = issue.project_id
+export function issueActions(deps: Deps, session: Session, target: IssueTarget): Html {
+  const { issue, projectId, back, inPlace } = target
   const action = `${deps.base}/projects/${projectId}/issues/${issue.id}/status`
   return html`${(Object.keys(ACTIONS) as (keyof typeof ACTIONS)[])
     .filter((status) => status !== issue.status)
@@ -97,11 +101,9 @@ ${csrfField(session.csrf)}<input type="hidden" name="status" value="${status}"><
 function issueRow(
   deps: Deps,
   session: Session,
-  projectId: string,
-  issue: IssueJson,
-  activity: Activity,
-  back: string,
+  row: Omit<IssueTarget, 'inPlace'> & { activity: Activity },
 ) {
+  const { issue, projectId, activity } = row
   const now = deps.now()
   const counts = activity.counts.get(issue.id) ?? new Array<number>(24).fill(0)
   return html`<tr data-row="${issue.id}"><td><a href="${deps.base}/projects/${projectId}/issues/${issue.id}">${issue.title}</a>
@@ -110,7 +112,7 @@ function issueRow(
 <td>${time(issue.first_seen_at, relativeTime(issue.first_seen_at, now))}</td><td>${time(issue.last_seen_at, relativeTime(issue.last_seen_at, now))}</td>
 <td>${issue.last_release ?? html`<span class="muted">—</span>`}</td>
 <td>${sparkline(counts, activityLabel(counts, activity.coveredFrom, now))}</td>
-<td class="actions">${issueActions(deps, session, { ...issue, project_id: projectId }, back, true)}</td></tr>`
+<td class="actions">${issueActions(deps, session, { ...row, inPlace: true })}</td></tr>`
 }
 
 function filters(c: DashboardContext, deps: Deps, projectId: string) {
@@ -171,7 +173,7 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
         page.issues.length
           ? html`<table><caption class="skip">Issues, newest activity first</caption><thead><tr><th scope="col">Issue</th><th scope="col">Status</th><th scope="col" class="num">Events</th>
 <th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Release</th><th scope="col">Last 24 h</th><th scope="col">Actions</th></tr></thead>
-<tbody>${page.issues.map((i) => issueRow(deps, session, project.id, i, activity, back))}</tbody></table>`
+<tbody>${page.issues.map((i) => issueRow(deps, session, { issue: i, projectId: project.id, activity, back }))}</tbody></table>`
           : empty
       }${next ? html`<p class="pager"><a href="${deps.base}/projects/${project.id}/issues${next}">Next page</a></p>` : ''}`,
     })
@@ -194,6 +196,6 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     )
     if (c.req.header('x-tis-fragment') !== '1') return c.redirect(back, 303)
     const activity = await recentActivity(session, deps, projectId, issueId)
-    return c.html(issueRow(deps, session, projectId, issue, activity, back))
+    return c.html(issueRow(deps, session, { issue, projectId, activity, back }))
   })
 }
