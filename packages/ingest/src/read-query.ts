@@ -41,10 +41,15 @@ export function decodeCursor(token: string): KeysetCursor | null {
   return Number.isNaN(at.getTime()) ? null : { at, id: match[2]!.toLowerCase() }
 }
 
+/** Text stored in PostgreSQL cannot hold NUL, so no filter can match one: say so. */
+const noNul = (s: string) => !s.includes('\u0000')
+const NUL_MESSAGE = 'must not contain a NUL character'
+
 const filter = z
   .string()
   .min(1, 'must not be empty')
   .max(MAX_FILTER, `must be at most ${MAX_FILTER} characters`)
+  .refine(noNul, NUL_MESSAGE)
   .optional()
 
 const limit = z
@@ -148,7 +153,8 @@ const METRIC_QUERY = z.object({
   name: z
     .string({ error: 'is required' })
     .min(1, 'must not be empty')
-    .max(MAX_FILTER, `must be at most ${MAX_FILTER} characters`),
+    .max(MAX_FILTER, `must be at most ${MAX_FILTER} characters`)
+    .refine(noNul, NUL_MESSAGE),
   since: time,
   until: time,
   interval,

@@ -371,7 +371,10 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
 
     getTrace: withProject(async (request, project) => {
       const traceId = request.params?.['trace_id'] ?? ''
-      if (traceId === '' || traceId.length > MAX_TRACE_ID) return json(404, NOT_FOUND)
+      // No stored trace id is empty, longer than the field allows or holds a NUL.
+      if (traceId === '' || traceId.length > MAX_TRACE_ID || traceId.includes('\u0000')) {
+        return json(404, NOT_FOUND)
+      }
       const [spans, events] = await Promise.all([
         store.listTraceSpans(project.id, traceId, MAX_TRACE_SPANS + 1),
         store.listEvents({ projectId: project.id, traceId, limit: TRACE_EVENTS_LIMIT }),

@@ -90,3 +90,19 @@ describe('jsonDepth', () => {
     expect(jsonDepth(deep, 64)).toBe(Number.POSITIVE_INFINITY)
   })
 })
+
+describe('the instant of a date-time', () => {
+  it.each([
+    ['0001-01-01T00:00:00Z', true],
+    ['0001-01-01T00:00:00-01:00', true],
+    ['9999-12-31T23:59:59.999Z', true],
+    ['9999-12-31T23:59:59+15:59', true],
+    // Valid fields, but the UTC instant is in year 0000 or 10000: PostgreSQL cannot store it.
+    ['0001-01-01T00:00:00+15:59', false],
+    ['0001-01-01T00:00:00+00:01', false],
+    ['9999-12-31T23:59:60Z', false],
+    ['9999-12-31T23:59:59-15:59', false],
+  ])('%s is %s', (value, valid) => {
+    expect(isRfc3339DateTime(value)).toBe(valid)
+  })
+})

@@ -4,12 +4,24 @@ import { LIMITS } from './limits'
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
 
+/** The first and last instants a date-time may name: years 0001–9999 in UTC. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+
 /**
  * True for an RFC 3339 `date-time` with a real calendar date and a time offset, in the range a
  * database timestamp holds: years 0001–9999 and offsets up to ±15:59 (real offsets run from
- * -12:00 to +14:00). A leap second (`:60`) is accepted.
+ * -12:00 to +14:00), and an instant that is itself within years 0001–9999 in UTC (so neither
+ * `0001-01-01T00:00:00+01:00` nor `9999-12-31T23:59:60Z` is valid). A leap second (`:60`) is
+ * accepted.
  */
 export function isRfc3339DateTime(value: string): boolean {
+  if (!isRfc3339Shape(value)) return false
+  const instant = parseDateTime(value).getTime()
+  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT
+}
+
+function isRfc3339Shape(value: string): boolean {
   const m = RFC3339.exec(value)
   if (!m) return false
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[]
