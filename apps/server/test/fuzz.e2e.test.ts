@@ -208,4 +208,31 @@ describe('bugs found by fuzzing (fixed; kept as regression tests)', () => {
     expect((await get('/traces/b5-trace')).status).not.toBe(500)
     expect((await get('/traces?kind=server')).status).not.toBe(500)
   })
+  // B4. transactions and metrics default `since` to `until` minus their window (24 h for
+  // transactions). An `until` less than that after 0001-01-01T00:00:00Z is valid, but the
+  // derived `since` lies before year 1 and PostgreSQL refuses it ("date/time field value out of
+  // range: 0000-12-31T00:00:00.000Z"): 500 instead of 200 or 422.
+  it.fails.each([
+    ['/transactions?until=0001-01-01T00%3A00%3A00Z'],
+    ['/metrics?name=x&until=0001-01-01T00%3A00%3A00-15%3A59'],
+  ])('B4: GET …%s answers 200 or 422, not 500', async (path) => {
+    expect([200, 422]).toContain((await get(path)).status)
+  })
+
+  // B6. A NUL character in a string field of a management request reaches PostgreSQL ("invalid
+  // byte sequence for encoding UTF8: 0x00"): 500 instead of a 422 naming the field (or a 201 with
+  // the character dropped). Ingestion stores NUL in events fine (JSON payloads escape it).
+  it.fails.each([
+    ['/api/v1/users', '{"user":{"email":"a\\u0000@b.test"}}'],
+    ['/api/v1/projects/:id/api_keys', '{"api_key":{"name":"\\u0000"}}'],
+    ['/api/v1/projects/:id/members', '{"member":{"email":"\\u0000"}}'],
+  ])('B6: POST %s %s answers 201 or 422, not 500', async (path, body) => {
+    const reply = await fuzz.send({
+      method: 'POST',
+      path: path.replace(':id', fuzz.fixture.sideProjectId),
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body,
+    })
+    expect([201, 422]).toContain(reply.status)
+  })
 })

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import type { FuzzReply, FuzzRequest } from './server'
 
 /**
@@ -10,8 +11,34 @@ export interface KnownBug {
   readonly matches: (request: FuzzRequest) => boolean
 }
 
-/** The open bugs (none: B1–B5 are fixed and their reproducers are plain tests). */
-export const KNOWN_BUGS: readonly KnownBug[] = []
+function bodyText(request: FuzzRequest): string {
+  const { body } = request
+  if (body === undefined) return ''
+  if (typeof body === 'string') return body
+  try {
+    return new TextDecoder().decode(gunzipSync(body))
+  } catch {
+    return new TextDecoder().decode(body)
+  }
+}
+
+const INGEST_PATHS = /^\/api\/v1\/(ingest_events|check_ins|deployments|mobile_ingest_tokens)/
+
+/** The open bugs (B1–B3 and B5 are fixed; their reproducers are plain tests). */
+export const KNOWN_BUGS: readonly KnownBug[] = [
+  {
+    id: 'B4: transactions/metrics 500 when until is less than the default window after 0001-01-01',
+    matches: (r) =>
+      r.method === 'GET' &&
+      /\/(transactions|metrics)\?/.test(r.path) &&
+      /until=0001-01-0[12]T/i.test(r.path),
+  },
+  {
+    id: 'B6: management 500 on a NUL character in a string field',
+    matches: (r) =>
+      r.method !== 'GET' && !INGEST_PATHS.test(r.path) && bodyText(r).includes('\\u0000'),
+  },
+]
 
 /** The known bug that explains `reply` to `request`, if any. */
 export function knownBug(request: FuzzRequest, reply: FuzzReply): KnownBug | undefined {

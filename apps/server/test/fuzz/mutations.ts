@@ -83,7 +83,7 @@ export function mutate(body: unknown, mutations: readonly Mutation[]): unknown {
       if (at === undefined) continue
       let node = root
       for (const step of at) node = node[step]
-      node[m.key] = m.value
+      node[m.key] = structuredClone(m.value)
       continue
     }
     const paths = keyPaths(root.root, ['root'])
@@ -103,7 +103,7 @@ export function mutate(body: unknown, mutations: readonly Mutation[]): unknown {
         break
       }
       case 'set':
-        parent[key] = m.value
+        parent[key] = structuredClone(m.value)
         break
       case 'nest':
         parent[key] = nest(m.depth, parent[key])

@@ -42,12 +42,16 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
         tally.set(bug.id, (tally.get(bug.id) ?? 0) + 1)
         for (const m of markers.flat()) ledger.refused.add(m)
         // A failed write must still store nothing (batch: all or none).
-        problems.push(...(await countProblems(fuzz, ledger, base)))
+        if (request.method !== 'GET') problems.push(...(await countProblems(fuzz, ledger, base)))
       } else {
         problems.push(
           ...replyProblems(plan.endpoint, reply),
           ...record(ledger, plan.endpoint, reply, markers),
         )
+        // Batches are few and write many rows at once: check each against the ledger at once.
+        if (plan.endpoint === 'batch' && problems.length === 0) {
+          problems.push(...(await countProblems(fuzz, ledger, base)))
+        }
       }
       if (problems.length === 0) return
       const body = typeof request.body === 'string' ? request.body.slice(0, 2000) : request.body
