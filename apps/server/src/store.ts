@@ -28,7 +28,7 @@ const POSTGRES_CONNECT_TIMEOUT_SECONDS = 2
  * batch record by record (3 s answers with 100 concurrent clients). Attempts are only made for
  * queries, so they are bounded by the request rate, and a refused connection costs little.
  */
-const POSTGRES_RECONNECT_BACKOFF_SECONDS = 0
+const noReconnectPause = () => 0
 
 /**
  * Opens and migrates the database the configuration names (PGlite creates its directory). With
@@ -44,7 +44,7 @@ export async function openStore(
       client: {
         max: POSTGRES_POOL_SIZE,
         connect_timeout: POSTGRES_CONNECT_TIMEOUT_SECONDS,
-        backoff: POSTGRES_RECONNECT_BACKOFF_SECONDS,
+        backoff: noReconnectPause,
       },
       analyticsOutbox,
     })
