@@ -12,6 +12,9 @@ import type {
   TransactionQuery,
 } from './ports'
 
+/** The first instant the store can hold: 0001-01-01T00:00:00Z. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
+
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 50
 /** The largest page; a larger `limit` is capped to it. */
@@ -283,7 +286,10 @@ function window(
   now: Date,
 ): QueryResult<{ since: Date; until: Date }> {
   const until = v.until ?? now
-  const since = v.since ?? new Date(until.getTime() - DEFAULT_WINDOW_SECONDS * 1000)
+  // The default window never starts before the first instant a date-time may name (year 1).
+  const since =
+    v.since ??
+    new Date(Math.max(FIRST_INSTANT, until.getTime() - DEFAULT_WINDOW_SECONDS * 1000))
   if (since.getTime() >= until.getTime())
     return { ok: false, errors: ['since must be before until'] }
   return { ok: true, value: { since, until } }

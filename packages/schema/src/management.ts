@@ -8,11 +8,20 @@ import { type ParseResult, success, unprocessable } from './result'
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
+/** Names and emails live in text columns, which cannot hold NUL (events keep it in JSON). */
+const NO_NUL = {
+  check: (s: string) => !s.includes('\u0000'),
+  error: 'must not contain a NUL character',
+}
+const name = (max: number) => text(max).refine(NO_NUL.check, { error: NO_NUL.error })
+const requiredName = (max: number) =>
+  requiredText(max).refine(NO_NUL.check, { error: NO_NUL.error })
+
 /** `POST /api/v1/users` body: `{"user":{"email"}}`. */
 export const userRequestSchema = z
   .strictObject(
     {
-      email: requiredText(320).refine((s) => EMAIL.test(s.trim()), {
+      email: requiredName(320).refine((s) => EMAIL.test(s.trim()), {
         error: 'is not an email address',
       }),
     },
@@ -27,7 +36,7 @@ export const userRequestSchema = z
 export const projectRequestSchema = z
   .strictObject(
     {
-      name: requiredText(200),
+      name: requiredName(200),
       integration_kind: oneOf(INTEGRATION_KINDS),
     },
     { error: 'must be an object' },
@@ -36,12 +45,12 @@ export const projectRequestSchema = z
 
 /** `POST /api/v1/projects/:id/api_keys` body (optional): `{"api_key":{"name"}}`. */
 export const apiKeyRequestSchema = z
-  .strictObject({ name: text(200).optional() }, { error: 'must be an object' })
+  .strictObject({ name: name(200).optional() }, { error: 'must be an object' })
   .meta({ id: 'tis.ApiKeyRequest', description: 'A project API key to create.' })
 
 /** `POST /api/v1/projects/:id/members` body: `{"member":{"email"}}`. */
 export const memberRequestSchema = z
-  .strictObject({ email: requiredText(320) }, { error: 'must be an object' })
+  .strictObject({ email: requiredName(320) }, { error: 'must be an object' })
   .meta({ id: 'tis.MemberRequest', description: 'An existing user to share the project with.' })
 
 const positiveOrNull = (max: number) =>
