@@ -68,9 +68,20 @@ describe('fault: clients disconnect mid-request', () => {
       else conn.socket.end()
       await conn.closed
     }
-    // A whole body, then gone before the answer (fetch aborted after a few ms): 200 more.
+    // A whole body, then gone before the answer: half of them over a raw socket closed (or
+    // reset) right after the last byte, half with fetch aborted after a few ms. 200 more.
     const abandonWhileWaiting = async (i: number) => {
       const path = PATHS[i % 2]!
+      const whole = body(path, `abandoned ${i}`)
+      if (i % 2 === 0) {
+        const conn = await openRaw(port)
+        conn.socket.write(requestHead(path, key, Buffer.byteLength(whole)) + whole)
+        await sleep(i % 7)
+        if (i % 4 === 0) conn.socket.resetAndDestroy()
+        else conn.socket.end()
+        await conn.closed
+        return
+      }
       const controller = new AbortController()
       const pending = fetch(`${url}${path}`, {
         method: 'POST',
@@ -78,10 +89,10 @@ describe('fault: clients disconnect mid-request', () => {
           'x-api-key': key,
           'content-type': path.endsWith('/batch') ? 'application/x-ndjson' : 'application/json',
         },
-        body: body(path, `abandoned ${i}`),
+        body: whole,
         signal: controller.signal,
       }).then((r) => r.text())
-      setTimeout(() => controller.abort(), i % 5)
+      setTimeout(() => controller.abort(), 2 + (i % 5))
       await pending.catch(() => {})
     }
     for (let round = 0; round < 4; round++) {
