@@ -385,6 +385,18 @@ describe('the dashboard at /', () => {
 })
 
 describe('errors and logging', () => {
+  it('answers a client that went away mid-body with 499, logged at info, not as an error', async () => {
+    const { app, lines } = setup(() => {
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' })
+    })
+    const res = await app.request('/api/v1/ingest_events', post('{}'))
+    expect(res.status).toBe(499)
+    expect(lines.filter((l) => l['level'] === 'error')).toEqual([])
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'client aborted the request', status: 499 }),
+    )
+  })
+
   it('answers an unexpected error with a generic 500 and logs it', async () => {
     const { app, lines } = setup(() => {
       throw new Error('relation "events" does not exist')

@@ -202,6 +202,20 @@ export function createApp(options: AppOptions): TisApp {
       })
       return sendJson(c, 503, { error: 'Service unavailable' }, { 'Retry-After': '5' })
     }
+    // The client went away while sending its body: nobody reads this answer, and it is not ours.
+    if (
+      c.req.raw.signal.aborted ||
+      (error as { code?: string }).code === 'ECONNRESET' ||
+      error.message === 'aborted'
+    ) {
+      logger.info('client aborted the request', {
+        method: c.req.method,
+        path: c.req.path,
+        request_id: c.get('requestId'),
+        status: 499,
+      })
+      return sendJson(c, 499, { error: 'Client closed request' })
+    }
     logger.error('unhandled error', {
       method: c.req.method,
       path: c.req.path,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createBatchWriter } from './batch-writer'
+import { StoreError } from './errors'
 import type { TelemetryStore, WriteOp, WriteResult } from './ports'
 
 /** A store that records batches and can fail on chosen records. */
@@ -102,6 +103,25 @@ describe('createBatchWriter', () => {
     const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map((id) => writer.write(op(id))))
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect(errors).toEqual([3])
+  })
+
+  it('fails a whole batch at once when the store is unavailable (no per-record retries)', async () => {
+    let calls = 0
+    const store: TelemetryStore = {
+      async writeBatch() {
+        calls++
+        throw new StoreError('unavailable', 'database unavailable: connection refused')
+      },
+    }
+    const errors: number[] = []
+    const writer = createBatchWriter(store, {
+      maxDelayMs: 5,
+      onBatchError: (_e, n) => errors.push(n),
+    })
+    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((id) => writer.write(op(id))))
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(calls).toBe(1)
+    expect(errors).toEqual([])
   })
 
   it('flush waits for everything queued; close refuses new records', async () => {

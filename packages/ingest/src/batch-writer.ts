@@ -1,3 +1,4 @@
+import { StoreError } from './errors'
 import type { TelemetryStore, WriteOp, WriteResult } from './ports'
 
 /** Options of {@link createBatchWriter}. */
@@ -105,8 +106,10 @@ export function createBatchWriter(
         else p.reject(new Error('the store returned fewer results than records'))
       })
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error)
+      // An unavailable database fails every record alike: answer them all at once (503) rather
+      // than retrying each one against a store that is down.
+      if (batch.length === 1 || (StoreError.is(error) && error.code === 'unavailable')) {
+        for (const p of batch) p.reject(error)
         return
       }
       options.onBatchError?.(error, batch.length)

@@ -288,8 +288,7 @@ function window(
   const until = v.until ?? now
   // The default window never starts before the first instant a date-time may name (year 1).
   const since =
-    v.since ??
-    new Date(Math.max(FIRST_INSTANT, until.getTime() - DEFAULT_WINDOW_SECONDS * 1000))
+    v.since ?? new Date(Math.max(FIRST_INSTANT, until.getTime() - DEFAULT_WINDOW_SECONDS * 1000))
   if (since.getTime() >= until.getTime())
     return { ok: false, errors: ['since must be before until'] }
   return { ok: true, value: { since, until } }
