@@ -34,17 +34,28 @@ export function createLedger(): Ledger {
 // biome-ignore lint/suspicious/noExplicitAny: bodies were checked against their schemas already
 type Body = any
 
-/** Problems found while recording (a 200 duplicate of an id the ledger never saw stored). */
-function recordRecord(ledger: Ledger, table: Table, body: Body, status: number, marker: string) {
+/**
+ * Records an accepted record (201) or a duplicate (200) and the markers of its body; the
+ * problems found (a duplicate of an id the ledger never saw stored).
+ */
+function recordRecord(
+  ledger: Ledger,
+  table: Table,
+  body: Body,
+  status: number,
+  markers: readonly string[],
+) {
   const set = body.type === 'span' ? ledger.ids.spans : ledger.ids[table]
   if (status === 201) {
     set.add(body.id)
-    ledger.accepted.add(marker)
+    for (const m of markers) ledger.accepted.add(m)
     return []
   }
-  // A duplicate's own content is ignored: its marker must never be stored.
-  ledger.refused.add(marker)
-  ledger.answers.set(marker, `200 duplicate of ${body.id}`)
+  // A duplicate's own content is ignored: its markers must never be stored.
+  for (const m of markers) {
+    ledger.refused.add(m)
+    ledger.answers.set(m, `200 duplicate of ${body.id}`)
+  }
   return set.has(body.id) ? [] : [`duplicate of ${body.id}, which no 201 of this kind returned`]
 }
 
@@ -64,27 +75,28 @@ export function record(
     return []
   }
   const body: Body = JSON.parse(reply.text)
-  const marker = markers[0]?.[0] ?? ''
+  const first = markers[0] ?? []
   switch (endpoint) {
     case 'ingestEvent':
-      return recordRecord(ledger, 'events', body, reply.status, marker)
+      return recordRecord(ledger, 'events', body, reply.status, first)
     case 'checkIn':
-      return recordRecord(ledger, 'checkIns', body, reply.status, marker)
+      return recordRecord(ledger, 'checkIns', body, reply.status, first)
     case 'deployment':
       ledger.ids.deployments.add(body.id)
-      ledger.accepted.add(marker)
+      for (const m of first) ledger.accepted.add(m)
       return []
     case 'batch':
-      return body.results.flatMap((line: Body, i: number) =>
-        (markers[i] ?? []).flatMap((m) => {
-          if (line.status === 200 || line.status === 201) {
-            return recordRecord(ledger, 'events', line, line.status, m)
-          }
+      return body.results.flatMap((line: Body, i: number) => {
+        const lineMarkers = markers[i] ?? []
+        if (line.status === 200 || line.status === 201) {
+          return recordRecord(ledger, 'events', line, line.status, lineMarkers)
+        }
+        for (const m of lineMarkers) {
           ledger.refused.add(m)
           ledger.answers.set(m, `batch line ${JSON.stringify(line).slice(0, 200)}`)
-          return []
-        }),
-      )
+        }
+        return []
+      })
     case 'mobileToken':
       ledger.counts.apiKeys += 1
       return []
