@@ -87,6 +87,21 @@ export const requiredText = (max: number = LIMITS.maxStringLength) =>
     .max(max, { error: `is too long (maximum is ${max} characters)` })
     .refine((s) => s.trim().length > 0, { error: "can't be blank" })
 
+const NUL_ERROR = 'must not contain a NUL character'
+const noNul = (s: string) => !s.includes('\u0000')
+
+/**
+ * {@link text} for values stored in text columns (names, emails, bindings): PostgreSQL text
+ * cannot hold NUL, so one is a 422 rather than a failed write. (Events keep NUL: their strings
+ * live in JSON.)
+ */
+export const columnText = (max: number = LIMITS.maxStringLength) =>
+  text(max).refine(noNul, { error: NUL_ERROR })
+
+/** {@link requiredText} for values stored in text columns; see {@link columnText}. */
+export const requiredColumnText = (max: number = LIMITS.maxStringLength) =>
+  requiredText(max).refine(noNul, { error: NUL_ERROR })
+
 /** RFC 3339 date-time string. */
 export const dateTime = () =>
   z

@@ -1,21 +1,15 @@
 import * as z from 'zod'
 import { INTEGRATION_KINDS } from './enums'
 import { unwrapEnvelope } from './envelope'
-import { oneOf, requiredText, text } from './formats'
+import { columnText, oneOf, requiredColumnText } from './formats'
 import { canonicalizeKeys, isPlainObject } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
-/** Names and emails live in text columns, which cannot hold NUL (events keep it in JSON). */
-const NO_NUL = {
-  check: (s: string) => !s.includes('\u0000'),
-  error: 'must not contain a NUL character',
-}
-const name = (max: number) => text(max).refine(NO_NUL.check, { error: NO_NUL.error })
-const requiredName = (max: number) =>
-  requiredText(max).refine(NO_NUL.check, { error: NO_NUL.error })
+const name = columnText
+const requiredName = requiredColumnText
 
 /** `POST /api/v1/users` body: `{"user":{"email"}}`. */
 export const userRequestSchema = z

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { EVENT_TYPES, type EventType, MOBILE_PLATFORMS } from './enums'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import { oneOf, requiredText, text } from './formats'
+import { columnText, oneOf, requiredColumnText } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
@@ -16,12 +16,12 @@ export const mobileTokenRequestSchema = z
       platform: oneOf(MOBILE_PLATFORMS).meta({
         description: 'Must match the integration kind of the project.',
       }),
-      service: requiredText().meta({
+      service: requiredColumnText().meta({
         description: 'Android package name or iOS bundle identifier.',
       }),
-      environment: requiredText(),
-      release: text().optional(),
-      session_id: text().optional(),
+      environment: requiredColumnText(),
+      release: columnText().optional(),
+      session_id: columnText().optional(),
       expires_in_seconds: z
         .int({ error: 'must be an integer' })
         .min(MOBILE_TOKEN_EXPIRY.min, {
