@@ -22,11 +22,13 @@ function bodyText(request: FuzzRequest): string {
   }
 }
 
-/** The open bugs (B1–B6 are fixed; their reproducers are plain tests). */
+/** The open bugs (B1–B7 are fixed; their reproducers are plain tests). */
 export const KNOWN_BUGS: readonly KnownBug[] = [
   {
-    id: 'B7: mobile token 500 on a NUL character in a string field',
-    matches: (r) => r.path === '/api/v1/mobile_ingest_tokens' && bodyText(r).includes('\\u0000'),
+    id: 'B8: 500 on a NUL character in an object key of the body',
+    matches: (r) =>
+      r.method === 'POST' &&
+      /"(?:[^"\\]|\\[^u]|\\u(?!0000))*\\u0000(?:[^"\\]|\\.)*":/.test(bodyText(r)),
   },
 ]
 
