@@ -18,10 +18,11 @@ export function toJsonParam(rows: readonly object[]): string {
 
 const clean = (s: string) => s.replace(UNSTORABLE, '\uFFFD')
 
-function sanitize(key: string, value: unknown): unknown {
+function sanitize(_key: string, value: unknown): unknown {
   if (typeof value === 'string') return clean(value)
   // Keys are not passed through the replacer as values: rebuild objects whose keys need it.
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && key !== '') {
+  // (The root is always the rows array; an object under an empty key "" needs it too.)
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value)
     if (entries.some(([k]) => clean(k) !== k)) {
       return Object.fromEntries(entries.map(([k, v]) => [clean(k), v]))

@@ -151,7 +151,11 @@ export function describeEventsContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const op = eventOp(projectId, {
-        event: { message: 'a\u0000b \ud800', context: { tags: { 'k\u0000': 'v\udc00' } } },
+        event: {
+          message: 'a\u0000b \ud800',
+          // A NUL in a key, also in an object under the empty key "" (found by fuzzing).
+          context: { tags: { 'k\u0000': 'v\udc00' }, '': { 'a\u0000b': 1 } },
+        },
       })
       await store.writeBatch([op])
       expect(await probe.count('events', projectId)).toBe(1)

@@ -1,0 +1,12 @@
+import { describeFuzz } from './fuzz/describe-fuzz'
+import { managementPlans } from './fuzz/plans'
+
+// The management endpoints (see fuzz.e2e.test.ts and docs/testing.md).
+describeFuzz('fuzzing the management endpoints', [
+  ['POST /api/v1/users', managementPlans.createUser],
+  ['POST /api/v1/projects', managementPlans.createProject],
+  ['POST /api/v1/projects/:id/api_keys', managementPlans.createApiKey],
+  ['POST /api/v1/projects/:id/members', managementPlans.addMember],
+  ['PUT /api/v1/projects/:id/rate_limits', managementPlans.setRateLimits],
+  ['PATCH /api/v1/projects/:id/issues/:issue_id', managementPlans.updateIssue],
+])
