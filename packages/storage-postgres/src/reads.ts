@@ -143,6 +143,10 @@ function conditions(projectId: string) {
       const p = param(value, 'text')
       where.push(`md5(${column}) = md5(${p}) and ${column} = ${p}`)
     },
+    /** Plain equality on a short indexed column (environment, release, level, type). */
+    is(column: string, value: string | undefined) {
+      if (value !== undefined) where.push(`${column} = ${param(value, 'text')}`)
+    },
     /** Case-insensitive substring match (`%` and `_` taken literally). */
     contains(column: string, value: string | undefined) {
       if (value === undefined) return
@@ -212,12 +216,8 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         c.where.push(`e.event_type = ${c.param(query.eventType, 'text')}`)
       }
       if (query.level !== undefined) c.where.push(`e.level = ${c.param(query.level, 'text')}`)
-      if (query.environment !== undefined) {
-        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
-      }
-      if (query.release !== undefined) {
-        c.where.push(`e.release = ${c.param(query.release, 'text')}`)
-      }
+      c.is('e.environment', query.environment)
+      c.is('e.release', query.release)
       c.equals('e.trace_id', query.traceId)
       c.equals('e.request_id', query.requestId)
       c.equals('e.session_id', query.sessionId)
@@ -301,10 +301,8 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
       const since = c.param(query.since, 'timestamptz')
       const until = c.param(query.until, 'timestamptz')
       c.where.push(`e.occurred_at >= ${since}`, `e.occurred_at < ${until}`)
-      if (query.environment !== undefined) {
-        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
-      }
-      if (query.release !== undefined) c.where.push(`e.release = ${c.param(query.release, 'text')}`)
+      c.is('e.environment', query.environment)
+      c.is('e.release', query.release)
       // Aggregated by name_key over the covering index (index-only); the names of the groups
       // shown are then looked up, one row each.
       const rows = await db.query(
@@ -349,10 +347,8 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
         `e.occurred_at >= ${since}`,
         `e.occurred_at < ${c.param(query.until, 'timestamptz')}`,
       )
-      if (query.environment !== undefined) {
-        c.where.push(`e.environment = ${c.param(query.environment, 'text')}`)
-      }
-      if (query.release !== undefined) c.where.push(`e.release = ${c.param(query.release, 'text')}`)
+      c.is('e.environment', query.environment)
+      c.is('e.release', query.release)
       const rows = await db.query(
         `select floor(extract(epoch from e.occurred_at - ${since}) / ${interval})::int as k,
            count(*)::int as count, sum(e.value) as sum, min(e.value) as min, max(e.value) as max,
@@ -392,10 +388,8 @@ export function createReadQueries(db: SqlExecutor): ReadStore {
       )
       if (query.since) c.where.push(`s.started_at >= ${c.param(query.since, 'timestamptz')}`)
       if (query.until) c.where.push(`s.started_at < ${c.param(query.until, 'timestamptz')}`)
-      if (query.environment !== undefined) {
-        c.where.push(`s.environment = ${c.param(query.environment, 'text')}`)
-      }
-      if (query.release !== undefined) c.where.push(`s.release = ${c.param(query.release, 'text')}`)
+      c.is('s.environment', query.environment)
+      c.is('s.release', query.release)
       c.contains('s.name', query.q)
       c.after('s.started_at', 's.id', query.after)
       const rows = await db.query(
