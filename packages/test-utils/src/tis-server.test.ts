@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTisServer, type TisServer } from './tis-server'
+
+describe('startTisServer', () => {
+  let server: TisServer
+
+  beforeAll(async () => {
+    server = await startTisServer()
+  })
+  afterAll(() => server?.stop())
+
+  it('starts the real server, which accepts an event from a key it created', async () => {
+    const { projectId, apiKey } = await server.createProjectWithKey('test-utils')
+    expect(projectId).toMatch(/\S/)
+    expect(apiKey).toMatch(/\S/)
+    const response = await fetch(`${server.url}/api/v1/ingest_events`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ event: { event_type: 'error', message: 'hello from test-utils' } }),
+    })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
+  })
+
+  it('refuses management calls without the administrator token', async () => {
+    const response = await fetch(`${server.url}/api/v1/projects`, {
+      headers: { Authorization: 'Bearer tis_user_not-the-admin-token' },
+    })
+    expect(response.status).toBe(401)
+  })
+
+  it('stops: the port no longer answers', async () => {
+    const stopped = await startTisServer()
+    await stopped.stop()
+    await expect(fetch(`${stopped.url}/api/v1/projects`)).rejects.toThrow()
+  })
+})

@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+// The reference server's entry point, run from its TypeScript sources through tsx so tests never
+// wait for a build; workspace packages resolve to their sources through the `@tis/source` condition.
+const MAIN = fileURLToPath(new URL('../../../apps/server/src/main.ts', import.meta.url))
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+
+/** Options of {@link startTisServer}. */
+export interface TisServerOptions {
+  /**
+   * Extra environment variables for the server (see docs/server.md), e.g. a small
+   * `SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS`.
+   * @default {}
+   */
+  readonly env?: Record<string, string>
+  /**
+   * How long to wait for the server to listen, in milliseconds.
+   * @default 60000
+   */
+  readonly startTimeoutMs?: number
+}
+
+/** A running reference server, from {@link startTisServer}. */
+export interface TisServer {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string
+  /** The administrator's access token (`Authorization: Bearer …` on the management and read APIs). */
+  readonly adminToken: string
+  /** Everything the server has written to stdout and stderr so far (JSON log lines). */
+  readonly output: () => string
+  /** Creates a project owned by the administrator and one API key for it. */
+  createProjectWithKey(
+    name?: string,
+    integrationKind?: string,
+  ): Promise<{ projectId: string; apiKey: string }>
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and deletes its data directory. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the real tis server (`apps/server/src/main.ts`) as a child process on a free port of
+ * 127.0.0.1, with a fresh embedded PGlite database in a temporary directory and a known
+ * administrator token. Resolves once it listens.
+ */
+export async function startTisServer(options: TisServerOptions = {}): Promise<TisServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tis-server-'))
+  const adminToken = `tis_user_${randomBytes(16).toString('hex')}`
+  const child = spawn(process.execPath, ['--conditions=@tis/source', '--import', TSX, MAIN], {
+    cwd: dataDir,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_DATA_DIR: join(dataDir, 'data'),
+      SERVICE_BOOTSTRAP_ADMIN_TOKEN: adminToken,
+      SERVICE_ADMIN_EMAILS: 'admin@tis.test',
+      SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'memory',
+      SERVICE_LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    await kill(child, exited)
+    await rm(dataDir, { recursive: true, force: true })
+  }
+
+  let url: string
+  try {
+    url = await waitForListening(child, () => output, options.startTimeoutMs ?? 60_000)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+
+  async function createProjectWithKey(
+    name = `example-${randomBytes(4).toString('hex')}`,
+    integrationKind = 'node',
+  ) {
+    const project = await manage(url, adminToken, '/api/v1/projects', {
+      project: { name, integration_kind: integrationKind },
+    })
+    const projectId = project['project'].id as string
+    const key = await manage(url, adminToken, `/api/v1/projects/${projectId}/api_keys`)
+    return { projectId, apiKey: key['token'] as string }
+  }
+
+  return { url, adminToken, output: () => output, createProjectWithKey, stop }
+}
+
+function waitForListening(
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`tis server did not listen within ${timeoutMs} ms:\n${output()}`)),
+      timeoutMs,
+    )
+    const onData = () => {
+      const match = output().match(/"msg":"listening","url":"([^"]+)"/)
+      if (match?.[1]) finish(match[1].replace(/\/$/, ''))
+    }
+    const onExit = () => finish(new Error(`tis server exited before listening:\n${output()}`))
+    function finish(result: string | Error) {
+      clearTimeout(timer)
+      child.stdout?.off('data', onData)
+      child.off('exit', onExit)
+      if (typeof result === 'string') resolve(result)
+      else reject(result)
+    }
+    // Registered after the collector, so `output()` already holds the new chunk.
+    child.stdout?.on('data', onData)
+    child.once('exit', onExit)
+  })
+}
+
+async function kill(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  await exited
+  clearTimeout(timer)
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: management API replies are read field by field
+async function manage(url: string, token: string, path: string, json?: unknown): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  })
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`)
+  return JSON.parse(text)
+}
