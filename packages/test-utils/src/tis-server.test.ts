@@ -20,6 +20,8 @@ describe('startTisServer', () => {
     })
     expect(response.status).toBe(201)
     expect(response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
+    const { events } = await server.read(`/api/v1/projects/${projectId}/events`)
+    expect(events.map((e: { message: string }) => e.message)).toEqual(['hello from test-utils'])
   })
 
   it('refuses management calls without the administrator token', async () => {
@@ -27,6 +29,7 @@ describe('startTisServer', () => {
       headers: { Authorization: 'Bearer tis_user_not-the-admin-token' },
     })
     expect(response.status).toBe(401)
+    await expect(server.read('/api/v1/projects/not-a-project/events')).rejects.toThrow(/404/)
   })
 
   it('stops: the port no longer answers', async () => {

@@ -34,6 +34,12 @@ export interface TisServer {
   readonly adminToken: string
   /** Everything the server has written to stdout and stderr so far (JSON log lines). */
   readonly output: () => string
+  /**
+   * `GET`s a management or read API path (e.g. `/api/v1/projects/<id>/issues`) as the
+   * administrator; resolves the parsed JSON body, rejects on any status but 200.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response fields
+  read(path: string): Promise<any>
   /** Creates a project owned by the administrator and one API key for it. */
   createProjectWithKey(
     name?: string,
@@ -99,7 +105,16 @@ export async function startTisServer(options: TisServerOptions = {}): Promise<Ti
     return { projectId, apiKey: key['token'] as string }
   }
 
-  return { url, adminToken, output: () => output, createProjectWithKey, stop }
+  async function read(path: string) {
+    const response = await fetch(`${url}${path}`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+    })
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`)
+    return JSON.parse(text)
+  }
+
+  return { url, adminToken, output: () => output, read, createProjectWithKey, stop }
 }
 
 function waitForListening(
