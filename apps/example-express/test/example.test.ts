@@ -63,7 +63,11 @@ it('reports requests, the thrown error and the console.error to tis', async () =
     (body) => body.transactions.length >= 3,
   )
   const byName = Object.fromEntries(transactions.map((t) => [t.name, t]))
-  expect(Object.keys(byName).sort()).toEqual(['GET /inventory', 'GET /orders/:id', 'POST /checkout'])
+  expect(Object.keys(byName).sort()).toEqual([
+    'GET /inventory',
+    'GET /orders/:id',
+    'POST /checkout',
+  ])
   expect(byName['GET /orders/:id']).toMatchObject({ count: 1, error_count: 0 })
   expect(byName['POST /checkout']).toMatchObject({ count: 1, error_count: 1 })
 
