@@ -1,0 +1,7 @@
+export { type BuildDocsSiteOptions, buildDocsSite, type DocsPage, type DocsSite } from './build'
+export { DOCS_CSS, SITE_NAME, TYPEDOC_INDEX } from './layout'
+export { anchorsOf, type BrokenLink, checkLinks } from './links'
+export { type DocsLink, renderMarkdown } from './markdown'
+export { buildNav, type NavPage, type NavSection } from './nav'
+export type { OpenApiDocument } from './openapi'
+export { openApiToMarkdown } from './openapi-page'

@@ -1,0 +1,3 @@
+import { defineTisProject } from '@tis/test-utils/vitest'
+
+export default defineTisProject('docs-site')
