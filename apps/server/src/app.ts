@@ -1,6 +1,5 @@
 import { createDashboard } from '@tis/dashboard'
 import { type IngestEngine, StoreError } from '@tis/ingest'
-import { createOpenApiDocument } from '@tis/schema'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -8,10 +7,9 @@ import { HTTPException } from 'hono/http-exception'
 import { type RequestIdVariables, requestId } from 'hono/request-id'
 import type { AnalyticsRuntime } from './analytics'
 import { createClientIpResolver } from './client-ip'
+import { createDocsApp, DEFAULT_DOCS_DIR } from './docs'
 import type { Logger } from './logger'
-import { BATCH_OPENAPI } from './openapi-batch'
-import { MANAGEMENT_OPENAPI } from './openapi-management'
-import { READS_OPENAPI } from './openapi-reads'
+import { serverOpenApiDocument } from './openapi'
 import { sendJson } from './respond'
 import { ingestRoutes, managementRoutes, type RouteSpec, readRoutes } from './routes'
 
@@ -32,6 +30,8 @@ export interface AppOptions {
   readonly publicUrl?: string
   /** Readiness and metrics of the analytics store. @default disabled */
   readonly analytics?: Pick<AnalyticsRuntime, 'health' | 'metrics'>
+  /** The documentation served at `/docs` (see `docs.ts`). @default the repository's `docs/` */
+  readonly docsDir?: string
 }
 
 const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
@@ -96,12 +96,8 @@ export function createApp(options: AppOptions): TisApp {
   const analytics = options.analytics ?? DISABLED_ANALYTICS
   const app: TisApp = new Hono()
   const clientIp = createClientIpResolver(options.trustedProxies)
-  const openApi = JSON.stringify(
-    createOpenApiDocument({
-      extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI],
-      ...(options.publicUrl ? { serverUrl: options.publicUrl } : {}),
-    }),
-  )
+  const openApiDocument = serverOpenApiDocument(options.publicUrl)
+  const openApi = JSON.stringify(openApiDocument)
 
   app.use(requestId())
   app.use(async (c, next) => {
@@ -182,6 +178,11 @@ export function createApp(options: AppOptions): TisApp {
     app.all(path, (c) => sendJson(c, 405, { error: 'Method not allowed' }, { Allow: allow }))
   }
 
+  // The documentation site (HTML) at `/docs`, before the dashboard so that it never shadows it.
+  app.route(
+    '/docs',
+    createDocsApp({ docsDir: options.docsDir ?? DEFAULT_DOCS_DIR, openApi: openApiDocument }),
+  )
   // The web UI (HTML) at `/`; its routes never shadow the API's, and unknown paths stay JSON 404s.
   app.route(
     '/',

@@ -1,0 +1,16 @@
+import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
+import { BATCH_OPENAPI } from './openapi-batch'
+import { MANAGEMENT_OPENAPI } from './openapi-management'
+import { READS_OPENAPI } from './openapi-reads'
+
+/**
+ * The server's whole OpenAPI document: the specification's endpoints from `@tis/schema` plus the
+ * server's extensions (batch ingest, management, reads). Served at `/api/v1/openapi.json` and
+ * rendered as the docs site's HTTP API page.
+ */
+export function serverOpenApiDocument(publicUrl?: string): OpenApiDocument {
+  return createOpenApiDocument({
+    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI],
+    ...(publicUrl ? { serverUrl: publicUrl } : {}),
+  })
+}
