@@ -92,6 +92,19 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       revoked_at: { anyOf: [dateTime, { type: 'null' }] },
     },
   },
+  Member: {
+    type: 'object',
+    required: ['user_id', 'email', 'role', 'added_at'],
+    properties: {
+      user_id: uuid,
+      email: { type: 'string' },
+      role: { type: 'string', enum: ['owner', 'member'] },
+      added_at: {
+        ...dateTime,
+        description: 'When the user was added; the owner: when the project was created.',
+      },
+    },
+  },
 }
 
 const USER_AUTH = [{ userToken: [] }]
@@ -243,6 +256,15 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
       }),
     },
     '/api/v1/projects/{id}/members': {
+      get: operation('listMembers', 'List who may see a project: the owner, then members', {
+        parameters: [PROJECT_ID],
+        responses: {
+          ...ok(200, 'The owner first, then members in the order they were added.', {
+            members: { type: 'array', items: ref('Member') },
+          }),
+          ...errors(401, 404),
+        },
+      }),
       post: operation('addMember', 'Share a project with an existing user', {
         parameters: [PROJECT_ID],
         requestBody: envelope('member', 'MemberRequest'),

@@ -79,6 +79,14 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
         ...nullableString,
         description: 'The release of the occurrence that last reopened it.',
       },
+      sparkline: {
+        type: 'array',
+        items: { type: 'integer', minimum: 0 },
+        minItems: 24,
+        maxItems: 24,
+        description:
+          'Only with `sparkline=24h`: the events of the issue in each of the last 24 whole UTC hours, oldest first; the last is the current hour so far.',
+      },
     },
   },
   IssueUpdate: {
@@ -242,6 +250,37 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       min: nullableNumber,
       max: nullableNumber,
       avg: nullableNumber,
+    },
+  },
+  LatencyBucket: {
+    type: 'object',
+    description:
+      'The transactions with `occurred_at` in [start, start + interval): count, errors (as in Transaction) and interpolated percentiles and average of `duration_ms`. An empty bucket has count 0 and null timings.',
+    required: ['start', 'count', 'error_count', 'p50_ms', 'p95_ms', 'p99_ms', 'avg_ms'],
+    properties: {
+      start: dateTime,
+      count: { type: 'integer' },
+      error_count: { type: 'integer' },
+      p50_ms: nullableNumber,
+      p95_ms: nullableNumber,
+      p99_ms: nullableNumber,
+      avg_ms: nullableNumber,
+    },
+  },
+  LatencySeries: {
+    type: 'object',
+    required: ['name', 'since', 'until', 'interval_seconds', 'buckets'],
+    properties: {
+      name: { ...nullableString, description: 'The transaction name; null for all transactions.' },
+      since: dateTime,
+      until: dateTime,
+      interval_seconds: { type: 'integer', minimum: 1 },
+      buckets: {
+        type: 'array',
+        maxItems: MAX_METRIC_BUCKETS,
+        description: 'Every bucket of the window from `since`, oldest first, empty ones included.',
+        items: ref('LatencyBucket'),
+      },
     },
   },
   MetricSeries: {
@@ -419,6 +458,11 @@ export const READS_OPENAPI: OpenApiExtension = {
           query('environment', 'Issues with an event in this environment.'),
           query('release', 'Issues with an event in this release.'),
           query('q', 'Case-insensitive substring of the title.'),
+          query(
+            'sparkline',
+            '`24h` adds `sparkline` to each issue: its events in each of the last 24 whole UTC hours (one grouped read for the page).',
+            { type: 'string', enum: ['24h'] },
+          ),
           ...PAGE,
         ],
         responses: { ...list('issues', 'Issue'), ...errors(401, 404, 422) },
@@ -502,6 +546,30 @@ export const READS_OPENAPI: OpenApiExtension = {
         ],
         responses: {
           '200': { description: 'The busiest names.', content: json(ref('TransactionList')) },
+          ...errors(401, 404, 422),
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/transactions/latency': {
+      get: operation('getTransactionLatency', 'Read transaction latency as time buckets', {
+        description: `p50/p95/p99/avg of \`duration_ms\`, count and errors per time bucket from \`since\`, of one transaction name or of all transactions. Window and interval rules are the metric read's: at most ${MAX_METRIC_BUCKETS} buckets, a smaller interval answers 422.`,
+        parameters: [
+          path('id'),
+          query('name', 'One transaction name (`transaction_name`, else `message`); default all.'),
+          ...WINDOW,
+          query(
+            'interval',
+            'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
+            { type: 'string', pattern: '^\\d{1,9}[smhd]?$' },
+          ),
+          query('environment', 'Exact environment.'),
+          query('release', 'Exact release.'),
+        ],
+        responses: {
+          '200': {
+            description: 'Every bucket of the window, oldest first.',
+            content: json(ref('LatencySeries')),
+          },
           ...errors(401, 404, 422),
         },
       }),

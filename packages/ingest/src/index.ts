@@ -1,6 +1,7 @@
 export * from './batch-ingest'
 export * from './batch-writer'
 export * from './bootstrap'
+export * from './chart-reads'
 export * from './credentials'
 export * from './engine'
 export * from './errors'

@@ -49,6 +49,8 @@ export interface ManagementApi {
   restoreProject: ManagementOperation
   /** `POST /api/v1/projects/:id/members` */
   addMember: ManagementOperation
+  /** `GET /api/v1/projects/:id/members` — the owner first, then members; anyone who sees the project. */
+  listMembers: ManagementOperation
   /** `GET /api/v1/projects/:id/mobile_tokens` — live tokens only, never their plaintext. */
   listMobileTokens: ManagementOperation
   /** `DELETE /api/v1/projects/:id/mobile_tokens/:token_id` */
@@ -333,6 +335,18 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       const added = await store.addMember(project.id, member.id, now())
       return json(added ? 201 : 200, {
         member: { project_id: project.id, user_id: member.id, email: member.email },
+      })
+    }),
+
+    listMembers: withProject(false, async (_request, project) => {
+      const members = await store.listMembers(project.id)
+      return json(200, {
+        members: members.map((m) => ({
+          user_id: m.userId,
+          email: m.email,
+          role: m.role,
+          added_at: m.addedAt.toISOString(),
+        })),
       })
     }),
   }

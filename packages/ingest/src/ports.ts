@@ -89,6 +89,15 @@ export interface UserRecord {
 
 /** A project API key as listed (never with its token). */
 export interface ApiKeyRecord {
+/** A user who may see a project: its owner or one of its members. */
+export interface MemberRecord {
+  readonly userId: string
+  readonly email: string
+  readonly role: 'owner' | 'member'
+  /** When the user was added (the owner: when the project was created). */
+  readonly addedAt: Date
+}
+
   readonly id: string
   readonly projectId: string
   readonly name: string
@@ -247,6 +256,11 @@ export interface ManagementStore {
   addMember(projectId: string, userId: string, createdAt: Date): Promise<boolean>
   /**
    * Sets a project's status. Archiving revokes every active API key and mobile token of the
+  /**
+   * The project's owner (role `owner`), then its members in the order they were added; empty
+   * when the project is unknown.
+   */
+  listMembers(projectId: string): Promise<readonly MemberRecord[]>
    * project in the same transaction. Resolves the updated project, or `null` when unknown.
    */
   setProjectStatus(
@@ -553,6 +567,49 @@ export interface RootSpanQuery {
 
 /** The read side of the inbox and event list (issue 5). */
 export interface ReadStore {
+/** Filters of {@link ReadStore.issueActivity}: events of these issues with `since <= occurred_at < until`. */
+export interface IssueActivityQuery {
+  readonly projectId: string
+  readonly issueIds: readonly string[]
+  readonly since: Date
+  readonly until: Date
+  readonly intervalSeconds: number
+}
+
+/** Events of one issue in one time bucket (only non-empty buckets are returned). */
+export interface IssueActivityBucket {
+  readonly issueId: string
+  /** Start of the bucket: `since + k * interval`. */
+  readonly start: Date
+  readonly count: number
+}
+
+/** Filters of {@link ReadStore.transactionLatency}: transactions with `since <= occurred_at < until`. */
+export interface TransactionLatencyQuery {
+  readonly projectId: string
+  /** One transaction name (`transaction_name`, else the message); absent: all transactions. */
+  readonly name?: string
+  readonly since: Date
+  readonly until: Date
+  readonly intervalSeconds: number
+  readonly environment?: string
+  readonly release?: string
+}
+
+/** Timings of the transactions in one non-empty time bucket. */
+export interface TransactionLatencyBucket {
+  /** Start of the bucket: `since + k * interval`. */
+  readonly start: Date
+  readonly count: number
+  /** Transactions with a status code of 500 or more, or level `error` or `fatal`. */
+  readonly errorCount: number
+  /** Percentiles (linear interpolation) and average of `duration_ms`; `null` when none has one. */
+  readonly p50: number | null
+  readonly p95: number | null
+  readonly p99: number | null
+  readonly avg: number | null
+}
+
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
   listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>
   /** The issue of the project, or `null`. */
@@ -586,6 +643,10 @@ export interface ReadStore {
   listRootSpans(query: RootSpanQuery): Promise<readonly SpanRecord[]>
 }
 
+  /** Per issue, the non-empty buckets of its events (one grouped query for all the issues). */
+  issueActivity(query: IssueActivityQuery): Promise<readonly IssueActivityBucket[]>
+  /** The non-empty buckets of transaction timings, oldest first. */
+  transactionLatency(query: TransactionLatencyQuery): Promise<readonly TransactionLatencyBucket[]>
 /** Everything a storage adapter provides. */
 export interface IngestStore
   extends TelemetryStore,

@@ -1,4 +1,5 @@
 import { ERROR_BODIES } from '@tis/schema'
+import { parseSparkline, transactionLatency, withSparklines } from './chart-reads'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import type { ManagementApi, ManagementOperation } from './management'
 import type {
@@ -55,6 +56,8 @@ export interface ReadApi {
   /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
   getTrace: ManagementOperation
 }
+  /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
+  getTransactionLatency: ManagementOperation
 
 /** The most spans `GET …/traces/:trace_id` returns (earliest first); more set `truncated`. */
 export const MAX_TRACE_SPANS = 5_000
@@ -402,11 +405,21 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     listIssues: withProject(async (request, project) => {
       const result = await page(
         parseIssueQuery(project.id, request.query ?? {}),
+    getTransactionLatency: withProject((request, project) =>
+      transactionLatency(store, project, request.query ?? {}, now()),
+    ),
+
         (q) => store.listIssues(q),
+      const sparkline = parseSparkline(request.query ?? {})
+      if (!sparkline.ok) return json(422, { errors: sparkline.errors })
         (i) => ({ at: i.lastSeenAt, id: i.id }),
       )
       if ('status' in result) return result
-      return json(200, { issues: result.rows.map(issueJson), next_cursor: result.next })
+      const issues = result.rows.map(issueJson)
+      return json(200, {
+        issues: sparkline.value ? await withSparklines(store, project.id, issues, now()) : issues,
+        next_cursor: result.next,
+      })
     }),
 
     getIssue: withProject(async (request, project) => {

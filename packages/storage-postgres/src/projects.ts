@@ -11,6 +11,7 @@ export type ProjectQueries = Pick<
   | 'listProjects'
   | 'isMember'
   | 'addMember'
+  | 'listMembers'
   | 'setProjectStatus'
   | 'setProjectRateLimit'
 >
@@ -72,6 +73,27 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
         [projectId, userId, createdAt],
       )
       return rows.length > 0
+    },
+
+    async listMembers(projectId) {
+      if (!isUuid(projectId)) return []
+      const rows = await db.query(
+        `select u.id as user_id, u.email, 'owner' as role, p.created_at as added_at, 0 as rank
+           from projects p join users u on u.id = p.owner_id
+          where p.id = $1::uuid
+         union all
+         select u.id, u.email, 'member', m.created_at, 1
+           from project_members m join users u on u.id = m.user_id
+          where m.project_id = $1::uuid
+          order by rank, added_at, user_id`,
+        [projectId],
+      )
+      return rows.map((r) => ({
+        userId: String(r['user_id']),
+        email: String(r['email']),
+        role: r['role'] === 'owner' ? 'owner' : 'member',
+        addedAt: new Date(r['added_at'] as string | Date),
+      }))
     },
 
     async setProjectRateLimit(projectId, override) {

@@ -165,7 +165,9 @@ function conditions(projectId: string) {
 }
 
 /** The read methods of the inbox and event list over one executor. */
-export function createReadQueries(db: SqlExecutor): ReadStore {
+export function createReadQueries(
+  db: SqlExecutor,
+): Omit<ReadStore, 'issueActivity' | 'transactionLatency'> {
   async function findIssue(projectId: string, issueId: string) {
     if (!isUuid(issueId)) return null
     const rows = await db.query(

@@ -1,5 +1,6 @@
 import type { AnalyticsOutbox, IngestStore, RateLimitStore } from '@tis/ingest'
 import { createApiKeyQueries } from './api-keys'
+import { createChartQueries } from './chart-reads'
 import type { SqlExecutor } from './executor'
 import { runMigrations } from './migrate'
 import { createOutboxQueries } from './outbox'
@@ -50,6 +51,7 @@ export function createStore(
     ...createApiKeyQueries(db),
     ...createRateLimitQueries(db),
     ...createReadQueries(db),
+    ...createChartQueries(db),
     writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),

@@ -109,6 +109,38 @@ export function describeManagementContract(h: () => StoreHarness) {
       const times = all.map((p) => p.createdAt.getTime())
       expect(times).toEqual([...times].sort((a, b) => a - b))
     })
+
+    it('lists the owner first, then members in the order they were added', async () => {
+      const { store } = h()
+      const owner = await seedProject(store)
+      const late = await seedProject(store)
+      const early = await seedProject(store)
+      await store.addMember(owner.projectId, late.userId, at(20))
+      await store.addMember(owner.projectId, early.userId, at(15))
+      expect(await store.listMembers(owner.projectId)).toEqual([
+        {
+          userId: owner.userId,
+          email: `owner-${owner.userId}@example.com`,
+          role: 'owner',
+          addedAt: at(0),
+        },
+        {
+          userId: early.userId,
+          email: `owner-${early.userId}@example.com`,
+          role: 'member',
+          addedAt: at(15),
+        },
+        {
+          userId: late.userId,
+          email: `owner-${late.userId}@example.com`,
+          role: 'member',
+          addedAt: at(20),
+        },
+      ])
+      expect((await store.listMembers(late.projectId)).map((m) => m.role)).toEqual(['owner'])
+      expect(await store.listMembers(randomUUID())).toEqual([])
+      expect(await store.listMembers('not-a-uuid')).toEqual([])
+    })
   })
 
   describe('API keys and credentials', () => {

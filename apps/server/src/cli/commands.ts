@@ -3,7 +3,9 @@ import {
   type ApiKeyJson,
   keyTable,
   limitsDetails,
+  type MemberJson,
   type MobileTokenJson,
+  memberTable,
   mobileTokenTable,
   type ProjectJson,
   projectDetails,
@@ -185,6 +187,15 @@ export const COMMANDS: readonly Command[] = [
         `/api/v1/projects/${id(args[0]!)}/api_keys/${id(args[1]!)}`,
       )
       return { json, human: () => `Revoked API key ${args[1]}.\n` }
+    },
+  },
+  {
+    name: 'members list',
+    args: ['<project_id>'],
+    summary: 'List who may see a project: the owner, then members.',
+    async run({ client, args }) {
+      const json = await client.request('GET', `/api/v1/projects/${id(args[0]!)}/members`)
+      return { json, human: () => memberTable((json as { members: MemberJson[] }).members) }
     },
   },
   {

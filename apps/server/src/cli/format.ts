@@ -57,6 +57,22 @@ export function keyTable(keys: readonly ApiKeyJson[]): string {
   )
 }
 
+/** A project's owner or member as the API lists it. */
+export interface MemberJson {
+  readonly user_id: string
+  readonly email: string
+  readonly role: string
+  readonly added_at: string
+}
+
+/** Members as a table, the owner first. */
+export function memberTable(members: readonly MemberJson[]): string {
+  return table(
+    ['EMAIL', 'ROLE', 'ADDED', 'USER ID'],
+    members.map((m) => [m.email, m.role, m.added_at, m.user_id]),
+  )
+}
+
 /** A mobile ingest token as the API lists it. */
 export interface MobileTokenJson {
   readonly id: string

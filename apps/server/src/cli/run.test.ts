@@ -72,6 +72,7 @@ describe('tis CLI', () => {
     ],
     [['keys', 'list', 'p1'], 'GET', '/api/v1/projects/p1/api_keys', undefined],
     [['keys', 'revoke', 'p1', 'k/1'], 'DELETE', '/api/v1/projects/p1/api_keys/k%2F1', undefined],
+    [['members', 'list', 'p1'], 'GET', '/api/v1/projects/p1/members', undefined],
     [
       ['members', 'add', 'p1', 'x@y.z'],
       'POST',

@@ -102,6 +102,26 @@ export function describeManagement(harness: () => Harness) {
     expect((await add(member.token, ADMIN_EMAIL)).status).toBe(403)
   })
 
+  it('lists the owner and members to the owner, a member and an administrator, 404 to others', async () => {
+    const c = client()
+    const owner = await c.createUser()
+    const member = await c.createUser()
+    const stranger = await c.createUser()
+    const project = await c.createProject(owner.token)
+    const path = `/api/v1/projects/${project.id}/members`
+    await c.api('POST', path, { token: owner.token, json: { member: { email: member.email } } })
+    for (const token of [owner.token, member.token, ADMIN_TOKEN]) {
+      const listed = await c.api('GET', path, { token })
+      expect(listed.status).toBe(200)
+      expect(listed.body.members).toEqual([
+        { user_id: owner.id, email: owner.email, role: 'owner', added_at: expect.any(String) },
+        { user_id: member.id, email: member.email, role: 'member', added_at: expect.any(String) },
+      ])
+    }
+    expect((await c.api('GET', path, { token: stranger.token })).status).toBe(404)
+    expect((await c.api('GET', path)).status).toBe(401)
+  })
+
   describe('errors', () => {
     const someone = async () => {
       const c = client()

@@ -137,6 +137,80 @@ export function describePerformance(harness: () => Harness) {
     })
   })
 
+  describe('transaction latency', () => {
+    it('buckets p50/p95/p99, count and errors over time, for one name or all', async () => {
+      const s = await setup()
+      const tx = (name: string, minute: number, duration: number, fields: Fields = {}) =>
+        s.send({
+          event_type: 'transaction',
+          message: name,
+          occurred_at: at(minute),
+          duration_ms: duration,
+          ...fields,
+        })
+      const first = [12, 40, 7, 90]
+      for (const [i, d] of first.entries()) await tx('GET /a', i, d)
+      await tx('GET /a', 6, 300, { context: { status_code: 500 } })
+      await tx('GET /b', 1, 1000)
+      await tx('GET /a', 20, 5) // outside the window
+
+      const r = await s.get(
+        `/transactions/latency?name=GET /a&since=${at(0)}&until=${at(15)}&interval=5m`,
+      )
+      expect(r.status).toBe(200)
+      const bucket = (values: number[], errors = 0) => ({
+        count: values.length,
+        error_count: errors,
+        p50_ms: percentile(values, 0.5),
+        p95_ms: percentile(values, 0.95),
+        p99_ms: percentile(values, 0.99),
+        avg_ms: values.reduce((a, b) => a + b, 0) / values.length,
+      })
+      const empty = {
+        count: 0,
+        error_count: 0,
+        p50_ms: null,
+        p95_ms: null,
+        p99_ms: null,
+        avg_ms: null,
+      }
+      expect(r.body).toEqual({
+        name: 'GET /a',
+        since: at(0),
+        until: at(15),
+        interval_seconds: 300,
+        buckets: [
+          { start: at(0), ...bucket(first) },
+          { start: at(5), ...bucket([300], 1) },
+          { start: at(10), ...empty },
+        ],
+      })
+      const all = await s.get(`/transactions/latency?since=${at(0)}&until=${at(5)}&interval=5m`)
+      expect(all.body.name).toBeNull()
+      expect(all.body.buckets).toEqual([{ start: at(0), ...bucket([...first, 1000]) }])
+    })
+
+    it('follows the metric read rules: default window and interval, 422 naming the parameter', async () => {
+      const s = await setup()
+      const r = await s.get('/transactions/latency')
+      expect(r.status).toBe(200)
+      expect(Date.parse(r.body.until) - Date.parse(r.body.since)).toBe(86_400_000)
+      expect(r.body.interval_seconds).toBe(900)
+      expect(r.body.buckets).toHaveLength(96)
+      const bad = await s.get('/transactions/latency?interval=5w&since=yesterday')
+      expect(bad.status).toBe(422)
+      expect(bad.body.errors).toEqual([
+        'since must be an RFC 3339 date-time',
+        'interval must be a number of seconds (or of minutes, hours or days: 30s, 5m, 1h, 1d) up to 365 days',
+      ])
+      const tooMany = await s.get(`/transactions/latency?since=${at(0)}&until=${at(59)}&interval=1`)
+      expect(tooMany.status).toBe(422)
+      const empty = await s.get('/transactions/latency?name=')
+      expect(empty.status).toBe(422)
+      expect(empty.body.errors).toEqual(['name must not be empty'])
+    })
+  })
+
   describe('metrics', () => {
     it('buckets count/sum/min/max/avg of context.value (else duration_ms), empty buckets zero', async () => {
       const s = await setup()

@@ -153,6 +153,35 @@ export function describeReads(harness: () => Harness) {
       expect(new Set(seen.map((i) => i['id'])).size).toBe(7)
     })
 
+    it('adds 24 hourly counts per issue with sparkline=24h, 422 for another value', async () => {
+      const s = await setup()
+      const now = Date.now()
+      const hour = 3_600_000
+      // The window: 24 whole UTC hours, the last being the current one.
+      const since = Math.floor(now / hour) * hour + hour - 24 * hour
+      const times = [now - 60_000, now - 2 * hour, now - 2 * hour + 1000, now - 30 * hour]
+      for (const t of times) {
+        await s.send(error('Sparkling', { occurred_at: new Date(t).toISOString() }))
+      }
+      await s.send(error('Quiet', { occurred_at: new Date(now - 40 * hour).toISOString() }))
+      const expected = new Array<number>(24).fill(0)
+      for (const t of times) {
+        const k = Math.floor((t - since) / hour)
+        if (k >= 0 && k < 24) expected[k]! += 1
+      }
+      const r = await s.get('/issues?sparkline=24h')
+      expect(r.status).toBe(200)
+      const by = (title: string) => r.body.issues.find((i: Fields) => i['title'] === title)
+      expect(by('Sparkling').sparkline).toEqual(expected)
+      expect(expected.reduce((a, b) => a + b, 0)).toBe(3)
+      expect(by('Quiet').sparkline).toEqual(new Array(24).fill(0))
+      const plain = await s.get('/issues')
+      expect(plain.body.issues[0]).not.toHaveProperty('sparkline')
+      const bad = await s.get('/issues?sparkline=7d')
+      expect(bad.status).toBe(422)
+      expect(bad.body.errors).toEqual(['sparkline must be 24h'])
+    })
+
     it('PATCH answers 422 for an unknown status and 404 for an unknown issue', async () => {
       const s = await setup()
       await s.send(error('Patchable'))
