@@ -40,6 +40,8 @@ import {
   monitorFromEvent,
 } from './records'
 import { createSharedRateLimiter } from './shared-rate-limit'
+import { createSourceExcerpts, type SourceExcerptsOptions } from './source/excerpts'
+import { createSourceSettingsApi, type SourceSettingsApi } from './source/settings-api'
 
 /** Where problems the engine swallows are reported. */
 export interface EngineLogger {
@@ -95,6 +97,12 @@ export interface IngestEngineOptions {
    * @default 1048576
    */
   readonly batchMaxBytes?: number
+  /**
+   * Source excerpts of error events (issue 11): the code host, tokens and limits. Without it,
+   * frames are still listed, and answer `not_configured` unless a project stores its own token
+   * (which needs `secretKey`).
+   */
+  readonly sources?: Omit<SourceExcerptsOptions, 'store' | 'now'>
 }
 
 /** The ingestion engine: one function per operation, each answering `{ status, headers, body }`. */
@@ -117,6 +125,8 @@ export interface IngestEngine {
   readonly management: ManagementApi
   /** The read API: issues inbox and event list, with the management API's access rules. */
   readonly reads: ReadApi
+  /** A project's source excerpt settings (GitHub token, path prefix, context lines). */
+  readonly sourceSettings: SourceSettingsApi
   /** Resolves once every accepted record is committed. */
   flush(): Promise<void>
   /** Flushes and stops accepting records; the store stays open. */
@@ -179,6 +189,12 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     rateLimits: limits,
     now,
     onCredentialsChanged: () => credentials.clear(),
+  })
+  const sources = createSourceExcerpts({
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.sources,
+    store: options.store,
+    now,
   })
 
   /** Authentication, the endpoint rule and the request cap; a response when refused. */
@@ -504,7 +520,13 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     },
 
     management,
-    reads: createReadApi({ store: options.store, management, now }),
+    reads: createReadApi({ store: options.store, management, now, sources }),
+    sourceSettings: createSourceSettingsApi({
+      store: options.store,
+      management,
+      excerpts: sources,
+      now,
+    }),
     flush: async () => {
       await Promise.allSettled([...batchWrites])
       await writer.flush()

@@ -26,6 +26,7 @@ import {
   parseTransactionQuery,
   type QueryResult,
 } from './read-query'
+import type { SourceExcerpts } from './source/excerpts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NOT_FOUND = { error: 'Not found' } as const
@@ -75,6 +76,8 @@ export interface ReadApiOptions {
   readonly management: Pick<ManagementApi, 'authenticate' | 'canSee'>
   /** The clock monitor statuses are computed with (the engine's `now`). */
   readonly now?: () => Date
+  /** Resolves `frames` (with source excerpts) of the event detail; without it `frames` is `[]`. */
+  readonly sources?: Pick<SourceExcerpts, 'framesFor'>
 }
 
 /** Read-time status of a monitor. */
@@ -495,11 +498,15 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
           limit: RELATED_EVENTS_LIMIT,
         }),
       ])
+      const frames = options.sources
+        ? await options.sources.framesFor(project.id, event, deployment)
+        : { source_commit: null, frames: [] }
       return json(200, {
         event: eventJson(event),
         issue: issue ? issueJson(issue) : null,
         deployment: deployment ? deploymentJson(deployment) : null,
         related: related.map(eventJson),
+        ...frames,
       })
     }),
   }
