@@ -7,6 +7,7 @@ import { ISSUE_READS_MIGRATION } from './migrations/0005-issue-reads'
 import { PERFORMANCE_READS_MIGRATION } from './migrations/0006-performance-reads'
 import { ANALYTICS_OUTBOX_MIGRATION } from './migrations/0007-analytics-outbox'
 import { READ_INDEXES_MIGRATION } from './migrations/0008-read-indexes'
+import { SOURCE_EXCERPTS_MIGRATION } from './migrations/0009-source-excerpts'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   PERFORMANCE_READS_MIGRATION,
   ANALYTICS_OUTBOX_MIGRATION,
   READ_INDEXES_MIGRATION,
+  SOURCE_EXCERPTS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -7,6 +7,7 @@ import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
 import { createReadQueries } from './reads'
+import { createSourceQueries } from './source-files'
 import { createUserQueries } from './users'
 import { writeBatch } from './write-batch'
 
@@ -51,6 +52,7 @@ export function createStore(
     ...createApiKeyQueries(db),
     ...createRateLimitQueries(db),
     ...createReadQueries(db),
+    ...createSourceQueries(db),
     ...createChartQueries(db),
     writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
     outbox: createOutboxQueries(db),

@@ -5,6 +5,7 @@ import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
 import { describeReadsContract } from './store-contract-reads'
+import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
 export type {
@@ -59,5 +60,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeDedupeContract(h)
     describeMonitorsContract(h)
     describeReadsContract(h)
+    describeSourceContract(h)
   })
 }

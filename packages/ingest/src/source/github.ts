@@ -123,6 +123,10 @@ export function createGitHubSourceProviders(
         if (type.startsWith('application/json') && content.trimStart().startsWith('[')) {
           return { status: 'not_found', message: `${where} is a directory, not a file` }
         }
+        // A NUL byte means a binary file: no excerpt, and PostgreSQL text could not cache it.
+        if (content.includes('\u0000')) {
+          return { status: 'not_found', message: `${where} is a binary file` }
+        }
         return { status: 'ok', content }
       }
       const message = await messageOf(response)
