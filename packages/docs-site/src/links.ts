@@ -28,7 +28,11 @@ export function checkLinks(site: DocsSite, repoRoot: string): BrokenLink[] {
   const anchors = new Map(site.pages.map((p) => [p.path, anchorsOf(p.html)]))
   const broken: BrokenLink[] = []
   for (const page of site.pages) {
+    const seen = new Set<string>()
     for (const link of page.links) {
+      // A link repeated on one page is reported once.
+      if (seen.has(link.href)) continue
+      seen.add(link.href)
       const report = (reason: string) => broken.push({ page: page.source, href: link.href, reason })
       if (link.kind === 'repo') {
         if (!existsSync(join(repoRoot, ...link.path.split('/')))) report(`no file ${link.path}`)
