@@ -8,7 +8,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from './app'
 import { createLogger } from './logger'
-import { ingestRoutes, managementRoutes, readRoutes } from './routes'
+import { ingestRoutes, managementRoutes, readRoutes, sourceSettingsRoutes } from './routes'
 
 type Answer = (
   operation: string,
@@ -65,6 +65,10 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       listTraces: op('listTraces'),
       getTrace: op('getTrace'),
       getTransactionLatency: op('getTransactionLatency'),
+    },
+    sourceSettings: {
+      getSourceSettings: op('getSourceSettings'),
+      setSourceSettings: op('setSourceSettings'),
     },
     flush: async () => {},
     close: async () => {},
@@ -285,6 +289,7 @@ describe('other routes', () => {
       ...ingestRoutes(engine, () => undefined),
       ...managementRoutes(engine.management, () => undefined),
       ...readRoutes(engine.reads, () => undefined),
+      ...sourceSettingsRoutes(engine.sourceSettings, () => undefined),
     ]
     const missing = routes
       .map((r) => [r.method.toLowerCase(), r.path.replace(/:(\w+)/g, '{$1}')] as const)

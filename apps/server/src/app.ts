@@ -11,7 +11,13 @@ import { createDocsApp, DEFAULT_DOCS_DIR } from './docs'
 import type { Logger } from './logger'
 import { serverOpenApiDocument } from './openapi'
 import { sendJson } from './respond'
-import { ingestRoutes, managementRoutes, type RouteSpec, readRoutes } from './routes'
+import {
+  ingestRoutes,
+  managementRoutes,
+  type RouteSpec,
+  readRoutes,
+  sourceSettingsRoutes,
+} from './routes'
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -161,6 +167,7 @@ export function createApp(options: AppOptions): TisApp {
     ...ingestRoutes(engine, clientIp),
     ...managementRoutes(engine.management, clientIp),
     ...readRoutes(engine.reads, clientIp),
+    ...sourceSettingsRoutes(engine.sourceSettings, clientIp),
   ]
   for (const route of routes) app.on(route.method, route.path, route.handler)
 

@@ -43,6 +43,11 @@ describe('loadConfig', () => {
         failureThrottleSeconds: 60,
         drain: true,
       },
+      sources: {
+        secretKey: undefined,
+        githubToken: undefined,
+        githubApiUrl: 'https://api.github.com',
+      },
     })
   })
 
@@ -113,6 +118,13 @@ describe('loadConfig', () => {
       '5',
       { analytics: { failureThrottleSeconds: 5 } },
     ],
+    [
+      'SERVICE_GITHUB_API_URL',
+      'https://ghe.example.com/api/v3/',
+      { sources: { githubApiUrl: 'https://ghe.example.com/api/v3' } },
+    ],
+    ['SERVICE_GITHUB_TOKEN', 'ghp_abc', { sources: { githubToken: 'ghp_abc' } }],
+    ['SERVICE_SECRET_KEY', 'k'.repeat(32), { sources: { secretKey: 'k'.repeat(32) } }],
   ])('reads %s=%j', (name, value, expected) => {
     expect(load({ [name]: value })).toMatchObject(expected)
   })
@@ -128,6 +140,17 @@ describe('loadConfig', () => {
     ['PORT', '-1', 'PORT must be an integer from 0 to 65535'],
     ['DATABASE_URL', 'mysql://db/tis', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['DATABASE_URL', 'not a url', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    [
+      'SERVICE_SECRET_KEY',
+      'too-short',
+      'SERVICE_SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 48`)',
+    ],
+    ['SERVICE_GITHUB_TOKEN', 'two words', 'SERVICE_GITHUB_TOKEN must be a token without spaces'],
+    [
+      'SERVICE_GITHUB_API_URL',
+      'ftp://ghe',
+      'SERVICE_GITHUB_API_URL must be an http:// or https:// URL',
+    ],
     [
       'SERVICE_ADMIN_EMAILS',
       'ops@example.com,nobody',

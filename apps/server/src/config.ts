@@ -53,6 +53,15 @@ export interface ServerConfig {
   readonly corsOrigins: readonly string[]
   readonly logLevel: LogLevel
   readonly analytics: AnalyticsConfig
+  /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
+  readonly sources: SourcesConfig
+}
+
+/** `SERVICE_SECRET_KEY`, `SERVICE_GITHUB_TOKEN`, `SERVICE_GITHUB_API_URL`. */
+export interface SourcesConfig {
+  readonly secretKey: string | undefined
+  readonly githubToken: string | undefined
+  readonly githubApiUrl: string
 }
 
 /** A configuration variable is invalid. The message names it; it never contains a secret. */
@@ -132,6 +141,11 @@ export function loadConfig(
       password: e.SERVICE_ANALYTICS_PASSWORD,
       failureThrottleSeconds: e.SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS,
       drain: e.SERVICE_ANALYTICS_DRAIN,
+    },
+    sources: {
+      secretKey: e.SERVICE_SECRET_KEY,
+      githubToken: e.SERVICE_GITHUB_TOKEN,
+      githubApiUrl: e.SERVICE_GITHUB_API_URL,
     },
   }
 }

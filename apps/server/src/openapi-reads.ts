@@ -181,7 +181,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
   },
   EventDetail: {
     type: 'object',
-    required: ['event', 'issue', 'deployment', 'related'],
+    required: ['event', 'issue', 'deployment', 'related', 'source_commit', 'frames'],
     properties: {
       event: ref('StoredEvent'),
       issue: { oneOf: [ref('Issue'), { type: 'null' }] },
@@ -196,6 +196,14 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
         description:
           'Up to 20 other events sharing its trace_id, request_id or session_id, newest first.',
         items: ref('StoredEvent'),
+      },
+      source_commit: ref('SourceCommit'),
+      frames: {
+        type: 'array',
+        maxItems: 50,
+        description:
+          'The stack frames of `context.exception` with source excerpts at the commit that ran, resolved when read (docs/source-excerpts.md); `[]` without frames.',
+        items: ref('Frame'),
       },
     },
   },

@@ -2,6 +2,7 @@ import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
 import { BATCH_OPENAPI } from './openapi-batch'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
 import { READS_OPENAPI } from './openapi-reads'
+import { SOURCE_OPENAPI } from './openapi-source'
 
 /**
  * The server's whole OpenAPI document: the specification's endpoints from `@tis/schema` plus the
@@ -10,7 +11,7 @@ import { READS_OPENAPI } from './openapi-reads'
  */
 export function serverOpenApiDocument(publicUrl?: string): OpenApiDocument {
   return createOpenApiDocument({
-    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI],
+    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI, SOURCE_OPENAPI],
     ...(publicUrl ? { serverUrl: publicUrl } : {}),
   })
 }

@@ -4,6 +4,7 @@ import type {
   IngestEngine,
   ManagementApi,
   ReadApi,
+  SourceSettingsApi,
 } from '@tis/ingest'
 import type { Context, Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
@@ -139,5 +140,17 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('GET', '/metrics', api.getMetric),
     route('GET', '/traces', api.listTraces),
     route('GET', '/traces/:trace_id', api.getTrace),
+  ]
+}
+
+/** `GET` and `PUT /api/v1/projects/:id/source_settings` (source excerpts, issue 11). */
+export function sourceSettingsRoutes(
+  api: SourceSettingsApi,
+  clientIp: ClientIpResolver,
+): RouteSpec[] {
+  const path = '/api/v1/projects/:id/source_settings'
+  return [
+    { method: 'GET', path, handler: managementRoute(api.getSourceSettings, clientIp) },
+    { method: 'PUT', path, handler: managementRoute(api.setSourceSettings, clientIp) },
   ]
 }

@@ -16,6 +16,7 @@ import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
 import type { ServerConfig } from './config'
 import { createLogger, type Logger } from './logger'
+import { sourceOptions } from './sources'
 import { type OpenedStore, openStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
@@ -176,6 +177,7 @@ export async function createServer(
     batchMaxBytes: config.maxBodyBytes,
     logger,
     ...(options.now ? { now: options.now } : {}),
+    sources: sourceOptions(config, logger),
   })
   const app = createApp({
     engine,

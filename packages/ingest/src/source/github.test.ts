@@ -187,6 +187,7 @@ describe('GitHub source provider', () => {
     expect(githubWebUrl('https://git.example.com/github/api/v3')).toBe(
       'https://git.example.com/github',
     )
+    expect(githubWebUrl('https://api.octo.ghe.com')).toBe('https://octo.ghe.com')
   })
 
   it('sends GitHub Enterprise requests to its API URL', async () => {

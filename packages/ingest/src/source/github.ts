@@ -31,12 +31,18 @@ export interface GitHubSourceOptions {
   readonly logger?: SourceLogger
 }
 
-/** The web address of a GitHub API base: `api.github.com` → `github.com`, `…/api/v3` → `…`. */
+/**
+ * The web address of a GitHub API base: `https://api.github.com` → `https://github.com`, and
+ * likewise `api.<name>.ghe.com` (Enterprise Cloud) → `<name>.ghe.com`; a GitHub Enterprise Server
+ * API at `https://HOST/api/v3` → `https://HOST`.
+ */
 export function githubWebUrl(apiUrl: string): string {
   const url = new URL(apiUrl)
-  if (url.hostname === 'api.github.com') return 'https://github.com'
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v3$/, '')
-  return `${url.origin}${path}`
+  const path = url.pathname.replace(/\/+$/, '')
+  if (url.hostname.startsWith('api.') && path === '') {
+    return `${url.protocol}//${url.host.slice('api.'.length)}`
+  }
+  return `${url.origin}${path.replace(/\/api\/v3$/, '')}`
 }
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/')
