@@ -56,6 +56,7 @@ function firstRunMessage(email: string, token: string, options: StartupMessageOp
     `       -d '{"event":{"event_type":"error","message":"Hello from tis"}}'`,
     '',
     `Run \`${cli} help\` for every command. API reference: ${options.url}/api/v1/openapi.json`,
+    `Documentation: ${options.url}/docs/ (start with Getting started)`,
     '',
     '',
   ].join('\n')
