@@ -31,7 +31,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => app?.close(resolve))
+  if (app) await new Promise((resolve) => app.close(resolve))
   await client?.close(2_000)
   await tis?.stop()
 })

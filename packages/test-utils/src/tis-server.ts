@@ -20,6 +20,11 @@ export interface TisServerOptions {
    */
   readonly env?: Record<string, string>
   /**
+   * The administrator's access token (`tis_user_` and at least 16 more characters).
+   * @default a fresh random token
+   */
+  readonly adminToken?: string
+  /**
    * How long to wait for the server to listen, in milliseconds.
    * @default 60000
    */
@@ -56,7 +61,7 @@ export interface TisServer {
  */
 export async function startTisServer(options: TisServerOptions = {}): Promise<TisServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tis-server-'))
-  const adminToken = `tis_user_${randomBytes(16).toString('hex')}`
+  const adminToken = options.adminToken ?? `tis_user_${randomBytes(16).toString('hex')}`
   const child = spawn(process.execPath, ['--conditions=@tis/source', '--import', TSX, MAIN], {
     cwd: dataDir,
     env: {

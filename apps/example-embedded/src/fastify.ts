@@ -1,0 +1,34 @@
+import type { IngestEngine } from '@tis/ingest'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { MAX_BODY_BYTES, ROUTES } from './routes'
+
+/** The engine behind Fastify: every body reaches the engine as raw text, whatever its type. */
+export function createFastifyApp(engine: IngestEngine): FastifyInstance {
+  const app = Fastify({ bodyLimit: MAX_BODY_BYTES })
+  // The engine parses JSON itself, so malformed JSON gets tis's own 400, not Fastify's.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+
+  for (const route of ROUTES) {
+    const operation = route.operation(engine)
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (req, reply) => {
+        const response = await operation({
+          headers: req.headers,
+          text: typeof req.body === 'string' ? req.body : '',
+          params: req.params as Record<string, string>,
+          query: req.query as Record<string, string>,
+          ip: req.ip,
+        })
+        reply.code(response.status).headers(response.headers)
+        if (response.body === null) return reply.send()
+        // A Buffer goes out byte for byte; a string would get `; charset=utf-8` appended.
+        const json = Buffer.from(JSON.stringify(response.body))
+        return reply.header('content-type', 'application/json').send(json)
+      },
+    })
+  }
+  return app
+}

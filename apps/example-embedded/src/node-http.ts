@@ -1,0 +1,67 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { EngineResponse, IngestEngine } from '@tis/ingest'
+import { MAX_BODY_BYTES, ROUTES } from './routes'
+
+// `/api/v1/projects/:id` → /^\/api\/v1\/projects\/(?<id>[^/]+)$/
+const compiled = ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`),
+}))
+
+/** The engine behind a plain `node:http` server: route, read the body as text, write the answer. */
+export function createNodeServer(engine: IngestEngine): Server {
+  return createServer((req, res) => {
+    handle(engine, req, res).catch((error: unknown) => {
+      // Only the unexpected lands here (e.g. the database is down): log it, answer a bare 500.
+      console.error(error)
+      if (!res.headersSent) send(res, { status: 500, headers: {}, body: { error: 'Internal' } })
+      else res.destroy()
+    })
+  })
+}
+
+async function handle(engine: IngestEngine, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  let params: Record<string, string> | undefined
+  const match = compiled.find(({ route, pattern }) => {
+    const found = route.method === req.method && pattern.exec(url.pathname)
+    if (found) params = { ...found.groups }
+    return found
+  })
+  if (!match) return send(res, { status: 404, headers: {}, body: { error: 'Not found' } })
+  const text = await readText(req)
+  if (text === undefined) {
+    const error = `request body exceeds ${MAX_BODY_BYTES} bytes`
+    return send(res, { status: 413, headers: { Connection: 'close' }, body: { error } })
+  }
+  const response = await match.route.operation(engine)({
+    headers: req.headers,
+    text,
+    params: params ?? {},
+    query: Object.fromEntries(url.searchParams),
+    ...(req.socket.remoteAddress ? { ip: req.socket.remoteAddress } : {}),
+  })
+  send(res, response)
+}
+
+/** The body as UTF-8 text, or `undefined` once it passes {@link MAX_BODY_BYTES}. */
+async function readText(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function send(res: ServerResponse, response: EngineResponse) {
+  if (response.body === null) {
+    res.writeHead(response.status, response.headers).end()
+    return
+  }
+  res
+    .writeHead(response.status, { ...response.headers, 'Content-Type': 'application/json' })
+    .end(JSON.stringify(response.body))
+}
