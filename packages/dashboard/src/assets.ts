@@ -42,7 +42,8 @@ svg.chart text{font:11px system-ui,sans-serif;fill:var(--fg)}
 
 /**
  * `GET …/assets/dashboard.js` — progressive only: copy buttons, issue actions without a reload,
- * and live regions that poll their HTML fragment. Every page works without it.
+ * and live regions (the inbox, the activity feed) that poll their HTML fragment and announce
+ * new issues. Every page works without it.
  */
 export const SCRIPT = `(() => {
   document.addEventListener('click', (event) => {
@@ -67,18 +68,38 @@ export const SCRIPT = `(() => {
       const holder = document.createElement('tbody')
       holder.innerHTML = await response.text()
       const next = holder.firstElementChild
-      if (row && next) { row.replaceWith(next); next.querySelector('button')?.focus() }
+      if (row && next) {
+        for (const cell of next.querySelectorAll('[data-keep]')) {
+          const kept = row.querySelector('[data-keep="' + cell.dataset.keep + '"]')
+          if (kept && !cell.firstElementChild) cell.replaceWith(kept)
+        }
+        row.replaceWith(next); next.querySelector('button')?.focus()
+      }
       const status = document.getElementById('status-message')
       if (status) status.textContent = form.dataset.done || 'Updated'
     } catch { form.submit() }
   })
+  const ids = (region) => new Set([...region.querySelectorAll('[data-row]')].map((r) => r.dataset.row))
   for (const region of document.querySelectorAll('[data-live]')) {
     const every = Number(region.dataset.every || 5000)
     setInterval(async () => {
-      if (document.hidden) return
+      // Never pull the rows from under the keyboard or a pending in-place action.
+      if (document.hidden || region.contains(document.activeElement)) return
       try {
         const response = await fetch(region.dataset.live, { credentials: 'same-origin' })
-        if (response.ok && !response.redirected) region.innerHTML = await response.text()
+        if (!response.ok || response.redirected) return
+        const before = ids(region)
+        region.innerHTML = await response.text()
+        const table = region.closest('[data-live-table]')
+        if (table && region.children.length) {
+          table.hidden = false
+          for (const note of document.querySelectorAll('[data-empty-note]')) note.hidden = true
+        }
+        const added = [...ids(region)].filter((id) => !before.has(id)).length
+        const status = document.getElementById('status-message')
+        if (added && status && region.dataset.announce) {
+          status.textContent = added + ' new ' + (added === 1 ? 'issue' : 'issues')
+        }
       } catch {}
     }, every)
   }

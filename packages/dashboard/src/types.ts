@@ -26,6 +26,8 @@ export interface IssueJson {
   latest_event_id: string | null
   regression_count: number
   regressed_in_release: string | null
+  /** With `sparkline=24h`: events in each of the last 24 hours, oldest first. */
+  sparkline?: number[]
 }
 
 /** An event (`eventJson`). */
@@ -88,6 +90,25 @@ export interface TransactionJson {
   p95_ms: number | null
   p99_ms: number | null
   avg_ms: number | null
+}
+
+/** One bucket of `GET …/transactions/latency`. */
+export interface LatencyBucketJson {
+  start: string
+  count: number
+  error_count: number
+  p50_ms: number | null
+  p95_ms: number | null
+  p99_ms: number | null
+  avg_ms: number | null
+}
+
+/** A member of a project (`GET …/members`). */
+export interface MemberJson {
+  user_id: string
+  email: string
+  role: 'owner' | 'member'
+  added_at: string
 }
 
 /** A span of a trace. */

@@ -92,6 +92,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
     const issues = await get(`/projects/${projectId}/issues`)
     expect(issues.text).toContain(seeded.errorTitle)
     expect(issues.text).toContain('2 events in the last 24 hours')
+    expect(issues.text).toContain('data-keep="sparkline"')
     const issueId = issues.text.match(/issues\/([0-9a-f-]{36})"/)![1]!
     const issue = await get(`/projects/${projectId}/issues/${issueId}`)
     for (const text of [
@@ -191,6 +192,108 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(after.text).toMatch(/Requests per window<\/th><td class="num">5<\/td><td>override/)
     // Another user's project is a 404 page for the owner.
     expect((await get(`/projects/${projectId}/issues`, owner.token)).res.status).toBe(404)
+  })
+
+  it('escapes stored text exactly once and emits the doctype and SVG as markup', async () => {
+    const evil = `<img src=x onerror=alert(1)> & "quoted" ${Date.now()}`
+    const sent = await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+      event: { event_type: 'error', message: evil },
+    })
+    expect(sent.status).toBe(201)
+    const { text } = await get(`/projects/${projectId}/issues`)
+    expect(text.startsWith('<!doctype html><html lang="en">')).toBe(true)
+    expect(text).not.toContain('<img src=x')
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;')
+    expect(text).not.toContain('&amp;lt;')
+    expect(text).toMatch(/<svg class="chart" role="img" aria-label="1 event in the last 24 hours"/)
+  })
+
+  it('draws 24-hour sparklines from one read and serves the live inbox rows', async () => {
+    const title = `Sparkline ${Date.now()}`
+    for (const minutes of [1, 2, 125]) {
+      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+        event: {
+          event_type: 'error',
+          message: title,
+          occurred_at: new Date(Date.now() - minutes * 60_000).toISOString(),
+        },
+      })
+    }
+    const rows = await get(`/projects/${projectId}/inbox-rows?status=unresolved`)
+    expect(rows.res.status).toBe(200)
+    const row = rows.text.split('<tr ').find((r) => r.includes(title))!
+    expect(row).toContain('aria-label="3 events in the last 24 hours"')
+    // One bar per hour: the 24 rects of the row's sparkline, three events in at most two hours.
+    expect(row.match(/<rect /g)).toHaveLength(24)
+    expect(row.match(/fill="#a40e26"/g)!.length).toBeGreaterThanOrEqual(1)
+    const page = await get(`/projects/${projectId}/issues`)
+    expect(page.text).toContain(`data-live="/projects/${projectId}/inbox-rows?status=unresolved"`)
+    // A later page is not live (a bad cursor is the engine's 422, shown as a page).
+    expect((await get(`/projects/${projectId}/issues?cursor=x`)).res.status).toBe(422)
+  })
+
+  it('charts transaction latency over time, for all or one transaction', async () => {
+    const all = await get(`/projects/${projectId}/performance`)
+    expect(all.text).toContain('<h2 id="latency">Latency of all transactions</h2>')
+    expect(all.text).toMatch(/<(polyline|circle) [^>]*data-series="p95"/)
+    expect(all.text).toContain('3 transactions; highest p95 ')
+    const one = await get(`/projects/${projectId}/performance?name=POST+%2Fcheckout`)
+    expect(one.text).toContain('Latency of POST /checkout')
+    expect(one.text).toContain('highest p95 49 ms')
+    const none = await get(`/projects/${projectId}/performance?name=nothing`)
+    expect(none.text).toContain('No timed transactions in this window.')
+  })
+
+  it('lists the members; the owner may add one, a member may not', async () => {
+    const api = createApi(harness.url)
+    const owner = await api.createUser()
+    const member = await api.createUser()
+    const own = await api.createProject(owner.token)
+    const added = await post(
+      `/projects/${own.id}/settings/members`,
+      { email: member.email },
+      owner.token,
+    )
+    expect(added.status).toBe(303)
+    const page = (await get(`/projects/${own.id}/settings?done=member-added`, owner.token)).text
+    expect(page).toContain('The member was added.')
+    const list = page.slice(page.indexOf('<tbody id="members">'))
+    expect(list.indexOf(owner.email)).toBeGreaterThan(-1)
+    expect(list.indexOf(member.email)).toBeGreaterThan(list.indexOf(owner.email))
+    expect(list).toMatch(/<td>owner<\/td>.*<td>member<\/td>/s)
+    expect(page).toContain('Add member')
+    const seen = (await get(`/projects/${own.id}/settings`, member.token)).text
+    expect(seen).toContain(owner.email)
+    expect(seen).not.toContain('Add member')
+    expect(seen).not.toContain('Archive project')
+  })
+
+  it('lists a minted mobile token and revokes it', async () => {
+    const api = createApi(harness.url)
+    const project = await api.createProject(ADMIN_TOKEN, 'android')
+    const apiKey = await api.createKey(project.id)
+    const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
+      apiKey: apiKey.token,
+      json: {
+        mobile_ingest_token: {
+          platform: 'android',
+          service: 'com.acme.app',
+          environment: 'production',
+        },
+      },
+    })
+    expect(minted.status).toBe(201)
+    const page = (await get(`/projects/${project.id}/settings`)).text
+    const tokenId = page.match(/mobile-tokens\/([0-9a-f-]{36})\/revoke/)![1]!
+    expect(page).toContain('Revoke the android token')
+    const revoked = await post(
+      `/projects/${project.id}/settings/mobile-tokens/${tokenId}/revoke`,
+      {},
+    )
+    expect(revoked.status).toBe(303)
+    const after = (await get(`/projects/${project.id}/settings?done=mobile-token-revoked`)).text
+    expect(after).toContain('The mobile token was revoked.')
+    expect(after).toContain('No live mobile tokens.')
   })
 
   it('sends a signed-out or unknown session to the sign-in page', async () => {

@@ -1,6 +1,7 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { html } from 'hono/html'
 import { SCRIPT, STYLESHEET } from './assets'
 import type { DashboardApp, DashboardEnv, Deps } from './context'
 import { createCall, type DashboardEngine, PageError } from './engine-client'
@@ -145,8 +146,17 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
     return renderPage(c, deps, {
       title,
       status: error.status,
-      body: html`<h1>${title}</h1><p class="alert" role="alert">${error.message}</p>
-<p><a href="${base}/projects">Back to projects</a></p>`,
+      body: (
+        <>
+          <h1>{title}</h1>
+          <p class="alert" role="alert">
+            {error.message}
+          </p>
+          <p>
+            <a href={`${base}/projects`}>Back to projects</a>
+          </p>
+        </>
+      ),
     })
   })
   return app

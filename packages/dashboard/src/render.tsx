@@ -1,14 +1,17 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
 import type { Context } from 'hono'
+import type { Child } from 'hono/jsx'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { DashboardEnv, Deps, Session } from './context'
 import { ok } from './engine-client'
-import { type Html, type LayoutOptions, layout, type ProjectTab } from './layout'
+import { Layout, type LayoutOptions, type ProjectTab } from './layout'
 import type { ProjectJson } from './types'
 
 /** What a page hands {@link renderPage}. */
 export interface PageOptions {
   readonly title: string
-  readonly body: Html
+  readonly body: Child
   readonly project?: { readonly id: string; readonly name: string; readonly tab?: ProjectTab }
   /** @default 200 */
   readonly status?: number
@@ -26,7 +29,7 @@ export function renderPage(c: Context<DashboardEnv>, deps: Deps, page: PageOptio
       : {}),
     ...(page.project ? { project: page.project } : {}),
   }
-  return c.html(layout(options), (page.status ?? 200) as ContentfulStatusCode)
+  return c.html(<Layout {...options} />, (page.status ?? 200) as ContentfulStatusCode)
 }
 
 /** The project of `:id` as the signed-in user sees it (a 404 page otherwise). */

@@ -1,5 +1,6 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
 import { getCookie } from 'hono/cookie'
-import { html } from 'hono/html'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { renderPage } from '../render'
 import {
@@ -17,17 +18,38 @@ function loginPage(c: DashboardContext, deps: Deps, csrf: string, error?: string
   return renderPage(c, deps, {
     title: 'Sign in',
     status,
-    body: html`<h1>Sign in to tis</h1>
-${error ? html`<p class="alert" role="alert" id="login-error">${error}</p>` : ''}
-<form class="stack" method="post" action="${deps.base}/login">
-<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-<label for="token">User access token
-<input id="token" name="token" type="password" autocomplete="off" required spellcheck="false"${
-      error ? html` aria-describedby="login-error" aria-invalid="true"` : ''
-    }></label>
-<button type="submit">Sign in</button></form>
-<p class="muted">The access token (<code>tis_user_…</code>) was printed when your account was created
-(<code>tis users create &lt;email&gt;</code>); the first administrator's on the server's first run.</p>`,
+    body: (
+      <>
+        <h1>Sign in to tis</h1>
+        {error && (
+          <p class="alert" role="alert" id="login-error">
+            {error}
+          </p>
+        )}
+        <form class="stack" method="post" action={`${deps.base}/login`}>
+          <input type="hidden" name={CSRF_FIELD} value={csrf} />
+          <label for="token">
+            User access token
+            <input
+              id="token"
+              name="token"
+              type="password"
+              autocomplete="off"
+              required
+              spellcheck={false}
+              aria-describedby={error ? 'login-error' : undefined}
+              aria-invalid={error ? 'true' : undefined}
+            />
+          </label>
+          <button type="submit">Sign in</button>
+        </form>
+        <p class="muted">
+          The access token (<code>tis_user_…</code>) was printed when your account was created (
+          <code>{'tis users create <email>'}</code>); the first administrator's on the server's
+          first run.
+        </p>
+      </>
+    ),
   })
 }
 

@@ -1,0 +1,204 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import type { DashboardApp, Deps } from '../context'
+import { ok } from '../engine-client'
+import { relativeTime, shortId } from '../format'
+import { Badge, type Html, Time } from '../layout'
+import { loadProject, renderPage } from '../render'
+import type { DeploymentJson, EventJson, IssueJson, Page } from '../types'
+import { DeploymentLinks } from './deployment-links'
+import { EventTable } from './event-table'
+import { IssueActions } from './issue-actions'
+
+interface Frame {
+  function?: string
+  filename?: string
+  lineno?: number
+  colno?: number
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+
+function Frames({ exception }: { exception: Record<string, unknown> }): Html {
+  const list = Array.isArray(exception['frames']) ? (exception['frames'] as Frame[]) : []
+  if (list.length === 0) return <p class="muted">No stack frames were sent.</p>
+  return (
+    <ol class="frames">
+      {list.map((f) => (
+        <li>
+          <code>{f.function || '<anonymous>'}</code>{' '}
+          <span class="muted">{`${f.filename ?? '?'}:${f.lineno ?? '?'}:${f.colno ?? '?'}`}</span>
+        </li>
+      ))}
+    </ol>
+  )
+}
+
+function KeyValues(props: { values: Record<string, unknown>; caption: string }): Html {
+  const entries = Object.entries(props.values)
+  if (entries.length === 0) return <p class="muted">None.</p>
+  return (
+    <table>
+      <caption class="skip">{props.caption}</caption>
+      <tbody>
+        {entries.map(([k, v]) => (
+          <tr>
+            <th scope="row">{k}</th>
+            <td>{typeof v === 'string' ? v : <code>{JSON.stringify(v)}</code>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** "First seen N minutes after deploy X", when the issue appeared after the deployment. */
+function AfterDeploy(props: { issue: IssueJson; deployment: DeploymentJson }): Html | null {
+  const { issue, deployment } = props
+  const minutes = Math.round(
+    (new Date(issue.first_seen_at).getTime() - new Date(deployment.deployed_at).getTime()) / 60_000,
+  )
+  if (minutes < 0) return null
+  return (
+    <p>
+      <strong>{`First seen ${minutes} minute${minutes === 1 ? '' : 's'} after deploy ${deployment.release}`}</strong>{' '}
+      {`(${deployment.environment}${deployment.commit_sha ? `, ${shortId(deployment.commit_sha, 7)}` : ''}).`}
+    </p>
+  )
+}
+
+/** `GET /projects/:id/issues/:issue_id` */
+export function registerIssue(app: DashboardApp, deps: Deps): void {
+  app.get('/projects/:id/issues/:issue_id', async (c) => {
+    const session = c.get('session')
+    const project = await loadProject(c, deps)
+    const reads = deps.engine.reads
+    const params = { id: project.id }
+    const { issue } = ok<{ issue: IssueJson }>(
+      await session.call(reads.getIssue, {
+        params: { ...params, issue_id: c.req.param('issue_id') },
+      }),
+    )
+    const [detail, latest, firstDeploy] = await Promise.all([
+      issue.latest_event_id
+        ? session.call(reads.getEvent, { params: { ...params, event_id: issue.latest_event_id } })
+        : null,
+      session.call(reads.listEvents, { params, query: { issue_id: issue.id, limit: '10' } }),
+      issue.first_release
+        ? session.call(reads.listDeployments, {
+            params,
+            query: { release: issue.first_release, limit: '1' },
+          })
+        : null,
+    ])
+    const event =
+      detail && detail.status === 200
+        ? (detail.body as {
+            event: EventJson
+            deployment: DeploymentJson | null
+            related: EventJson[]
+          })
+        : { event: null, deployment: null, related: [] }
+    const deployment =
+      (firstDeploy
+        ? ok<Page<'deployments', DeploymentJson>>(firstDeploy).deployments[0]
+        : undefined) ?? event.deployment
+    const context = record(event.event?.context)
+    const exception = record(context['exception'])
+    const now = deps.now()
+    const base = `${deps.base}/projects/${project.id}`
+    const back = `${base}/issues/${issue.id}`
+    const traceId = event.event?.trace_id
+    return renderPage(c, deps, {
+      title: `${issue.title} · ${project.name}`,
+      project: { id: project.id, name: project.name, tab: 'issues' },
+      body: (
+        <>
+          <h1>{issue.title}</h1>
+          <p>
+            <Badge value={issue.status} />{' '}
+            <IssueActions
+              deps={deps}
+              session={session}
+              target={{ issue, projectId: project.id, back, inPlace: false }}
+            />
+          </p>
+          <dl class="facts">
+            <dt>Exception</dt>
+            <dd>{String(exception['exception_class'] ?? exception['class'] ?? '—')}</dd>
+            <dt>Level</dt>
+            <dd>{issue.level}</dd>
+            <dt>Events</dt>
+            <dd>{issue.count}</dd>
+            <dt>First seen</dt>
+            <dd>
+              <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />
+              {issue.first_release ? ` in ${issue.first_release}` : ''}
+            </dd>
+            <dt>Last seen</dt>
+            <dd>
+              <Time iso={issue.last_seen_at} text={relativeTime(issue.last_seen_at, now)} />
+              {issue.last_release ? ` in ${issue.last_release}` : ''}
+            </dd>
+            {issue.regression_count > 0 && (
+              <>
+                <dt>Regressions</dt>
+                <dd>{`${issue.regression_count} (last in ${issue.regressed_in_release ?? 'unknown release'})`}</dd>
+              </>
+            )}
+          </dl>
+          <h2>Deployment</h2>
+          {deployment ? (
+            <>
+              <AfterDeploy issue={issue} deployment={deployment} />
+              <DeploymentLinks deployment={deployment} />
+            </>
+          ) : (
+            <p class="muted">
+              No deployment is known for this issue's release. Record deployments with{' '}
+              <code>POST /api/v1/deployments</code>.
+            </p>
+          )}
+          <h2>Stack trace</h2>
+          {exception['message'] ? (
+            <p>
+              <code>{String(exception['message'])}</code>
+            </p>
+          ) : null}
+          <Frames exception={exception} />
+          <h2>Request</h2>
+          <KeyValues values={record(context['request'])} caption="Request context" />
+          <h2>Tags</h2>
+          <KeyValues values={record(context['tags'])} caption="Tags" />
+          <h2>Latest events</h2>
+          <EventTable
+            deps={deps}
+            projectId={project.id}
+            events={ok<Page<'events', EventJson>>(latest).events}
+            caption="Latest events of this issue"
+          />
+          <h2>Related logs and events</h2>
+          <p class="muted">
+            Sharing the latest event's trace, request or session id
+            {traceId && (
+              <>
+                {' ('}
+                <a href={`${base}/traces/${traceId}`}>view the trace</a>)
+              </>
+            )}
+            .
+          </p>
+          <EventTable
+            deps={deps}
+            projectId={project.id}
+            events={event.related}
+            caption="Related events"
+          />
+        </>
+      ),
+    })
+  })
+}

@@ -1,0 +1,269 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { Sparkline } from '../charts'
+import type { DashboardApp, DashboardContext, Deps, Session } from '../context'
+import { FirstEventHelp } from '../empty-state'
+import { ok } from '../engine-client'
+import { relativeTime } from '../format'
+import { Badge, type Html, queryString, Time } from '../layout'
+import { loadProject, renderPage, safeReturn } from '../render'
+import type { IssueJson, Page } from '../types'
+import { IssueActions } from './issue-actions'
+
+const STATUSES = ['unresolved', 'resolved', 'ignored', 'all'] as const
+
+/** How often the inbox refreshes its first page while the tab is visible (with JavaScript). */
+const LIVE_EVERY_MS = 10_000
+
+function sparklineLabel(counts: readonly number[]) {
+  const total = counts.reduce((a, b) => a + b, 0)
+  return `${total} event${total === 1 ? '' : 's'} in the last 24 hours`
+}
+
+/** One inbox row; `back` is where its forms return to without JavaScript. */
+function IssueRow(props: {
+  deps: Deps
+  session: Session
+  issue: IssueJson
+  back: string
+  projectId: string
+}): Html {
+  const { deps, session, issue, projectId } = props
+  const now = deps.now()
+  return (
+    <tr data-row={issue.id}>
+      <td>
+        <a href={`${deps.base}/projects/${projectId}/issues/${issue.id}`}>{issue.title}</a>
+        <div class="muted">
+          {issue.level}
+          {issue.regression_count ? ` · regressed ${issue.regression_count}×` : ''}
+        </div>
+      </td>
+      <td>
+        <Badge value={issue.status} />
+      </td>
+      <td class="num">{issue.count}</td>
+      <td>
+        <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />
+      </td>
+      <td>
+        <Time iso={issue.last_seen_at} text={relativeTime(issue.last_seen_at, now)} />
+      </td>
+      <td>{issue.last_release ?? <span class="muted">—</span>}</td>
+      {issue.sparkline ? (
+        <td data-keep="sparkline">
+          <Sparkline values={issue.sparkline} label={sparklineLabel(issue.sparkline)} />
+        </td>
+      ) : (
+        // A row re-rendered after an action keeps the sparkline it had (see dashboard.js).
+        <td data-keep="sparkline"></td>
+      )}
+      <td class="actions">
+        <IssueActions
+          deps={deps}
+          session={session}
+          target={{ issue, projectId, back: props.back, inPlace: true }}
+        />
+      </td>
+    </tr>
+  )
+}
+
+function IssueRows(props: {
+  deps: Deps
+  session: Session
+  issues: readonly IssueJson[]
+  back: string
+  projectId: string
+}): Html {
+  return (
+    <>
+      {props.issues.map((issue) => (
+        <IssueRow
+          deps={props.deps}
+          session={props.session}
+          issue={issue}
+          back={props.back}
+          projectId={props.projectId}
+        />
+      ))}
+    </>
+  )
+}
+
+function Filters({ c, deps, projectId }: { c: DashboardContext; deps: Deps; projectId: string }) {
+  const q = (name: string) => c.req.query(name) ?? ''
+  const status = q('status') || 'unresolved'
+  return (
+    <search aria-label="Filter issues">
+      <form class="filters" method="get" action={`${deps.base}/projects/${projectId}/issues`}>
+        <label for="f-status">
+          Status
+          <select id="f-status" name="status">
+            {STATUSES.map((s) => (
+              <option selected={s === status}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label for="f-environment">
+          Environment
+          <input id="f-environment" name="environment" value={q('environment')} />
+        </label>
+        <label for="f-release">
+          Release
+          <input id="f-release" name="release" value={q('release')} />
+        </label>
+        <label for="f-q">
+          Search
+          <input id="f-q" type="search" name="q" value={q('q')} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+    </search>
+  )
+}
+
+/** The inbox's filters from the query string (the page and its live rows share them). */
+function inboxQuery(c: DashboardContext) {
+  return {
+    status: c.req.query('status') || 'unresolved',
+    environment: c.req.query('environment') || undefined,
+    release: c.req.query('release') || undefined,
+    q: c.req.query('q') || undefined,
+  }
+}
+
+async function loadInbox(c: DashboardContext, deps: Deps, projectId: string, cursor?: string) {
+  return ok<Page<'issues', IssueJson>>(
+    await c.get('session').call(deps.engine.reads.listIssues, {
+      params: { id: projectId },
+      query: { ...inboxQuery(c), cursor, sparkline: '24h' },
+    }),
+  )
+}
+
+/**
+ * `GET /projects/:id/issues` (the inbox), its live `GET …/inbox-rows` fragment and
+ * `POST …/issues/:issue_id/status`.
+ */
+export function registerIssues(app: DashboardApp, deps: Deps): void {
+  app.get('/projects/:id', (c) =>
+    c.redirect(`${deps.base}/projects/${c.req.param('id')}/issues`, 303),
+  )
+  app.get('/projects/:id/inbox-rows', async (c) => {
+    const projectId = c.req.param('id')
+    const page = await loadInbox(c, deps, projectId)
+    const back = `${deps.base}/projects/${projectId}/issues${queryString(inboxQuery(c))}`
+    return c.html(
+      <IssueRows
+        deps={deps}
+        session={c.get('session')}
+        issues={page.issues}
+        back={back}
+        projectId={projectId}
+      />,
+    )
+  })
+  app.get('/projects/:id/issues', async (c) => {
+    const session = c.get('session')
+    const project = await loadProject(c, deps)
+    const query = inboxQuery(c)
+    const cursor = c.req.query('cursor') || undefined
+    const page = await loadInbox(c, deps, project.id, cursor)
+    const url = new URL(c.req.url)
+    const back = url.pathname + url.search
+    const filtered = Boolean(
+      query.environment || query.release || query.q || query.status !== 'unresolved',
+    )
+    let empty: Html = <p class="empty">No issues match these filters.</p>
+    if (page.issues.length === 0 && !filtered) {
+      const any = ok<Page<'events', unknown>>(
+        await session.call(deps.engine.reads.listEvents, {
+          params: { id: project.id },
+          query: { limit: '1' },
+        }),
+      )
+      empty = any.events.length ? (
+        <p class="empty">No unresolved issues. Errors your application reports show up here.</p>
+      ) : (
+        <FirstEventHelp base={deps.base} origin={url.origin} projectId={project.id} />
+      )
+    }
+    const path = `${deps.base}/projects/${project.id}`
+    const live = !cursor
+    const next = page.next_cursor ? queryString({ ...query, cursor: page.next_cursor }) : null
+    return renderPage(c, deps, {
+      title: `Issues · ${project.name}`,
+      project: { id: project.id, name: project.name, tab: 'issues' },
+      body: (
+        <>
+          <h1>Issues</h1>
+          <Filters c={c} deps={deps} projectId={project.id} />
+          {live && (
+            <p class="muted">
+              Newest activity first; updates every 10 seconds while this tab is visible.
+            </p>
+          )}
+          <table hidden={page.issues.length === 0 ? true : undefined} data-live-table="">
+            <caption class="skip">Issues, newest activity first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Issue</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">
+                  Events
+                </th>
+                <th scope="col">First seen</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">Release</th>
+                <th scope="col">Last 24 h</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody
+              id="inbox"
+              data-live={live ? `${path}/inbox-rows${queryString(query)}` : undefined}
+              data-every={live ? String(LIVE_EVERY_MS) : undefined}
+              data-announce={live ? 'issues' : undefined}
+            >
+              <IssueRows
+                deps={deps}
+                session={session}
+                issues={page.issues}
+                back={back}
+                projectId={project.id}
+              />
+            </tbody>
+          </table>
+          {page.issues.length === 0 && <div data-empty-note="">{empty}</div>}
+          {next && (
+            <p class="pager">
+              <a href={`${path}/issues${next}`}>Next page</a>
+            </p>
+          )}
+        </>
+      ),
+    })
+  })
+  app.post('/projects/:id/issues/:issue_id/status', async (c) => {
+    const session = c.get('session')
+    const form = await c.req.parseBody()
+    const projectId = c.req.param('id')
+    const issueId = c.req.param('issue_id')
+    const { issue } = ok<{ issue: IssueJson }>(
+      await session.call(deps.engine.reads.updateIssue, {
+        params: { id: projectId, issue_id: issueId },
+        body: { issue: { status: String(form['status'] ?? '') } },
+      }),
+    )
+    const back = safeReturn(
+      form['return_to'],
+      deps,
+      `${deps.base}/projects/${projectId}/issues/${issueId}`,
+    )
+    if (c.req.header('x-tis-fragment') !== '1') return c.redirect(back, 303)
+    return c.html(
+      <IssueRow deps={deps} session={session} issue={issue} back={back} projectId={projectId} />,
+    )
+  })
+}
