@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process'
+import { openApiToMarkdown } from '@tis/docs-site'
+import { startTisServer, type TisServer } from '@tis/test-utils/tis-server'
+import { Marked, type Tokens } from 'marked'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serverOpenApiDocument } from '../src/openapi'
+
+// Runs the curl example of every endpoint on the docs site's HTTP API page (generated from the
+// server's whole OpenAPI document) against a real server, with the shell variables the page
+// names set to real ids, in page order. Every example must succeed (2xx). The one allowed
+// refusal depends on the server's configuration, not on the example: storing a GitHub token
+// needs SERVICE_SECRET_KEY. Skipped, with this reason, when curl is missing.
+const HAS_CURL = spawnSync('curl', ['--version']).status === 0
+const CONFIG_REFUSALS = [/SERVICE_SECRET_KEY/]
+
+describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
+  let server: TisServer
+  const env: Record<string, string> = {}
+
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+  async function call(path: string, token: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${server.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await response.text()
+    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${text}`)
+    return JSON.parse(text)
+  }
+
+  beforeAll(async () => {
+    server = await startTisServer()
+    // An android project, so that the mobile token example can mint one.
+    const { projectId, apiKey } = await server.createProjectWithKey('examples', 'android')
+    const admin = server.adminToken
+    const extraKey = await call(`/api/v1/projects/${projectId}/api_keys`, admin, {
+      api_key: { name: 'to revoke' },
+    })
+    const mobile = await call('/api/v1/mobile_ingest_tokens', apiKey, {
+      mobile_ingest_token: { platform: 'android', service: 'app', environment: 'production' },
+    })
+    await call('/api/v1/ingest_events', apiKey, {
+      event: { event_type: 'error', message: 'boom' },
+    })
+    await call('/api/v1/ingest_events', apiKey, {
+      event: {
+        event_type: 'span',
+        trace_id: 'trace-1',
+        span_id: 'span-1',
+        name: 'GET /',
+        duration_ms: 5,
+      },
+    })
+    const { events } = await server.read(`/api/v1/projects/${projectId}/events?event_type=error`)
+    const tokens = await server.read(`/api/v1/projects/${projectId}/mobile_tokens`)
+    Object.assign(env, {
+      TIS_URL: server.url,
+      TIS_TOKEN: admin,
+      API_KEY: apiKey,
+      PROJECT_ID: projectId,
+      KEY_ID: extraKey.api_key?.id ?? extraKey.id,
+      TOKEN_ID: tokens.mobile_tokens?.[0]?.id ?? mobile.id,
+      ISSUE_ID: events[0].issue_id,
+      EVENT_ID: events[0].id,
+      TRACE_ID: 'trace-1',
+    })
+  }, 90_000)
+  afterAll(() => server?.stop())
+
+  it('every example succeeds', () => {
+    const markdown = openApiToMarkdown(serverOpenApiDocument())
+    const blocks = new Marked()
+      .lexer(markdown)
+      .filter((t): t is Tokens.Code => t.type === 'code' && t.lang === 'bash')
+    const failures: string[] = []
+    for (const block of blocks) {
+      const result = spawnSync('bash', ['-c', `set -euo pipefail\n${block.text}`], {
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      })
+      const status = Number(result.stdout.match(/^HTTP\/[\d.]+ (\d{3})/)?.[1] ?? 0)
+      const body = result.stdout.split('\r\n\r\n').slice(1).join('\r\n\r\n')
+      const ok = status >= 200 && status < 300
+      if (!ok && !CONFIG_REFUSALS.some((r) => r.test(body))) {
+        failures.push(`${status} ${block.text}\n${body}${result.stderr}`)
+      }
+    }
+    expect(blocks.length).toBeGreaterThan(30)
+    expect(failures.join('\n\n')).toBe('')
+  }, 120_000)
+})
