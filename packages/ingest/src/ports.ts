@@ -89,8 +89,6 @@ export interface UserRecord {
   readonly createdAt: Date
 }
 
-/** A project API key as listed (never with its token). */
-export interface ApiKeyRecord {
 /** A user who may see a project: its owner or one of its members. */
 export interface MemberRecord {
   readonly userId: string
@@ -100,6 +98,8 @@ export interface MemberRecord {
   readonly addedAt: Date
 }
 
+/** A project API key as listed (never with its token). */
+export interface ApiKeyRecord {
   readonly id: string
   readonly projectId: string
   readonly name: string
@@ -257,12 +257,12 @@ export interface ManagementStore {
   /** Adds a member; resolves `false` when already a member. */
   addMember(projectId: string, userId: string, createdAt: Date): Promise<boolean>
   /**
-   * Sets a project's status. Archiving revokes every active API key and mobile token of the
-  /**
    * The project's owner (role `owner`), then its members in the order they were added; empty
    * when the project is unknown.
    */
   listMembers(projectId: string): Promise<readonly MemberRecord[]>
+  /**
+   * Sets a project's status. Archiving revokes every active API key and mobile token of the
    * project in the same transaction. Resolves the updated project, or `null` when unknown.
    */
   setProjectStatus(
@@ -567,8 +567,6 @@ export interface RootSpanQuery {
   readonly limit: number
 }
 
-/** The read side of the inbox and event list (issue 5). */
-export interface ReadStore {
 /** Filters of {@link ReadStore.issueActivity}: events of these issues with `since <= occurred_at < until`. */
 export interface IssueActivityQuery {
   readonly projectId: string
@@ -612,6 +610,8 @@ export interface TransactionLatencyBucket {
   readonly avg: number | null
 }
 
+/** The read side of the inbox and event list (issue 5). */
+export interface ReadStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
   listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>
   /** The issue of the project, or `null`. */
@@ -643,12 +643,12 @@ export interface TransactionLatencyBucket {
   listTraceSpans(projectId: string, traceId: string, limit: number): Promise<readonly SpanRecord[]>
   /** Root spans newest first: (started_at desc, id desc), at most `limit`. */
   listRootSpans(query: RootSpanQuery): Promise<readonly SpanRecord[]>
-}
-
   /** Per issue, the non-empty buckets of its events (one grouped query for all the issues). */
   issueActivity(query: IssueActivityQuery): Promise<readonly IssueActivityBucket[]>
   /** The non-empty buckets of transaction timings, oldest first. */
   transactionLatency(query: TransactionLatencyQuery): Promise<readonly TransactionLatencyBucket[]>
+}
+
 /** Everything a storage adapter provides. */
 export interface IngestStore
   extends TelemetryStore,

@@ -56,9 +56,9 @@ export interface ReadApi {
   listTraces: ManagementOperation
   /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
   getTrace: ManagementOperation
-}
   /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
   getTransactionLatency: ManagementOperation
+}
 
 /** The most spans `GET …/traces/:trace_id` returns (earliest first); more set `truncated`. */
 export const MAX_TRACE_SPANS = 5_000
@@ -405,16 +405,16 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       })
     }),
 
-    listIssues: withProject(async (request, project) => {
-      const result = await page(
-        parseIssueQuery(project.id, request.query ?? {}),
     getTransactionLatency: withProject((request, project) =>
       transactionLatency(store, project, request.query ?? {}, now()),
     ),
 
-        (q) => store.listIssues(q),
+    listIssues: withProject(async (request, project) => {
       const sparkline = parseSparkline(request.query ?? {})
       if (!sparkline.ok) return json(422, { errors: sparkline.errors })
+      const result = await page(
+        parseIssueQuery(project.id, request.query ?? {}),
+        (q) => store.listIssues(q),
         (i) => ({ at: i.lastSeenAt, id: i.id }),
       )
       if ('status' in result) return result
