@@ -13,17 +13,16 @@ export interface OpenApiDocument {
 /** A JSON object. */
 export type Json = Record<string, unknown>
 
-/** @internal */
+/** Whether a value is a JSON object (not an array). */
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-/** @internal */
+/** The value when it is a string. */
 export const asString = (value: unknown) => (typeof value === 'string' ? value : undefined)
-/** Markdown table cells hold one line and no bare `|`. */
-/** @internal */
+/** Text fit for a Markdown table cell: one line, `|` escaped. */
 export const cell = (text: string | undefined) =>
   (text ?? '').replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|')
 
-/** @internal */
+/** Follows `$ref`s (local ones, `#/…`) to the object they name; `{}` when there is none. */
 export function resolve(doc: OpenApiDocument, value: unknown): Json {
   let current = value
   for (
@@ -37,23 +36,30 @@ export function resolve(doc: OpenApiDocument, value: unknown): Json {
   return isObject(current) ? current : {}
 }
 
-/** @internal */
+/** The last segment of a `$ref` (`#/components/schemas/Event` → `Event`). */
 export const refName = (value: unknown) =>
   isObject(value) && typeof value['$ref'] === 'string' ? value['$ref'].split('/').pop() : undefined
 
-/** @internal */
-export function typeOf(doc: OpenApiDocument, value: unknown): string {
+/** A short type description of a schema for tables: a name, a union, an enum or a shape. */
+export function typeOf(doc: OpenApiDocument, value: unknown, depth = 0): string {
   const name = refName(value)
   if (name) return name
   const schema = resolve(doc, value)
   const union = (schema['oneOf'] ?? schema['anyOf']) as unknown[] | undefined
   if (Array.isArray(union) && union.some((s) => isObject(s) && (s['$ref'] || s['type']))) {
-    return union.map((s) => typeOf(doc, s)).join(' \\| ')
+    return union.map((s) => typeOf(doc, s, depth)).join(' | ')
   }
   if (Array.isArray(schema['enum'])) return schema['enum'].map((v) => JSON.stringify(v)).join(', ')
   const type = schema['type']
-  if (type === 'array') return `${typeOf(doc, schema['items'])}[]`
-  if (Array.isArray(type)) return type.join(' \\| ')
+  if (type === 'array') return `${typeOf(doc, schema['items'], depth)}[]`
+  const properties = isObject(schema['properties']) ? schema['properties'] : undefined
+  if (properties && depth < 2) {
+    // Inline objects (answers such as `{ project: Project }`): their fields, aliases left out.
+    const keys = Object.keys(properties).filter((k) => k !== k.toUpperCase())
+    const shown = keys.slice(0, 4).map((k) => `${k}: ${typeOf(doc, properties[k], depth + 1)}`)
+    return `{ ${shown.join(', ')}${keys.length > 4 ? ', …' : ''} }`
+  }
+  if (Array.isArray(type)) return type.join(' | ')
   const format = asString(schema['format'])
   return `${asString(type) ?? 'any'}${format ? ` (${format})` : ''}`
 }
@@ -63,7 +69,6 @@ export function typeOf(doc: OpenApiDocument, value: unknown): string {
  * else a placeholder by type. Objects get their required properties, or — when none are required,
  * as in the management envelopes — the first property whose name is not UPPER_CASE (the aliases).
  */
-/** @internal */
 export function sample(doc: OpenApiDocument, value: unknown, depth = 0, name = ''): unknown {
   const schema = resolve(doc, value)
   if ('example' in schema) return schema['example']
