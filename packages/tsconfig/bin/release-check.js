@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+// RELEASE_CHECK_REF rehearses another commit (default HEAD).
+const ref = process.env.RELEASE_CHECK_REF || 'HEAD'
 const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim()
 const work = mkdtempSync(join(tmpdir(), 'tis-release-'))
 const copy = join(work, 'repo')
@@ -25,7 +27,7 @@ function run(command, args, options = {}) {
   })
 }
 
-/** The published (non-private) packages of the copy: name → { dir, version }. */
+/** The published (non-private) packages of the copy: name → { dir, version, files }. */
 function publishedPackages() {
   const found = new Map()
   for (const name of readdirSync(join(copy, 'packages'))) {
@@ -41,9 +43,10 @@ function publishedPackages() {
 try {
   mkdirSync(copy)
   // A copy, not a worktree: nothing is written to the repository's .git or working tree.
-  execFileSync('sh', ['-c', `git -C "${root}" archive --format=tar HEAD | tar -x -C "${copy}"`], {
-    stdio: 'inherit',
+  const archive = execFileSync('git', ['-C', root, 'archive', '--format=tar', ref], {
+    maxBuffer: 1 << 30,
   })
+  execFileSync('tar', ['-x', '-C', copy], { input: archive })
   run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent'])
 
   const before = publishedPackages()
@@ -51,7 +54,10 @@ try {
   const after = publishedPackages()
   const bumped = [...after].filter(([name, { version }]) => before.get(name)?.version !== version)
   const problems = []
-  for (const [name, { dir, version }] of after) {
+  for (const [name, { dir, version, files }] of after) {
+    if (Array.isArray(files) && !files.includes('CHANGELOG.md')) {
+      problems.push(`${name}: "files" must list CHANGELOG.md, or the tarball has no changelog`)
+    }
     const changelog = join(dir, 'CHANGELOG.md')
     if (!existsSync(changelog)) {
       problems.push(`${name}: no CHANGELOG.md`)
