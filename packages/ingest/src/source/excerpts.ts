@@ -1,67 +1,20 @@
 import type { DeploymentRecord, EventRecord } from '../ports'
-import { resolveCommit, type SourceCommit } from './commit'
-import { cutExcerpt, DEFAULT_CONTEXT_LINES, type ExcerptLine } from './excerpt'
+import { sourceAccess } from './access'
+import { resolveCommit } from './commit'
+import { cutExcerpt, DEFAULT_CONTEXT_LINES } from './excerpt'
+import type { EventFrames, FrameJson, FrameSourceFailure } from './frame-json'
 import { framesOfEvent } from './frames'
 import { createGitHubSourceProviders, GITHUB_API_URL, type SourceLogger } from './github'
 import { createConcurrencyLimit } from './limiter'
 import { mapToRepositoryPath } from './paths'
 import type {
-  SourceCredentials,
-  SourceFailure,
   SourceFileKey,
   SourceFileResult,
   SourceProvider,
   SourceProviderFactory,
-  SourceSettingsRecord,
   SourceStore,
 } from './ports'
 import { createSecretBox, type SecretBox } from './secret-box'
-
-/** Why a frame has no excerpt. */
-export type FrameSourceFailure =
-  | SourceFailure
-  | 'not_in_repository'
-  | 'no_commit'
-  | 'timeout'
-  | 'not_configured'
-  | 'skipped'
-
-/** `frames[].source` of the event detail. */
-export type FrameSource =
-  | {
-      readonly status: 'ok'
-      readonly repository: string
-      readonly commit_sha: string
-      /** The file's path in the repository. */
-      readonly path: string
-      /** The frame's line. */
-      readonly line: number
-      readonly lines: readonly ExcerptLine[]
-      /** The line on the code host's web pages at that commit. */
-      readonly url: string
-    }
-  | { readonly status: FrameSourceFailure; readonly message: string }
-
-/** One frame of the event detail's `frames`. */
-export interface FrameJson {
-  readonly function: string | null
-  readonly filename: string | null
-  readonly lineno: number | null
-  readonly colno: number | null
-  /** The file maps to a path in the repository. */
-  readonly in_app: boolean
-  readonly source: FrameSource
-}
-
-/** The event detail's `frames` and the commit their excerpts were cut from. */
-export interface EventFrames {
-  readonly source_commit: {
-    readonly repository: string
-    readonly commit_sha: string
-    readonly from: SourceCommit['from']
-  } | null
-  readonly frames: readonly FrameJson[]
-}
 
 /** Options of {@link createSourceExcerpts}. */
 export interface SourceExcerptsOptions {
@@ -103,10 +56,6 @@ export interface SourceExcerpts {
   readonly serverApiUrl: string
 }
 
-type Access =
-  | { ok: true; credentials: SourceCredentials; scope: string }
-  | { ok: false; message: string }
-
 const TIMEOUT = Symbol('timeout')
 const keyId = (k: SourceFileKey) => `${k.scope}\n${k.repository}\n${k.commitSha}\n${k.path}`
 
@@ -130,45 +79,6 @@ export function createSourceExcerpts(options: SourceExcerptsOptions): SourceExce
   const notFoundTtlMs = options.notFoundTtlMs ?? 15 * 60_000
   const limit = createConcurrencyLimit(options.concurrency ?? 4)
   const inflight = new Map<string, Promise<SourceFileResult>>()
-
-  function access(projectId: string, settings: SourceSettingsRecord | null): Access {
-    const projectApi = settings?.githubApiUrl ?? null
-    if (settings?.githubTokenSealed) {
-      if (!box) {
-        return {
-          ok: false,
-          message:
-            "the project's GitHub token cannot be decrypted: the server has no SERVICE_SECRET_KEY",
-        }
-      }
-      const token = box.open(settings.githubTokenSealed, projectId)
-      if (token === null) {
-        return {
-          ok: false,
-          message:
-            "the project's GitHub token cannot be decrypted with the current SERVICE_SECRET_KEY; set it again",
-        }
-      }
-      const apiUrl = projectApi ?? serverApiUrl
-      return { ok: true, credentials: { token, apiUrl }, scope: `project:${projectId}:${apiUrl}` }
-    }
-    if (!options.serverToken) {
-      return {
-        ok: false,
-        message:
-          "no GitHub token: set github_token in the project's source settings, or SERVICE_GITHUB_TOKEN on the server",
-      }
-    }
-    if (projectApi !== null && projectApi !== serverApiUrl) {
-      return {
-        ok: false,
-        message:
-          "the project's github_api_url needs a project github_token: the server's token is only sent to SERVICE_GITHUB_API_URL",
-      }
-    }
-    const credentials = { token: options.serverToken, apiUrl: serverApiUrl }
-    return { ok: true, credentials, scope: `server:${serverApiUrl}` }
-  }
 
   /** Fetches a file once at a time per key, caching `ok` and `not_found` answers. */
   function fetchFile(provider: SourceProvider, key: SourceFileKey): Promise<SourceFileResult> {
@@ -248,7 +158,11 @@ export function createSourceExcerpts(options: SourceExcerptsOptions): SourceExce
     if (frames.length === 0) return { source_commit: sourceCommit, frames: [] }
     const settings = await store.findSourceSettings(projectId)
     const context = settings?.contextLines ?? DEFAULT_CONTEXT_LINES
-    const auth = access(projectId, settings)
+    const auth = sourceAccess(projectId, settings, {
+      box,
+      serverToken: options.serverToken,
+      serverApiUrl,
+    })
     const mapped = frames.map((f) => ({
       frame: f,
       mapping: mapToRepositoryPath(f.filename, settings?.pathPrefix ?? ''),
