@@ -158,8 +158,27 @@ describe.skipIf(!hasChromium)(
       await check('activity')
       await at('/performance')
       expect(await page.locator('main').textContent()).toContain('33.3%')
+      const chart = page.getByRole('img', { name: /^Latency of all transactions: p50 and p95/ })
+      expect(await chart.locator('[data-series="p95"]').count()).toBeGreaterThan(0)
       await check('performance')
-      await page.getByRole('link', { name: 'POST /checkout' }).click()
+      await page
+        .getByRole('table', { name: 'Transactions, busiest first' })
+        .getByRole('link', { name: 'POST /checkout' })
+        .click()
+      await page.getByRole('heading', { name: 'Latency of POST /checkout' }).waitFor()
+      expect(
+        await page
+          .getByRole('img', { name: /^Latency of POST \/checkout/ })
+          .getAttribute('aria-labelledby'),
+      ).toBe('latency-title latency-desc')
+      expect(await page.locator('#latency-desc').textContent()).toMatch(
+        /^3 transactions; highest p95 49 ms/,
+      )
+      await check('performance-one')
+      await page
+        .getByRole('table', { name: 'Recent traces' })
+        .getByRole('link', { name: 'POST /checkout' })
+        .click()
       await page.getByRole('img', { name: /Trace waterfall of 3 spans/ }).waitFor()
       await check('trace')
       await at('/monitors')
@@ -178,6 +197,24 @@ describe.skipIf(!hasChromium)(
       })
       await harness.server.engine.flush()
       await page.locator('#feed').getByText(message).waitFor({ timeout: 12_000 })
+    })
+
+    it('updates the inbox live and announces new issues', async () => {
+      await at('/issues')
+      const title = `Live issue ${Date.now()}`
+      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+        event: { event_type: 'error', message: title },
+      })
+      await harness.server.engine.flush()
+      await page.getByRole('link', { name: title }).waitFor({ timeout: 15_000 })
+      expect(await page.locator('#status-message').textContent()).toBe('1 new issue')
+      expect(
+        await page
+          .getByRole('row')
+          .filter({ hasText: title })
+          .getByRole('img', { name: '1 event in the last 24 hours' })
+          .count(),
+      ).toBe(1)
     })
 
     it('resolves an issue in place with the keyboard, then reopens it without JavaScript', async () => {
@@ -209,6 +246,14 @@ describe.skipIf(!hasChromium)(
       await page.getByRole('button', { name: 'Create API key' }).click()
       const token = (await page.locator('#new-key-token').textContent())!.trim()
       expect(token).toMatch(/^tis_/)
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: harness.url,
+      })
+      const copy = page.locator('button[data-copy="new-key-token"]')
+      expect(await copy.textContent()).toBe('Copy the key')
+      await copy.click()
+      await expect.poll(() => copy.textContent()).toBe('Copied')
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
       await check('settings-new-key')
       const sent = await createApi(harness.url).ingest('/api/v1/ingest_events', token, {
         event: { event_type: 'log', message: 'with the new key' },
@@ -225,6 +270,56 @@ describe.skipIf(!hasChromium)(
       await check('settings')
     })
 
+    it('archives a project (its keys stop working) and restores it', async () => {
+      await at('/settings')
+      const sent = () =>
+        createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+          event: { event_type: 'log', message: 'archive check' },
+        })
+      expect((await sent()).status).toBe(201)
+      await page.getByRole('button', { name: 'Archive project' }).click()
+      await page.getByText('The project was archived: its API keys stop working.').waitFor()
+      expect(await page.locator('dl.facts').textContent()).toContain('archived')
+      expect((await sent()).status).toBe(401)
+      await check('settings-archived')
+      await page.getByRole('button', { name: 'Restore project' }).click()
+      await page.getByText('The project was restored.', { exact: false }).waitFor()
+      expect(await page.getByRole('button', { name: 'Archive project' }).count()).toBe(1)
+      // Archiving revoked the key for good: a restored project needs a new one.
+      expect((await sent()).status).toBe(401)
+      const fresh = await createApi(harness.url).createKey(projectId)
+      key = fresh.token
+    })
+
+    it('lists a minted mobile token and revokes it', async () => {
+      const api = createApi(harness.url)
+      const mobile = await api.createProject(ADMIN_TOKEN, 'android')
+      const serverKey = await api.createKey(mobile.id)
+      const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
+        apiKey: serverKey.token,
+        json: {
+          mobile_ingest_token: {
+            platform: 'android',
+            service: 'com.acme.app',
+            environment: 'production',
+          },
+        },
+      })
+      expect(minted.status).toBe(201)
+      await page.goto(`${harness.url}/projects/${mobile.id}/settings`)
+      const row = page.getByRole('table', { name: 'Live mobile ingest tokens' }).getByRole('row')
+      expect(await row.filter({ hasText: 'android' }).count()).toBe(1)
+      await check('settings-mobile')
+      await page.getByRole('button', { name: 'Revoke the android token' }).click()
+      await page.getByText('The mobile token was revoked.').waitFor()
+      expect(await page.getByText('No live mobile tokens.').count()).toBe(1)
+      const refused = await api.api('POST', '/api/v1/ingest_events', {
+        token: minted.body.token,
+        json: { event: { event_type: 'log', message: 'after revoke' } },
+      })
+      expect(refused.status).toBe(401)
+    })
+
     it('lets an owner see but not edit rate limits, and an administrator edit them', async () => {
       const api = createApi(harness.url)
       const owner = await api.createUser()
@@ -237,6 +332,16 @@ describe.skipIf(!hasChromium)(
         await page.getByText('Only application administrators can change rate limits.').count(),
       ).toBe(1)
       expect(await page.getByRole('button', { name: 'Save rate limits' }).count()).toBe(0)
+      const member = await api.createUser()
+      await page.getByLabel('Email').fill(member.email)
+      await page.getByRole('button', { name: 'Add member' }).click()
+      await page.getByText('The member was added.').waitFor()
+      const members = page.getByRole('table', { name: 'People who can see this project' })
+      expect(await members.getByRole('row').allTextContents()).toEqual([
+        expect.stringMatching(/^EmailRoleAdded$/),
+        expect.stringContaining(`${owner.email}owner`),
+        expect.stringContaining(`${member.email}member`),
+      ])
       await check('settings-owner')
       await page.getByRole('button', { name: 'Sign out' }).click()
       await signIn(ADMIN_TOKEN)
@@ -261,7 +366,10 @@ describe.skipIf(!hasChromium)(
           'monitors',
           'performance',
           'projects',
+          'performance-one',
           'settings',
+          'settings-archived',
+          'settings-mobile',
           'settings-new-key',
           'settings-owner',
           'trace',
