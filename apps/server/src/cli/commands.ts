@@ -14,6 +14,7 @@ import {
 } from './format'
 import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { READ_COMMANDS } from './read-commands'
+import { SOURCE_COMMANDS } from './source-commands'
 
 /** What a command gets: the API client, its positional arguments and the parsed options. */
 export interface CommandContext {
@@ -261,6 +262,7 @@ export const COMMANDS: readonly Command[] = [
       return { json, human: () => limitsDetails(limitsOf(json)) }
     },
   },
+  ...SOURCE_COMMANDS,
   ...READ_COMMANDS,
   ...PERFORMANCE_COMMANDS,
 ]

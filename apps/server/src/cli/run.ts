@@ -5,6 +5,7 @@ import { COMMANDS, type Command } from './commands'
 import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
+import { SOURCE_FLAGS } from './source-commands'
 
 /** Exit codes of `tis`: success, an API (or network) error, a usage error. */
 export const EXIT = { ok: 0, api: 1, usage: 2 } as const
@@ -145,6 +146,7 @@ const QUERY_FLAGS = [
     ...TRANSACTION_FLAGS,
     ...METRIC_FLAGS,
     ...TRACE_FLAGS,
+    ...SOURCE_FLAGS,
   ]),
 ]
 
