@@ -1,33 +1,22 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import type { Child } from 'hono/jsx'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { errorMessages, ok } from '../engine-client'
-import { relativeTime } from '../format'
-import { Badge, CsrfField, Time } from '../layout'
+import { Badge, CsrfField } from '../layout'
 import { loadProject, renderPage } from '../render'
 import type { MemberJson } from '../types'
-
-interface ApiKeyJson {
-  id: string
-  name: string
-  created_at: string
-  revoked_at: string | null
-}
-interface MobileTokenJson {
-  id: string
-  platform: string
-  environment: string | null
-  release: string | null
-  created_at: string
-  expires_at?: string
-}
-interface RateLimitJson {
-  requests: number
-  period_seconds: number
-  auth_failure_requests: number
-  overrides: Record<'requests' | 'period_seconds' | 'auth_failure_requests', number | null>
-}
+import {
+  type ApiKeyJson,
+  LIMIT_FIELDS,
+  MembersSection,
+  type MobileTokenJson,
+  MobileTokensSection,
+  PostButton,
+  type RateLimitJson,
+  RateLimitsSection,
+  type SectionContext,
+  When,
+} from './settings-sections'
 
 const DONE: Record<string, string> = {
   'key-revoked': 'The API key was revoked.',
@@ -37,12 +26,6 @@ const DONE: Record<string, string> = {
   'mobile-token-revoked': 'The mobile token was revoked.',
   'limits-saved': 'The rate limits were saved.',
 }
-
-const LIMIT_FIELDS = [
-  ['requests', 'Requests per window'],
-  ['period_seconds', 'Window length (seconds)'],
-  ['auth_failure_requests', 'Authentication failures per minute'],
-] as const
 
 /** What a settings page shows besides the project's data. */
 interface Outcome {
@@ -74,15 +57,10 @@ async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
     members.some((p) => p.role === 'owner' && p.email.toLowerCase() === session.email.toLowerCase())
   const path = `${deps.base}/projects/${project.id}/settings`
   const now = deps.now()
-  const when = (iso: string) => <Time iso={iso} text={relativeTime(iso, now)} />
-  const Form = (props: { action: string; label: string; danger?: boolean; children?: Child }) => (
-    <form class="inline" method="post" action={`${path}/${props.action}`}>
-      <CsrfField csrf={session.csrf} />
-      {props.children}
-      <button type="submit" class={props.danger ? 'danger' : undefined}>
-        {props.label}
-      </button>
-    </form>
+  const ctx: SectionContext = { path, csrf: session.csrf, now }
+  const when = (iso: string) => <When iso={iso} now={now} />
+  const Form = (props: { action: string; label: string; danger?: boolean }) => (
+    <PostButton ctx={ctx} {...props} />
   )
   return renderPage(c, deps, {
     title: `Settings · ${project.name}`,
@@ -173,129 +151,9 @@ async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
           </label>
           <button type="submit">Create API key</button>
         </form>
-        <h2>Members</h2>
-        <table>
-          <caption class="skip">People who can see this project</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
-            </tr>
-          </thead>
-          <tbody id="members">
-            {members.map((p) => (
-              <tr>
-                <td>{p.email}</td>
-                <td>{p.role}</td>
-                <td>{when(p.added_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {manages ? (
-          <>
-            <p class="muted">Share the project with an existing user.</p>
-            <form class="filters" method="post" action={`${path}/members`}>
-              <CsrfField csrf={session.csrf} />
-              <label for="member-email">
-                Email
-                <input id="member-email" name="email" type="email" required />
-              </label>
-              <button type="submit">Add member</button>
-            </form>
-          </>
-        ) : (
-          <p class="muted">Only the owner and administrators can add members.</p>
-        )}
-        <h2>Mobile tokens</h2>
-        <p class="muted">
-          Apps mint short-lived ingest tokens with an API key (
-          <code>POST /api/v1/mobile_ingest_tokens</code>); the live ones are listed here.
-        </p>
-        {mobile_tokens.length ? (
-          <table>
-            <caption class="skip">Live mobile ingest tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Platform</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Release</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mobile_tokens.map((t) => (
-                <tr>
-                  <td>{t.platform}</td>
-                  <td>{t.environment ?? ''}</td>
-                  <td>{t.release ?? ''}</td>
-                  <td>{when(t.created_at)}</td>
-                  <td>
-                    <Form
-                      action={`mobile-tokens/${t.id}/revoke`}
-                      label={`Revoke the ${t.platform} token`}
-                      danger
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p class="muted">No live mobile tokens.</p>
-        )}
-        <h2>Rate limits</h2>
-        <table>
-          <caption class="skip">Effective rate limits</caption>
-          <tbody>
-            {LIMIT_FIELDS.map(([key, label]) => (
-              <tr>
-                <th scope="row">{label}</th>
-                <td class="num">{rate_limit[key]}</td>
-                <td>
-                  {rate_limit.overrides[key] === null ? (
-                    <span class="muted">default</span>
-                  ) : (
-                    'override'
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {session.admin ? (
-          <>
-            <form
-              class="filters"
-              method="post"
-              action={`${path}/rate-limits`}
-              aria-label="Rate-limit overrides"
-            >
-              <CsrfField csrf={session.csrf} />
-              {LIMIT_FIELDS.map(([key, label]) => (
-                <label for={`limit-${key}`}>
-                  {label}
-                  <input
-                    id={`limit-${key}`}
-                    name={key}
-                    inputmode="numeric"
-                    pattern="[0-9]*"
-                    value={String(rate_limit.overrides[key] ?? '')}
-                    placeholder="default"
-                  />
-                </label>
-              ))}
-              <button type="submit">Save rate limits</button>
-            </form>
-            <p class="muted">Leave a field empty to use the server's default.</p>
-          </>
-        ) : (
-          <p class="muted" id="limits-readonly">
-            Only application administrators can change rate limits.
-          </p>
-        )}
+        <MembersSection ctx={ctx} members={members} manages={manages} />
+        <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
+        <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
       </>
     ),
   })
