@@ -95,6 +95,8 @@ describe('source settings API', () => {
 
   it.each([
     ['a token with spaces', { github_token: 'a b' }, /github_token/],
+    ['a token with a control character', { github_token: 'ab\u0000c' }, /github_token/],
+    ['a non-ASCII token', { github_token: 'tökén' }, /github_token/],
     ['context lines above 50', { context_lines: 51 }, /context_lines/],
     ['fractional context lines', { context_lines: 1.5 }, /context_lines/],
     [

@@ -70,9 +70,9 @@ function parseChanges(
   const token = o['github_token']
   if (token === null) value.token = null
   else if (token !== undefined) {
-    if (typeof token !== 'string' || !/^\S+$/.test(token) || token.length > MAX_TOKEN) {
+    if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token) || token.length > MAX_TOKEN) {
       errors.push(
-        `github_token must be a token without spaces, at most ${MAX_TOKEN} characters, or null to remove it`,
+        `github_token must be a token of printable ASCII characters without spaces, at most ${MAX_TOKEN} characters, or null to remove it`,
       )
     } else value.token = token
   }
