@@ -122,7 +122,7 @@ const SCHEMAS: Record<string, OpenApiObject> = {
   SourceSettingsRequest: {
     type: 'object',
     description:
-      'Each field absent keeps its value, null clears it. The body may also be wrapped as `{"source_settings": {…}}`.',
+      'Each field absent keeps its value, null clears it. Sent as is, or wrapped as `{"source_settings": {…}}`.',
     additionalProperties: false,
     properties: {
       github_token: {
@@ -189,7 +189,20 @@ export const SOURCE_OPENAPI: OpenApiExtension = {
           description:
             'Sets the GitHub token (stored encrypted with SERVICE_SECRET_KEY; 422 naming the variable when it is unset), the path prefix, the context lines and the GitHub Enterprise API URL. Absent fields are kept, null clears.',
           parameters: [PROJECT_ID],
-          requestBody: { required: true, content: json(ref('SourceSettingsRequest')) },
+          requestBody: {
+            required: true,
+            content: json({
+              oneOf: [
+                ref('SourceSettingsRequest'),
+                {
+                  type: 'object',
+                  required: ['source_settings'],
+                  additionalProperties: false,
+                  properties: { source_settings: ref('SourceSettingsRequest') },
+                },
+              ],
+            }),
+          },
           responses: {
             '200': settingsResponse,
             '400': error('The body is not valid JSON.'),
