@@ -24,6 +24,11 @@ describe('startTisServer', () => {
     expect(events.map((e: { message: string }) => e.message)).toEqual(['hello from test-utils'])
   })
 
+  it('starts each server on an empty database of its own', async () => {
+    const { projects } = await server.read('/api/v1/projects')
+    expect(projects.map((p: { name: string }) => p.name)).toEqual(['test-utils'])
+  })
+
   it('refuses management calls without the administrator token', async () => {
     const response = await fetch(`${server.url}/api/v1/projects`, {
       headers: { Authorization: 'Bearer tis_user_not-the-admin-token' },
@@ -32,9 +37,9 @@ describe('startTisServer', () => {
     await expect(server.read('/api/v1/projects/not-a-project/events')).rejects.toThrow(/404/)
   })
 
-  it('stops: the port no longer answers', async () => {
-    const stopped = await startTisServer()
-    await stopped.stop()
-    await expect(fetch(`${stopped.url}/api/v1/projects`)).rejects.toThrow()
+  it('stops: the port no longer answers (and stopping again is harmless)', async () => {
+    await server.stop()
+    await expect(fetch(`${server.url}/api/v1/projects`)).rejects.toThrow()
+    await server.stop()
   })
 })

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 // The reference server's entry point, run from its TypeScript sources through tsx so tests never
 // wait for a build; workspace packages resolve to their sources through the `@tis/source` condition.
 const MAIN = fileURLToPath(new URL('../../../apps/server/src/main.ts', import.meta.url))
+const MIGRATIONS = fileURLToPath(new URL('../../storage-postgres/src/migrations/', import.meta.url))
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 
 /** Options of {@link startTisServer}. */
@@ -60,42 +62,22 @@ export interface TisServer {
  * administrator token. Resolves once it listens.
  */
 export async function startTisServer(options: TisServerOptions = {}): Promise<TisServer> {
+  const timeoutMs = options.startTimeoutMs ?? 60_000
+  const template = await migratedTemplate(timeoutMs)
   const dataDir = await mkdtemp(join(tmpdir(), 'tis-server-'))
+  await cp(template, join(dataDir, 'data'), { recursive: true })
   const adminToken = options.adminToken ?? `tis_user_${randomBytes(16).toString('hex')}`
-  const child = spawn(process.execPath, ['--conditions=@tis/source', '--import', TSX, MAIN], {
-    cwd: dataDir,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SERVICE_DATA_DIR: join(dataDir, 'data'),
-      SERVICE_BOOTSTRAP_ADMIN_TOKEN: adminToken,
-      SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-      SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'memory',
-      SERVICE_LOG_LEVEL: 'info',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString()
-  })
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString()
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async () => {
-    await kill(child, exited)
-    await rm(dataDir, { recursive: true, force: true })
-  }
-
-  let url: string
+  let server: Launched
   try {
-    url = await waitForListening(child, () => output, options.startTimeoutMs ?? 60_000)
+    server = await launch(dataDir, adminToken, options.env ?? {}, timeoutMs)
   } catch (error) {
-    await stop()
+    await rm(dataDir, { recursive: true, force: true })
     throw error
+  }
+  const { url } = server
+  const stop = async () => {
+    await server.stop()
+    await rm(dataDir, { recursive: true, force: true })
   }
 
   async function createProjectWithKey(
@@ -119,7 +101,90 @@ export async function startTisServer(options: TisServerOptions = {}): Promise<Ti
     return JSON.parse(text)
   }
 
-  return { url, adminToken, output: () => output, read, createProjectWithKey, stop }
+  return { url, adminToken, output: server.output, read, createProjectWithKey, stop }
+}
+
+/** A running child server. */
+interface Launched {
+  readonly url: string
+  readonly output: () => string
+  stop(): Promise<void>
+}
+
+/** Spawns the server on the PGlite database in `dir/data`; resolves once it listens. */
+async function launch(
+  dir: string,
+  adminToken: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<Launched> {
+  const child = spawn(process.execPath, ['--conditions=@tis/source', '--import', TSX, MAIN], {
+    cwd: dir,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_DATA_DIR: join(dir, 'data'),
+      SERVICE_BOOTSTRAP_ADMIN_TOKEN: adminToken,
+      SERVICE_ADMIN_EMAILS: 'admin@tis.test',
+      SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'memory',
+      SERVICE_LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // A test process that ends without stop() (a crashed worker, a hook timeout) takes it along.
+  const orphaned = () => child.kill('SIGKILL')
+  process.once('exit', orphaned)
+  const stop = async () => {
+    process.off('exit', orphaned)
+    await kill(child, exited)
+  }
+  try {
+    const url = await waitForListening(child, () => output, timeoutMs)
+    return { url, output: () => output, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * A PGlite data directory with every migration applied, made once per version of the
+ * migrations (by starting and stopping the server on it) and copied for each server: reopening a
+ * database takes about a second, creating one about five.
+ */
+async function migratedTemplate(timeoutMs: number): Promise<string> {
+  const hash = createHash('sha256')
+  for (const name of (await readdir(MIGRATIONS)).sort()) {
+    hash.update(name).update(await readFile(join(MIGRATIONS, name)))
+  }
+  const template = join(tmpdir(), `tis-server-template-${hash.digest('hex').slice(0, 16)}`)
+  if (existsSync(template)) return join(template, 'data')
+  const staging = await mkdtemp(join(tmpdir(), 'tis-server-staging-'))
+  try {
+    const server = await launch(
+      staging,
+      `tis_user_${randomBytes(16).toString('hex')}`,
+      {},
+      timeoutMs,
+    )
+    await server.stop()
+    // Atomic: concurrent test files may race to create it; the first rename wins.
+    await rename(staging, template)
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    if (!existsSync(template)) throw error
+  }
+  return join(template, 'data')
 }
 
 function waitForListening(
