@@ -7,9 +7,14 @@ import {
   issueTotalsSql,
   monitorsAndDeploymentsSql,
   spansSql,
+  TRANSACTION_NAMES,
 } from '../../../apps/bench/src/read-seed-sql'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { startPgliteHarness } from '../../../apps/server/test/support/harness'
+import {
+  ISSUE_ACTIVITY_SQL,
+  transactionLatencySql,
+} from '../../../packages/storage-postgres/src/chart-reads'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV } from './fixture'
 
@@ -56,6 +61,33 @@ try {
       [projectId],
     )
   )[0]!.trace_id
+  // The plans of the two chart reads at this size (the inbox page's issues, the default window).
+  const inbox = await harness.query<{ id: string }>(
+    `select id from issues where project_id = $1 and status = 'unresolved'
+      order by last_seen_at desc, id desc limit 50`,
+    [projectId],
+  )
+  const day = new Date(Date.now() - 86_400_000)
+  const explain = async (what: string, sql: string, params: unknown[]) => {
+    const plan = await harness.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, costs off, buffers off) ${sql}`,
+      params as never,
+    )
+    console.log(`${what}:\n${plan.map((r) => `  ${r['QUERY PLAN'].slice(0, 200)}`).join('\n')}`)
+  }
+  await explain('issueActivity (50 issues, 24 h)', ISSUE_ACTIVITY_SQL, [
+    projectId,
+    inbox.map((r) => r.id),
+    day,
+    new Date(),
+    3600,
+  ])
+  await explain('transactionLatency (all, 24 h)', transactionLatencySql([]), [
+    projectId,
+    day,
+    new Date(),
+    900,
+  ])
   const dashboard = createDashboard({ engine: harness.server.engine })
   const pages = [
     '/projects',
@@ -65,6 +97,8 @@ try {
     `/projects/${projectId}/activity`,
     `/projects/${projectId}/activity?type=log&level=warning`,
     `/projects/${projectId}/performance`,
+    `/projects/${projectId}/performance?name=${encodeURIComponent(TRANSACTION_NAMES[0]!)}`,
+    `/projects/${projectId}/inbox-rows`,
     `/projects/${projectId}/traces/${trace}`,
     `/projects/${projectId}/monitors`,
     `/projects/${projectId}/deployments`,
