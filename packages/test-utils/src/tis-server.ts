@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -11,6 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 // wait for a build; workspace packages resolve to their sources through the `@tis/source` condition.
 const MAIN = fileURLToPath(new URL('../../../apps/server/src/main.ts', import.meta.url))
 const MIGRATIONS = fileURLToPath(new URL('../../storage-postgres/src/migrations/', import.meta.url))
+const PGLITE = fileURLToPath(
+  new URL('../../../apps/server/node_modules/@electric-sql/pglite', import.meta.url),
+)
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 
 /** Options of {@link startTisServer}. */
@@ -158,12 +161,13 @@ async function launch(
 }
 
 /**
- * A PGlite data directory with every migration applied, made once per version of the
- * migrations (by starting and stopping the server on it) and copied for each server: reopening a
+ * A PGlite data directory with every migration applied, made once per version of PGlite and of
+ * the migrations (by starting and stopping the server on it) and copied for each server: reopening a
  * database takes about a second, creating one about five.
  */
 async function migratedTemplate(timeoutMs: number): Promise<string> {
-  const hash = createHash('sha256')
+  // The installed PGlite (its pnpm path names the version) and the migrations define the files.
+  const hash = createHash('sha256').update(realpathSync(PGLITE))
   for (const name of (await readdir(MIGRATIONS)).sort()) {
     hash.update(name).update(await readFile(join(MIGRATIONS, name)))
   }
