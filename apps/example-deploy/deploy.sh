@@ -8,8 +8,11 @@ set -eu
 : "${RELEASE:?RELEASE is not set}" "${GITHUB_REPOSITORY:?}" "${GITHUB_SHA:?}"
 
 # The values are identifiers (owner/name, hex, tags): no quotes or backslashes to escape.
-body=$(printf '{"deployment":{"release":"%s","environment":"%s","repository":"%s","commit_sha":"%s","branch":"%s"}}' \
-  "$RELEASE" "${TIS_ENVIRONMENT:-production}" "$GITHUB_REPOSITORY" "$GITHUB_SHA" "${GITHUB_REF_NAME:-}")
+# `branch` is sent only when known: an empty string would be stored (and replace a stored branch).
+branch=""
+if [ -n "${GITHUB_REF_NAME:-}" ]; then branch=$(printf ',"branch":"%s"' "$GITHUB_REF_NAME"); fi
+body=$(printf '{"deployment":{"release":"%s","environment":"%s","repository":"%s","commit_sha":"%s"%s}}' \
+  "$RELEASE" "${TIS_ENVIRONMENT:-production}" "$GITHUB_REPOSITORY" "$GITHUB_SHA" "$branch")
 
 curl --silent --show-error --fail-with-body --max-time 30 --retry 3 \
   -X POST "$TIS_URL/api/v1/deployments" \

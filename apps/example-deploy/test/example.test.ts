@@ -70,6 +70,16 @@ describe.skipIf(!hasCurl)('deploy.sh (curl)', () => {
     expect(await deployments()).toEqual([expected('v2.0.0')])
   })
 
+  it('sends no branch when GITHUB_REF_NAME is unset (null, not an empty string)', async () => {
+    const { env, deployments } = await ciEnvironment('v2.0.2')
+    const { GITHUB_REF_NAME: _, ...noBranch } = env
+    const run = await runScript(DEPLOY_SH, [], { env: noBranch })
+    expect(run.code).toBe(0)
+    expect(await deployments()).toEqual([
+      expect.objectContaining({ release: 'v2.0.2', branch: null }),
+    ])
+  })
+
   it('fails the CI step when tis refuses the key', async () => {
     const { env, deployments } = await ciEnvironment('v2.0.1')
     const run = await runScript(DEPLOY_SH, [], { env: { ...env, TIS_API_KEY: 'not-a-key' } })
