@@ -11,6 +11,7 @@ describeFuzz('fuzzing the read endpoints', [
   ['GET /api/v1/projects/:id/deployments', readPlans.listDeployments],
   ['GET /api/v1/projects/:id/transactions', readPlans.listTransactions],
   ['GET /api/v1/projects/:id/metrics', readPlans.getMetric],
+  ['GET /api/v1/projects/:id/transactions/latency', readPlans.getTransactionLatency],
   ['GET /api/v1/projects/:id/traces', readPlans.listTraces],
   ['GET /api/v1/projects/:id/traces/:trace_id', readPlans.getTrace],
 ])

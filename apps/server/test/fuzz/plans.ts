@@ -271,6 +271,7 @@ const QUERY_KEYS = [
   'kind',
   'name',
   'interval',
+  'sparkline',
 ] as const
 
 const queryValue = fc.oneof(
@@ -292,6 +293,7 @@ const queryValue = fc.oneof(
     '1.5',
     '1e3',
     '0x10',
+    '24h',
     '',
   ),
   fc
@@ -354,6 +356,7 @@ export const readPlans = {
   listDeployments: readPlan('listDeployments', under('/deployments')),
   listTransactions: readPlan('listTransactions', under('/transactions')),
   getMetric: readPlan('getMetric', under('/metrics')),
+  getTransactionLatency: readPlan('getTransactionLatency', under('/transactions/latency')),
   listTraces: readPlan('listTraces', under('/traces')),
   getTrace: readPlan(
     'getTrace',

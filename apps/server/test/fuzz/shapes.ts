@@ -149,6 +149,10 @@ export const ENDPOINTS = {
     statuses: [200, 401, 404, 422],
     success: { 200: withKeys('name', 'since', 'until', 'interval_seconds', 'buckets') },
   },
+  getTransactionLatency: {
+    statuses: [200, 401, 404, 422],
+    success: { 200: withKeys('name', 'since', 'until', 'interval_seconds', 'buckets') },
+  },
   listTraces: { statuses: [200, 401, 404, 422], success: { 200: list('traces') } },
   getTrace: {
     statuses: [200, 401, 404, 422],
