@@ -79,7 +79,7 @@ export function LatencyChart(props: {
   const timed = buckets.filter((b) => b.p95_ms !== null)
   if (timed.length === 0) return <p class="muted">No timed transactions in this window.</p>
   const [width, height] = [760, 220]
-  const [left, right, top, bottom] = [64, 16, 12, 30]
+  const [left, right, top, bottom] = [64, 16, 30, 30]
   const max = Math.max(...timed.map((b) => b.p95_ms ?? 0), 1)
   const plotW = width - left - right
   const plotH = height - top - bottom
@@ -114,7 +114,7 @@ export function LatencyChart(props: {
               stroke="#d0d7de"
             ></line>
             <text x={left - 6} y={round(y(t)) + 4} text-anchor="end">
-              {formatMs(t)}
+              {t === 0 ? '0 ms' : formatMs(t)}
             </text>
           </>
         ))}
@@ -144,7 +144,7 @@ export function LatencyChart(props: {
             ),
           ),
         )}
-        <g transform={`translate(${left},${top + 4})`}>
+        <g transform={`translate(${left},8)`}>
           {SERIES.map(([name, , color], j) => (
             <>
               <rect x={j * 60 + 8} y="-2" width="10" height="10" fill={color}></rect>
