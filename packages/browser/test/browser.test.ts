@@ -1,24 +1,13 @@
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { build } from 'esbuild'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const MAX_RESOURCES = 3
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40"/></svg>'
@@ -40,17 +29,8 @@ type Row = Record<string, unknown> & { payload: Record<string, Record<string, un
 // The real thing: a page with CSS, JS and images on one origin loads in headless Chromium,
 // `capturePageLoad` sends its spans cross-origin (preflight included) to the real tis server on
 // another port, and the spans are read back from its database.
-// Without Chromium the suite is skipped locally (install it: `apt-get install chromium`); CI
-// installs it through .ci/apt-packages and must not skip, so there the missing binary fails.
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium && process.env['CI']) {
-  describe('page load in a browser (headless Chromium)', () => {
-    it('has Chromium (required in CI)', () => {
-      throw new Error(`${CHROMIUM} is missing; .ci/run installs it from .ci/apt-packages`)
-    })
-  })
-}
-describe.skipIf(!hasChromium)('page load in headless Chromium, cross-origin to tis', () => {
+// Without Chromium the suite is skipped locally and fails in CI (describeWithChromium).
+describeWithChromium('page load in headless Chromium, cross-origin to tis', () => {
   let browser: Browser
   let pages: Server
   let pageOrigin: string
@@ -105,7 +85,7 @@ describe.skipIf(!hasChromium)('page load in headless Chromium, cross-origin to t
     // Only the page's origin may send: `localhost` on the same port is another, refused, origin.
     harness = await startPgliteHarness({ SERVICE_CORS_ORIGINS: pageOrigin })
     project = await createApi(harness.url).projectWithKey()
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

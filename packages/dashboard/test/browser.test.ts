@@ -1,23 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { ADMIN_TOKEN, HARNESS_ENV, type Seeded, seedTelemetry } from './fixture'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))
 const AXE_SOURCE = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -34,348 +24,334 @@ interface AxeViolation {
 // The dashboard served by the real server (in-memory PGlite) in a real headless Chromium: sign
 // in, telemetry sent through the public API appearing on every page, resolve, keys, rate-limit
 // permissions; axe-core on every page and a screenshot of each in test-artifacts/.
-// Without Chromium the suite is skipped locally (install it: `apt-get install chromium`); CI
-// installs it through .ci/apt-packages and must not skip, so there the missing binary fails.
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium && process.env['CI']) {
-  describe('dashboard in a browser (headless Chromium)', () => {
-    it('has Chromium (required in CI)', () => {
-      throw new Error(`${CHROMIUM} is missing; .ci/run installs it from .ci/apt-packages`)
-    })
+// Without Chromium the suite is skipped locally and fails in CI (describeWithChromium).
+describeWithChromium('dashboard in a browser (headless Chromium, apt-get install chromium)', () => {
+  let harness: Harness
+  let browser: Browser
+  let page: Page
+  let projectId: string
+  let key: string
+  let seeded: Seeded
+  const audited: Record<string, number> = {}
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true })
+    harness = await startPgliteHarness(HARNESS_ENV)
+    const project = await createApi(harness.url).projectWithKey()
+    projectId = project.projectId
+    key = project.key
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await harness?.close()
   })
-}
-describe.skipIf(!hasChromium)(
-  'dashboard in a browser (headless Chromium, apt-get install chromium)',
-  () => {
-    let harness: Harness
-    let browser: Browser
-    let page: Page
-    let projectId: string
-    let key: string
-    let seeded: Seeded
-    const audited: Record<string, number> = {}
 
-    beforeAll(async () => {
-      mkdirSync(ARTIFACTS, { recursive: true })
-      harness = await startPgliteHarness(HARNESS_ENV)
-      const project = await createApi(harness.url).projectWithKey()
-      projectId = project.projectId
-      key = project.key
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    }, 60_000)
-    afterAll(async () => {
-      await browser?.close()
-      await harness?.close()
-    })
-
-    /** Runs axe-core (WCAG 2 A/AA rules) and fails on serious or critical violations; saves a screenshot. */
-    async function check(name: string) {
-      await page.evaluate(AXE_SOURCE)
-      const violations = (await page.evaluate(async () => {
-        // biome-ignore lint/suspicious/noExplicitAny: the axe global the injected source defines
-        const result = await (globalThis as any).axe.run(document, {
-          runOnly: {
-            type: 'tag',
-            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
-          },
-          resultTypes: ['violations'],
-        })
-        return result.violations
-      })) as AxeViolation[]
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      expect(
-        serious.map(
-          (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-        ),
-        name,
-      ).toEqual([])
-      audited[name] = violations.length
-      await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
-    }
-
-    async function signIn(token: string) {
-      await page.goto(`${harness.url}/`)
-      expect(new URL(page.url()).pathname).toBe('/login')
-      await page.getByLabel('User access token').fill(token)
-      await page.getByRole('button', { name: 'Sign in' }).click()
-      await page.waitForURL(`${harness.url}/projects`)
-    }
-
-    const at = (path: string) => page.goto(`${harness.url}/projects/${projectId}${path}`)
-
-    it('signs in (a wrong token is refused) and shows the empty state with a curl example', async () => {
-      await page.goto(`${harness.url}/login`)
-      await check('login')
-      await page.getByLabel('User access token').fill('tis_user_wrong')
-      await page.getByRole('button', { name: 'Sign in' }).click()
-      await expect.poll(() => page.getByRole('alert').textContent()).toContain('not valid')
-      await signIn(ADMIN_TOKEN)
-      const cookies = await page.context().cookies()
-      const session = cookies.find((c) => c.name === 'tis_session')!
-      expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
-      await page
-        .getByRole('link', { name: /^project-/ })
-        .first()
-        .click()
-      await page.waitForURL(/\/issues$/)
-      expect(await page.locator('#curl-example').textContent()).toContain(
-        `${harness.url}/api/v1/ingest_events`,
-      )
-      await check('issues-empty')
-    })
-
-    it('shows telemetry sent through the public API on each page', async () => {
-      seeded = await seedTelemetry(harness, key, 'b0b0b0')
-      await page.goto(`${harness.url}/projects`)
-      const row = page
-        .getByRole('row')
-        .filter({ has: page.getByRole('link', { name: /^project-/ }) })
-      expect(await row.first().textContent()).toMatch(/errors?|2/)
-      await check('projects')
-      await at('/issues')
-      await page.getByRole('link', { name: seeded.errorTitle }).waitFor()
-      expect(await page.getByRole('img', { name: '2 events in the last 24 hours' }).count()).toBe(1)
-      await check('issues')
-      await page.getByRole('link', { name: seeded.errorTitle }).click()
-      await page.getByRole('heading', { level: 1, name: seeded.errorTitle }).waitFor()
-      const text = await page.locator('main').textContent()
-      for (const part of [
-        'chargeCard',
-        'TypeError',
-        'eu-west-1',
-        seeded.logMessage,
-        'First seen 10 minutes after deploy',
-      ]) {
-        expect(text).toContain(part)
-      }
-      expect(await page.getByRole('link', { name: 'PR #42' }).getAttribute('href')).toBe(
-        'https://github.com/acme/shop/pull/42',
-      )
-      await check('issue-detail')
-      await at('/activity')
-      expect(await page.locator('#feed').textContent()).toContain(seeded.logMessage)
-      await check('activity')
-      await at('/performance')
-      expect(await page.locator('main').textContent()).toContain('33.3%')
-      const chart = page.getByRole('img', { name: /^Latency of all transactions: p50 and p95/ })
-      expect(await chart.locator('[data-series="p95"]').count()).toBeGreaterThan(0)
-      await check('performance')
-      await page
-        .getByRole('table', { name: 'Transactions, busiest first' })
-        .getByRole('link', { name: 'POST /checkout' })
-        .click()
-      await page.getByRole('heading', { name: 'Latency of POST /checkout' }).waitFor()
-      expect(
-        await page
-          .getByRole('img', { name: /^Latency of POST \/checkout/ })
-          .getAttribute('aria-labelledby'),
-      ).toBe('latency-title latency-desc')
-      expect(await page.locator('#latency-desc').textContent()).toMatch(
-        /^3 transactions; highest p95 49 ms/,
-      )
-      await check('performance-one')
-      await page
-        .getByRole('table', { name: 'Recent traces' })
-        .getByRole('link', { name: 'POST /checkout' })
-        .click()
-      await page.getByRole('img', { name: /Trace waterfall of 3 spans/ }).waitFor()
-      await check('trace')
-      await at('/monitors')
-      expect(await page.locator('main').textContent()).toContain('nightly-b0b0b0')
-      await check('monitors')
-      await at('/deployments')
-      expect(await page.getByRole('link', { name: 'compare' }).count()).toBe(1)
-      await check('deployments')
-    })
-
-    it('updates the activity feed live', async () => {
-      await at('/activity?type=log')
-      const message = `live log ${Date.now()}`
-      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
-        event: { event_type: 'log', level: 'info', message },
-      })
-      await harness.server.engine.flush()
-      await page.locator('#feed').getByText(message).waitFor({ timeout: 12_000 })
-    })
-
-    it('updates the inbox live and announces new issues', async () => {
-      await at('/issues')
-      const title = `Live issue ${Date.now()}`
-      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
-        event: { event_type: 'error', message: title },
-      })
-      await harness.server.engine.flush()
-      await page.getByRole('link', { name: title }).waitFor({ timeout: 15_000 })
-      expect(await page.locator('#status-message').textContent()).toBe('1 new issue')
-      expect(
-        await page
-          .getByRole('row')
-          .filter({ hasText: title })
-          .getByRole('img', { name: '1 event in the last 24 hours' })
-          .count(),
-      ).toBe(1)
-    })
-
-    it('resolves an issue in place with the keyboard, then reopens it without JavaScript', async () => {
-      await at('/issues')
-      const resolve = page.getByRole('button', { name: `Resolve: ${seeded.errorTitle}` })
-      await resolve.focus()
-      await page.keyboard.press('Enter')
-      await page
-        .getByRole('row')
-        .filter({ hasText: seeded.errorTitle })
-        .getByText('resolved', { exact: true })
-        .waitFor()
-      expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/issues`)
-      await page.reload()
-      expect(await page.getByRole('link', { name: seeded.errorTitle }).count()).toBe(0)
-      const noScript = await browser.newContext({ javaScriptEnabled: false })
-      await noScript.addCookies([{ name: 'tis_session', value: ADMIN_TOKEN, url: harness.url }])
-      const plain = await noScript.newPage()
-      await plain.goto(`${harness.url}/projects/${projectId}/issues?status=resolved`)
-      await plain.getByRole('button', { name: `Reopen: ${seeded.errorTitle}` }).click()
-      await plain.waitForURL(/status=resolved/)
-      expect(await plain.getByRole('link', { name: seeded.errorTitle }).count()).toBe(0)
-      await noScript.close()
-    })
-
-    it('creates an API key shown once, and revokes it', async () => {
-      await at('/settings')
-      await page.getByLabel('Key name').fill('browser-key')
-      await page.getByRole('button', { name: 'Create API key' }).click()
-      const token = (await page.locator('#new-key-token').textContent())!.trim()
-      expect(token).toMatch(/^tis_/)
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
-        origin: harness.url,
-      })
-      const copy = page.locator('button[data-copy="new-key-token"]')
-      expect(await copy.textContent()).toBe('Copy the key')
-      await copy.click()
-      await expect.poll(() => copy.textContent()).toBe('Copied')
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
-      await check('settings-new-key')
-      const sent = await createApi(harness.url).ingest('/api/v1/ingest_events', token, {
-        event: { event_type: 'log', message: 'with the new key' },
-      })
-      expect(sent.status).toBe(201)
-      await at('/settings')
-      expect(await page.locator('main').textContent()).not.toContain(token)
-      await page.getByRole('button', { name: 'Revoke browser-key' }).click()
-      await page.getByText('The API key was revoked.').waitFor()
-      const refused = await createApi(harness.url).ingest('/api/v1/ingest_events', token, {
-        event: { event_type: 'log', message: 'after revoke' },
-      })
-      expect(refused.status).toBe(401)
-      await check('settings')
-    })
-
-    it('archives a project (its keys stop working) and restores it', async () => {
-      await at('/settings')
-      const sent = () =>
-        createApi(harness.url).ingest('/api/v1/ingest_events', key, {
-          event: { event_type: 'log', message: 'archive check' },
-        })
-      expect((await sent()).status).toBe(201)
-      await page.getByRole('button', { name: 'Archive project' }).click()
-      await page.getByText('The project was archived: its API keys stop working.').waitFor()
-      expect(await page.locator('dl.facts').textContent()).toContain('archived')
-      expect((await sent()).status).toBe(401)
-      await check('settings-archived')
-      await page.getByRole('button', { name: 'Restore project' }).click()
-      await page.getByText('The project was restored.', { exact: false }).waitFor()
-      expect(await page.getByRole('button', { name: 'Archive project' }).count()).toBe(1)
-      // Archiving revoked the key for good: a restored project needs a new one.
-      expect((await sent()).status).toBe(401)
-      const fresh = await createApi(harness.url).createKey(projectId)
-      key = fresh.token
-    })
-
-    it('lists a minted mobile token and revokes it', async () => {
-      const api = createApi(harness.url)
-      const mobile = await api.createProject(ADMIN_TOKEN, 'android')
-      const serverKey = await api.createKey(mobile.id)
-      const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
-        apiKey: serverKey.token,
-        json: {
-          mobile_ingest_token: {
-            platform: 'android',
-            service: 'com.acme.app',
-            environment: 'production',
-          },
+  /** Runs axe-core (WCAG 2 A/AA rules) and fails on serious or critical violations; saves a screenshot. */
+  async function check(name: string) {
+    await page.evaluate(AXE_SOURCE)
+    const violations = (await page.evaluate(async () => {
+      // biome-ignore lint/suspicious/noExplicitAny: the axe global the injected source defines
+      const result = await (globalThis as any).axe.run(document, {
+        runOnly: {
+          type: 'tag',
+          values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
         },
+        resultTypes: ['violations'],
       })
-      expect(minted.status).toBe(201)
-      await page.goto(`${harness.url}/projects/${mobile.id}/settings`)
-      const row = page.getByRole('table', { name: 'Live mobile ingest tokens' }).getByRole('row')
-      expect(await row.filter({ hasText: 'android' }).count()).toBe(1)
-      await check('settings-mobile')
-      await page.getByRole('button', { name: 'Revoke the android token' }).click()
-      await page.getByText('The mobile token was revoked.').waitFor()
-      expect(await page.getByText('No live mobile tokens.').count()).toBe(1)
-      const refused = await api.api('POST', '/api/v1/ingest_events', {
-        token: minted.body.token,
-        json: { event: { event_type: 'log', message: 'after revoke' } },
+      return result.violations
+    })) as AxeViolation[]
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(
+      serious.map(
+        (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      ),
+      name,
+    ).toEqual([])
+    audited[name] = violations.length
+    await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+  }
+
+  async function signIn(token: string) {
+    await page.goto(`${harness.url}/`)
+    expect(new URL(page.url()).pathname).toBe('/login')
+    await page.getByLabel('User access token').fill(token)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${harness.url}/projects`)
+  }
+
+  const at = (path: string) => page.goto(`${harness.url}/projects/${projectId}${path}`)
+
+  it('signs in (a wrong token is refused) and shows the empty state with a curl example', async () => {
+    await page.goto(`${harness.url}/login`)
+    await check('login')
+    await page.getByLabel('User access token').fill('tis_user_wrong')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not valid')
+    await signIn(ADMIN_TOKEN)
+    const cookies = await page.context().cookies()
+    const session = cookies.find((c) => c.name === 'tis_session')!
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
+    await page
+      .getByRole('link', { name: /^project-/ })
+      .first()
+      .click()
+    await page.waitForURL(/\/issues$/)
+    expect(await page.locator('#curl-example').textContent()).toContain(
+      `${harness.url}/api/v1/ingest_events`,
+    )
+    await check('issues-empty')
+  })
+
+  it('shows telemetry sent through the public API on each page', async () => {
+    seeded = await seedTelemetry(harness, key, 'b0b0b0')
+    await page.goto(`${harness.url}/projects`)
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: /^project-/ }) })
+    expect(await row.first().textContent()).toMatch(/errors?|2/)
+    await check('projects')
+    await at('/issues')
+    await page.getByRole('link', { name: seeded.errorTitle }).waitFor()
+    expect(await page.getByRole('img', { name: '2 events in the last 24 hours' }).count()).toBe(1)
+    await check('issues')
+    await page.getByRole('link', { name: seeded.errorTitle }).click()
+    await page.getByRole('heading', { level: 1, name: seeded.errorTitle }).waitFor()
+    const text = await page.locator('main').textContent()
+    for (const part of [
+      'chargeCard',
+      'TypeError',
+      'eu-west-1',
+      seeded.logMessage,
+      'First seen 10 minutes after deploy',
+    ]) {
+      expect(text).toContain(part)
+    }
+    expect(await page.getByRole('link', { name: 'PR #42' }).getAttribute('href')).toBe(
+      'https://github.com/acme/shop/pull/42',
+    )
+    await check('issue-detail')
+    await at('/activity')
+    expect(await page.locator('#feed').textContent()).toContain(seeded.logMessage)
+    await check('activity')
+    await at('/performance')
+    expect(await page.locator('main').textContent()).toContain('33.3%')
+    const chart = page.getByRole('img', { name: /^Latency of all transactions: p50 and p95/ })
+    expect(await chart.locator('[data-series="p95"]').count()).toBeGreaterThan(0)
+    await check('performance')
+    await page
+      .getByRole('table', { name: 'Transactions, busiest first' })
+      .getByRole('link', { name: 'POST /checkout' })
+      .click()
+    await page.getByRole('heading', { name: 'Latency of POST /checkout' }).waitFor()
+    expect(
+      await page
+        .getByRole('img', { name: /^Latency of POST \/checkout/ })
+        .getAttribute('aria-labelledby'),
+    ).toBe('latency-title latency-desc')
+    expect(await page.locator('#latency-desc').textContent()).toMatch(
+      /^3 transactions; highest p95 49 ms/,
+    )
+    await check('performance-one')
+    await page
+      .getByRole('table', { name: 'Recent traces' })
+      .getByRole('link', { name: 'POST /checkout' })
+      .click()
+    await page.getByRole('img', { name: /Trace waterfall of 3 spans/ }).waitFor()
+    await check('trace')
+    await at('/monitors')
+    expect(await page.locator('main').textContent()).toContain('nightly-b0b0b0')
+    await check('monitors')
+    await at('/deployments')
+    expect(await page.getByRole('link', { name: 'compare' }).count()).toBe(1)
+    await check('deployments')
+  })
+
+  it('updates the activity feed live', async () => {
+    await at('/activity?type=log')
+    const message = `live log ${Date.now()}`
+    await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+      event: { event_type: 'log', level: 'info', message },
+    })
+    await harness.server.engine.flush()
+    await page.locator('#feed').getByText(message).waitFor({ timeout: 12_000 })
+  })
+
+  it('updates the inbox live and announces new issues', async () => {
+    await at('/issues')
+    const title = `Live issue ${Date.now()}`
+    await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+      event: { event_type: 'error', message: title },
+    })
+    await harness.server.engine.flush()
+    await page.getByRole('link', { name: title }).waitFor({ timeout: 15_000 })
+    expect(await page.locator('#status-message').textContent()).toBe('1 new issue')
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: title })
+        .getByRole('img', { name: '1 event in the last 24 hours' })
+        .count(),
+    ).toBe(1)
+  })
+
+  it('resolves an issue in place with the keyboard, then reopens it without JavaScript', async () => {
+    await at('/issues')
+    const resolve = page.getByRole('button', { name: `Resolve: ${seeded.errorTitle}` })
+    await resolve.focus()
+    await page.keyboard.press('Enter')
+    await page
+      .getByRole('row')
+      .filter({ hasText: seeded.errorTitle })
+      .getByText('resolved', { exact: true })
+      .waitFor()
+    expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/issues`)
+    await page.reload()
+    expect(await page.getByRole('link', { name: seeded.errorTitle }).count()).toBe(0)
+    const noScript = await browser.newContext({ javaScriptEnabled: false })
+    await noScript.addCookies([{ name: 'tis_session', value: ADMIN_TOKEN, url: harness.url }])
+    const plain = await noScript.newPage()
+    await plain.goto(`${harness.url}/projects/${projectId}/issues?status=resolved`)
+    await plain.getByRole('button', { name: `Reopen: ${seeded.errorTitle}` }).click()
+    await plain.waitForURL(/status=resolved/)
+    expect(await plain.getByRole('link', { name: seeded.errorTitle }).count()).toBe(0)
+    await noScript.close()
+  })
+
+  it('creates an API key shown once, and revokes it', async () => {
+    await at('/settings')
+    await page.getByLabel('Key name').fill('browser-key')
+    await page.getByRole('button', { name: 'Create API key' }).click()
+    const token = (await page.locator('#new-key-token').textContent())!.trim()
+    expect(token).toMatch(/^tis_/)
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: harness.url,
+    })
+    const copy = page.locator('button[data-copy="new-key-token"]')
+    expect(await copy.textContent()).toBe('Copy the key')
+    await copy.click()
+    await expect.poll(() => copy.textContent()).toBe('Copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
+    await check('settings-new-key')
+    const sent = await createApi(harness.url).ingest('/api/v1/ingest_events', token, {
+      event: { event_type: 'log', message: 'with the new key' },
+    })
+    expect(sent.status).toBe(201)
+    await at('/settings')
+    expect(await page.locator('main').textContent()).not.toContain(token)
+    await page.getByRole('button', { name: 'Revoke browser-key' }).click()
+    await page.getByText('The API key was revoked.').waitFor()
+    const refused = await createApi(harness.url).ingest('/api/v1/ingest_events', token, {
+      event: { event_type: 'log', message: 'after revoke' },
+    })
+    expect(refused.status).toBe(401)
+    await check('settings')
+  })
+
+  it('archives a project (its keys stop working) and restores it', async () => {
+    await at('/settings')
+    const sent = () =>
+      createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+        event: { event_type: 'log', message: 'archive check' },
       })
-      expect(refused.status).toBe(401)
-    })
+    expect((await sent()).status).toBe(201)
+    await page.getByRole('button', { name: 'Archive project' }).click()
+    await page.getByText('The project was archived: its API keys stop working.').waitFor()
+    expect(await page.locator('dl.facts').textContent()).toContain('archived')
+    expect((await sent()).status).toBe(401)
+    await check('settings-archived')
+    await page.getByRole('button', { name: 'Restore project' }).click()
+    await page.getByText('The project was restored.', { exact: false }).waitFor()
+    expect(await page.getByRole('button', { name: 'Archive project' }).count()).toBe(1)
+    // Archiving revoked the key for good: a restored project needs a new one.
+    expect((await sent()).status).toBe(401)
+    const fresh = await createApi(harness.url).createKey(projectId)
+    key = fresh.token
+  })
 
-    it('lets an owner see but not edit rate limits, and an administrator edit them', async () => {
-      const api = createApi(harness.url)
-      const owner = await api.createUser()
-      const own = await api.createProject(owner.token)
-      await page.getByRole('button', { name: 'Sign out' }).click()
-      await page.waitForURL(`${harness.url}/login`)
-      await signIn(owner.token)
-      await page.goto(`${harness.url}/projects/${own.id}/settings`)
-      expect(
-        await page.getByText('Only application administrators can change rate limits.').count(),
-      ).toBe(1)
-      expect(await page.getByRole('button', { name: 'Save rate limits' }).count()).toBe(0)
-      const member = await api.createUser()
-      await page.getByLabel('Email').fill(member.email)
-      await page.getByRole('button', { name: 'Add member' }).click()
-      await page.getByText('The member was added.').waitFor()
-      const members = page.getByRole('table', { name: 'People who can see this project' })
-      expect(await members.getByRole('row').allTextContents()).toEqual([
-        expect.stringMatching(/^EmailRoleAdded$/),
-        expect.stringContaining(`${owner.email}owner`),
-        expect.stringContaining(`${member.email}member`),
-      ])
-      await check('settings-owner')
-      await page.getByRole('button', { name: 'Sign out' }).click()
-      await signIn(ADMIN_TOKEN)
-      await page.goto(`${harness.url}/projects/${own.id}/settings`)
-      await page.getByLabel('Requests per window').fill('77')
-      await page.getByRole('button', { name: 'Save rate limits' }).click()
-      await page.getByText('The rate limits were saved.').waitFor()
-      expect(await page.getByRole('row', { name: /Requests per window/ }).textContent()).toContain(
-        '77',
-      )
+  it('lists a minted mobile token and revokes it', async () => {
+    const api = createApi(harness.url)
+    const mobile = await api.createProject(ADMIN_TOKEN, 'android')
+    const serverKey = await api.createKey(mobile.id)
+    const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
+      apiKey: serverKey.token,
+      json: {
+        mobile_ingest_token: {
+          platform: 'android',
+          service: 'com.acme.app',
+          environment: 'production',
+        },
+      },
     })
+    expect(minted.status).toBe(201)
+    await page.goto(`${harness.url}/projects/${mobile.id}/settings`)
+    const row = page.getByRole('table', { name: 'Live mobile ingest tokens' }).getByRole('row')
+    expect(await row.filter({ hasText: 'android' }).count()).toBe(1)
+    await check('settings-mobile')
+    await page.getByRole('button', { name: 'Revoke the android token' }).click()
+    await page.getByText('The mobile token was revoked.').waitFor()
+    expect(await page.getByText('No live mobile tokens.').count()).toBe(1)
+    const refused = await api.api('POST', '/api/v1/ingest_events', {
+      token: minted.body.token,
+      json: { event: { event_type: 'log', message: 'after revoke' } },
+    })
+    expect(refused.status).toBe(401)
+  })
 
-    it('audited every page with axe-core', () => {
-      expect(Object.keys(audited).sort()).toEqual(
-        [
-          'activity',
-          'deployments',
-          'issue-detail',
-          'issues',
-          'issues-empty',
-          'login',
-          'monitors',
-          'performance',
-          'projects',
-          'performance-one',
-          'settings',
-          'settings-archived',
-          'settings-mobile',
-          'settings-new-key',
-          'settings-owner',
-          'trace',
-        ].sort(),
-      )
-      console.info('axe-core violations below serious, per page:', audited)
-    })
-  },
-)
+  it('lets an owner see but not edit rate limits, and an administrator edit them', async () => {
+    const api = createApi(harness.url)
+    const owner = await api.createUser()
+    const own = await api.createProject(owner.token)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL(`${harness.url}/login`)
+    await signIn(owner.token)
+    await page.goto(`${harness.url}/projects/${own.id}/settings`)
+    expect(
+      await page.getByText('Only application administrators can change rate limits.').count(),
+    ).toBe(1)
+    expect(await page.getByRole('button', { name: 'Save rate limits' }).count()).toBe(0)
+    const member = await api.createUser()
+    await page.getByLabel('Email').fill(member.email)
+    await page.getByRole('button', { name: 'Add member' }).click()
+    await page.getByText('The member was added.').waitFor()
+    const members = page.getByRole('table', { name: 'People who can see this project' })
+    expect(await members.getByRole('row').allTextContents()).toEqual([
+      expect.stringMatching(/^EmailRoleAdded$/),
+      expect.stringContaining(`${owner.email}owner`),
+      expect.stringContaining(`${member.email}member`),
+    ])
+    await check('settings-owner')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signIn(ADMIN_TOKEN)
+    await page.goto(`${harness.url}/projects/${own.id}/settings`)
+    await page.getByLabel('Requests per window').fill('77')
+    await page.getByRole('button', { name: 'Save rate limits' }).click()
+    await page.getByText('The rate limits were saved.').waitFor()
+    expect(await page.getByRole('row', { name: /Requests per window/ }).textContent()).toContain(
+      '77',
+    )
+  })
+
+  it('audited every page with axe-core', () => {
+    expect(Object.keys(audited).sort()).toEqual(
+      [
+        'activity',
+        'deployments',
+        'issue-detail',
+        'issues',
+        'issues-empty',
+        'login',
+        'monitors',
+        'performance',
+        'projects',
+        'performance-one',
+        'settings',
+        'settings-archived',
+        'settings-mobile',
+        'settings-new-key',
+        'settings-owner',
+        'trace',
+      ].sort(),
+    )
+    console.info('axe-core violations below serious, per page:', audited)
+  })
+})

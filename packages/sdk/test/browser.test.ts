@@ -1,22 +1,10 @@
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { build } from 'esbuild'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 // A page script, so stack frames point at the page's URL as they do in real applications.
 const PAGE = `<!doctype html><script src="/sdk.js"></script><script>
@@ -25,17 +13,8 @@ function thrower() { throw new TypeError('from the page') }
 
 // The bundled core in a real headless Chromium: captures, flush, Chrome stack frames, and the
 // pagehide flush that must get every queued record out while the page unloads.
-// Without Chromium the suite is skipped locally (install it: `apt-get install chromium`); CI
-// installs it through .ci/apt-packages and must not skip, so there the missing binary fails.
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium && process.env['CI']) {
-  describe('in a browser (headless Chromium)', () => {
-    it('has Chromium (required in CI)', () => {
-      throw new Error(`${CHROMIUM} is missing; .ci/run installs it from .ci/apt-packages`)
-    })
-  })
-}
-describe.skipIf(!hasChromium)('in a browser (headless Chromium, apt-get install chromium)', () => {
+// Without Chromium the suite is skipped locally and fails in CI (describeWithChromium).
+describeWithChromium('in a browser (headless Chromium, apt-get install chromium)', () => {
   let browser: Browser
   let server: Server
   let base: string
@@ -86,7 +65,7 @@ describe.skipIf(!hasChromium)('in a browser (headless Chromium, apt-get install 
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

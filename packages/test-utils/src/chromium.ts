@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { describe, it } from 'vitest'
 
 /** The system Chromium (Debian's `chromium` package); playwright never downloads browsers here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium'
@@ -34,4 +35,31 @@ export async function launchTestChromium(): Promise<TestChromium> {
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
   return { browser, skip: null }
+}
+
+/**
+ * `describe` for suites that need Chromium: skipped locally when the binary is missing (the title
+ * says how to install it), and under `CI` replaced by a failing test, since CI installs Chromium
+ * from .ci/apt-packages and must never skip browser tests. Launch inside with
+ * {@link launchTestChromium}.
+ */
+export function describeWithChromium(title: string, body: () => void): void {
+  if (existsSync(CHROMIUM_PATH)) {
+    describe(title, body)
+  } else if (process.env['CI']) {
+    describe(title, () => {
+      it('has Chromium (required in CI)', () => {
+        throw new Error(`${CHROMIUM_PATH} is missing; .ci/run installs it from .ci/apt-packages`)
+      })
+    })
+  } else {
+    describe.skip(`${title} (skipped: ${CHROMIUM_PATH} missing, apt-get install chromium)`, body)
+  }
+}
+
+/** Launches Chromium where {@link describeWithChromium} established that it exists. */
+export async function launchChromium(): Promise<Browser> {
+  const { browser, skip } = await launchTestChromium()
+  if (browser === null) throw new Error(skip)
+  return browser
 }
