@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 
 // A page script, so stack frames point at the page's URL as they do in real applications.
 const PAGE = `<!doctype html><script src="/sdk.js"></script><script>
