@@ -1,6 +1,6 @@
 import { type EngineResponse, json } from './http'
 import type { ProjectRecord, ReadStore, TransactionLatencyBucket } from './ports'
-import { parseMetricQuery, type QueryResult } from './read-query'
+import { everyBucket, parseMetricQuery, type QueryResult } from './read-query'
 
 type RawQuery = Readonly<Record<string, string | undefined>>
 
@@ -63,21 +63,14 @@ export function latencyBucketsJson(
   until: Date,
   intervalSeconds: number,
 ) {
-  const byStart = new Map(buckets.map((b) => [b.start.getTime(), b]))
-  const out = []
-  for (let t = since.getTime(); t < until.getTime(); t += intervalSeconds * 1000) {
-    const b = byStart.get(t)
-    out.push({
-      start: new Date(t).toISOString(),
-      count: b?.count ?? 0,
-      error_count: b?.errorCount ?? 0,
-      p50_ms: b?.p50 ?? null,
-      p95_ms: b?.p95 ?? null,
-      p99_ms: b?.p99 ?? null,
-      avg_ms: b?.avg ?? null,
-    })
-  }
-  return out
+  return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
+    count: b?.count ?? 0,
+    error_count: b?.errorCount ?? 0,
+    p50_ms: b?.p50 ?? null,
+    p95_ms: b?.p95 ?? null,
+    p99_ms: b?.p99 ?? null,
+    avg_ms: b?.avg ?? null,
+  }))
 }
 
 /**

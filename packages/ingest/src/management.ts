@@ -27,6 +27,38 @@ const NOT_FOUND = { error: 'Not found' } as const
 /** One management operation. */
 export type ManagementOperation = (request: EngineRequest) => Promise<EngineResponse>
 
+/** What a project-scoped operation does once access is settled. */
+export type ProjectOperationBody = (
+  request: EngineRequest,
+  project: ProjectRecord,
+  user: UserRecord,
+  admin: boolean,
+) => Promise<EngineResponse>
+
+/**
+ * The access rule of every project-scoped operation (management, reads, source settings): 401
+ * without a user access token; 404 when `:id` is not a project the user may see (owner, member
+ * or administrator), so other projects' ids are not disclosed; with `manage`, 403 unless the user
+ * owns the project or is an administrator. Otherwise runs `fn`.
+ */
+export function projectOperation(
+  access: Pick<ManagementApi, 'authenticate' | 'canSee'>,
+  findProject: (id: string) => Promise<ProjectRecord | null>,
+  manage: boolean,
+  fn: ProjectOperationBody,
+): ManagementOperation {
+  return async (request) => {
+    const auth = await access.authenticate(request)
+    if (!auth) return json(401, ERROR_BODIES.unauthorized)
+    const { user, admin } = auth
+    const id = request.params?.['id'] ?? ''
+    const project = UUID.test(id) ? await findProject(id) : null
+    if (!project || !(await access.canSee(project, user, admin))) return json(404, NOT_FOUND)
+    if (manage && !admin && project.ownerId !== user.id) return json(403, ERROR_BODIES.forbidden)
+    return fn(request, project, user, admin)
+  }
+}
+
 /** The management API ("project settings" of section 5). */
 export interface ManagementApi {
   /** `POST /api/v1/users` — application administrators only. */
@@ -184,23 +216,8 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
   }
 
   /** Runs `fn` on the project of `:id` when the user may see it (404 otherwise); `manage` needs owner or admin (403). */
-  function withProject(
-    manage: boolean,
-    fn: (
-      request: EngineRequest,
-      project: ProjectRecord,
-      user: UserRecord,
-      admin: boolean,
-    ) => Promise<EngineResponse>,
-  ): ManagementOperation {
-    return authed(async (request, user, admin) => {
-      const id = request.params?.['id'] ?? ''
-      const project = UUID.test(id) ? await store.findProject(id) : null
-      if (!project || !(await canSee(project, user, admin))) return json(404, NOT_FOUND)
-      if (manage && !admin && project.ownerId !== user.id) return json(403, ERROR_BODIES.forbidden)
-      return fn(request, project, user, admin)
-    })
-  }
+  const withProject = (manage: boolean, fn: ProjectOperationBody) =>
+    projectOperation({ authenticate, canSee }, (id) => store.findProject(id), manage, fn)
 
   async function setStatus(project: ProjectRecord, status: 'active' | 'archived') {
     const updated = await store.setProjectStatus(project.id, status, now())

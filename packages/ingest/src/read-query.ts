@@ -378,3 +378,22 @@ export function parseRootSpanQuery(projectId: string, raw: RawQuery): QueryResul
     }),
   }
 }
+
+/**
+ * Every bucket of `[since, until)`, oldest first, each `{ start, ...fields(stored) }` where
+ * `stored` is the bucket the store returned for that start, or `undefined` for an empty one.
+ */
+export function everyBucket<B extends { readonly start: Date }, F extends object>(
+  buckets: readonly B[],
+  since: Date,
+  until: Date,
+  intervalSeconds: number,
+  fields: (stored: B | undefined) => F,
+): ({ start: string } & F)[] {
+  const byStart = new Map(buckets.map((b) => [b.start.getTime(), b]))
+  const out: ({ start: string } & F)[] = []
+  for (let t = since.getTime(); t < until.getTime(); t += intervalSeconds * 1000) {
+    out.push({ start: new Date(t).toISOString(), ...fields(byStart.get(t)) })
+  }
+  return out
+}

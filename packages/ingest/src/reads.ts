@@ -1,7 +1,6 @@
-import { ERROR_BODIES } from '@tis/schema'
 import { parseSparkline, transactionLatency, withSparklines } from './chart-reads'
 import { type EngineRequest, type EngineResponse, json } from './http'
-import type { ManagementApi, ManagementOperation } from './management'
+import { type ManagementApi, type ManagementOperation, projectOperation } from './management'
 import type {
   DeploymentRecord,
   EventRecord,
@@ -17,6 +16,7 @@ import type {
 } from './ports'
 import {
   encodeCursor,
+  everyBucket,
   parseDeploymentQuery,
   parseEventQuery,
   parseIssueQuery,
@@ -28,7 +28,6 @@ import {
 } from './read-query'
 import type { SourceExcerpts } from './source/excerpts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NOT_FOUND = { error: 'Not found' } as const
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
 
@@ -186,20 +185,13 @@ export function metricBucketsJson(
   until: Date,
   intervalSeconds: number,
 ) {
-  const byStart = new Map(buckets.map((b) => [b.start.getTime(), b]))
-  const out = []
-  for (let t = since.getTime(); t < until.getTime(); t += intervalSeconds * 1000) {
-    const b = byStart.get(t)
-    out.push({
-      start: new Date(t).toISOString(),
-      count: b?.count ?? 0,
-      sum: b?.sum ?? null,
-      min: b?.min ?? null,
-      max: b?.max ?? null,
-      avg: b?.avg ?? null,
-    })
-  }
-  return out
+  return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
+    count: b?.count ?? 0,
+    sum: b?.sum ?? null,
+    min: b?.min ?? null,
+    max: b?.max ?? null,
+    avg: b?.avg ?? null,
+  }))
 }
 
 /** JSON of a span. */
@@ -285,20 +277,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   const now = options.now ?? (() => new Date())
 
   /** Runs `fn` on the project of `:id` for a user who may see it: 401 without a user, else 404. */
-  function withProject(
+  const withProject = (
     fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
-  ): ManagementOperation {
-    return async (request) => {
-      const auth = await management.authenticate(request)
-      if (!auth) return json(401, ERROR_BODIES.unauthorized)
-      const id = request.params?.['id'] ?? ''
-      const project = UUID.test(id) ? await store.findProject(id) : null
-      if (!project || !(await management.canSee(project, auth.user, auth.admin))) {
-        return json(404, NOT_FOUND)
-      }
-      return fn(request, project)
-    }
-  }
+  ) => projectOperation(management, (id) => store.findProject(id), false, fn)
 
   /** Fetches one row more than the page so the last page has no cursor. */
   async function page<Q extends { limit: number }, R>(

@@ -1,14 +1,11 @@
-import { ERROR_BODIES } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import type { ManagementApi, ManagementOperation } from '../management'
+import { type ManagementApi, type ManagementOperation, projectOperation } from '../management'
 import type { ManagementStore, ProjectRecord } from '../ports'
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './excerpt'
 import type { SourceExcerpts } from './excerpts'
 import { normalizePathPrefix } from './paths'
 import type { SourceSettingsRecord, SourceStore } from './ports'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const NOT_FOUND = { error: 'Not found' } as const
 const FIELDS = ['github_token', 'path_prefix', 'context_lines', 'github_api_url'] as const
 const MAX_TOKEN = 1_024
 const MAX_PREFIX = 1_024
@@ -127,24 +124,10 @@ function parseChanges(
 export function createSourceSettingsApi(options: SourceSettingsApiOptions): SourceSettingsApi {
   const { store, management, excerpts } = options
 
-  function withProject(
+  const withProject = (
     manage: boolean,
     fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
-  ): ManagementOperation {
-    return async (request) => {
-      const auth = await management.authenticate(request)
-      if (!auth) return json(401, ERROR_BODIES.unauthorized)
-      const id = request.params?.['id'] ?? ''
-      const project = UUID.test(id) ? await store.findProject(id) : null
-      if (!project || !(await management.canSee(project, auth.user, auth.admin))) {
-        return json(404, NOT_FOUND)
-      }
-      if (manage && !auth.admin && project.ownerId !== auth.user.id) {
-        return json(403, ERROR_BODIES.forbidden)
-      }
-      return fn(request, project)
-    }
-  }
+  ) => projectOperation(management, (id) => store.findProject(id), manage, fn)
 
   return {
     getSourceSettings: withProject(false, async (_request, project) =>
