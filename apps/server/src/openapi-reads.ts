@@ -54,6 +54,17 @@ const operation = (id: string, summary: string, rest: OpenApiObject) => ({
   ...rest,
 })
 
+/** `interval`, `environment` and `release`: the bucketed reads' parameters after the window. */
+const BUCKETED = [
+  query(
+    'interval',
+    'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
+    { type: 'string', pattern: '^\\d{1,9}[smhd]?$' },
+  ),
+  query('environment', 'Exact environment.'),
+  query('release', 'Exact release.'),
+]
+
 const SCHEMAS: OpenApiExtension['schemas'] = {
   Issue: {
     type: 'object',
@@ -565,13 +576,7 @@ export const READS_OPENAPI: OpenApiExtension = {
           path('id'),
           query('name', 'One transaction name (`transaction_name`, else `message`); default all.'),
           ...WINDOW,
-          query(
-            'interval',
-            'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
-            { type: 'string', pattern: '^\\d{1,9}[smhd]?$' },
-          ),
-          query('environment', 'Exact environment.'),
-          query('release', 'Exact release.'),
+          ...BUCKETED,
         ],
         responses: {
           '200': {
@@ -592,13 +597,7 @@ export const READS_OPENAPI: OpenApiExtension = {
             required: true,
           },
           ...WINDOW,
-          query(
-            'interval',
-            'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
-            { type: 'string', pattern: '^\\d{1,9}[smhd]?$' },
-          ),
-          query('environment', 'Exact environment.'),
-          query('release', 'Exact release.'),
+          ...BUCKETED,
         ],
         responses: {
           '200': {
