@@ -37,6 +37,12 @@ pre{background:var(--soft);padding:10px;border-radius:6px;overflow:auto;white-sp
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 svg.chart text{font:11px system-ui,sans-serif;fill:var(--fg)}
 .actions{white-space:nowrap}
+ol.frames>li{margin:.4em 0}
+.excerpt table{margin:.3em 0 .8em;background:var(--soft);border:1px solid var(--line)}
+.excerpt caption{text-align:left;padding:4px 8px;caption-side:top}
+.excerpt th.ln{width:1%;text-align:right;color:var(--muted);font-weight:400;background:none;border:0;padding:0 8px}
+.excerpt td{border:0;padding:0 8px}.excerpt td code{white-space:pre-wrap;word-break:break-all}
+.excerpt tr.hit{background:#fff8c5;box-shadow:inset 3px 0 #a40e26}.excerpt tr.hit th,.excerpt tr.hit td{font-weight:700;color:var(--fg)}
 .pager{margin:1em 0}
 `
 

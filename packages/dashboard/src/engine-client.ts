@@ -1,9 +1,17 @@
-import type { EngineResponse, ManagementApi, ManagementOperation, ReadApi } from '@tis/ingest'
+import type {
+  EngineResponse,
+  ManagementApi,
+  ManagementOperation,
+  ReadApi,
+  SourceSettingsApi,
+} from '@tis/ingest'
 
-/** The two engine facades the dashboard calls: `IngestEngine` satisfies it. */
+/** The engine facades the dashboard calls: `IngestEngine` satisfies it. */
 export interface DashboardEngine {
   readonly management: ManagementApi
   readonly reads: ReadApi
+  /** A project's GitHub settings of the source excerpts (the settings page). */
+  readonly sourceSettings: SourceSettingsApi
 }
 
 /** What one engine call takes besides the access token. */

@@ -129,3 +129,44 @@ export interface SpanJson {
 
 /** A paged list answer. */
 export type Page<K extends string, T> = { [key in K]: T[] } & { next_cursor: string | null }
+
+/** Which commit the excerpts of an event come from (`source_commit`, docs/source-excerpts.md). */
+export interface SourceCommitJson {
+  repository: string
+  commit_sha: string
+  from: 'event' | 'deployment'
+}
+
+/** A frame's excerpt: the lines around its line at the commit, or why there is none. */
+export type SourceJson =
+  | {
+      status: 'ok'
+      repository: string
+      commit_sha: string
+      path: string
+      line: number
+      lines: { number: number; text: string }[]
+      url: string
+    }
+  | { status: string; message?: string }
+
+/** One stack frame of the event detail (`frames[]`). */
+export interface FrameJson {
+  function?: string | null
+  filename?: string | null
+  lineno?: number | null
+  colno?: number | null
+  in_app?: boolean
+  source?: SourceJson
+}
+
+/** A project's source excerpt settings; the token itself is write-only. */
+export interface SourceSettingsJson {
+  github_token_set: boolean
+  server_token_available: boolean
+  path_prefix: string | null
+  context_lines: number
+  github_api_url: string | null
+  effective_github_api_url: string
+  updated_at: string | null
+}

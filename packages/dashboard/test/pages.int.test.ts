@@ -296,6 +296,51 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(after).toContain('No live mobile tokens.')
   })
 
+  it('explains frames without source, and shows the refusal of a token without a secret key', async () => {
+    // The seeded issue, resolved by the test above.
+    const issues = await get(`/projects/${projectId}/issues?status=resolved`)
+    const issueId = issues.text.match(
+      new RegExp(`issues/([0-9a-f-]{36})">${seeded.errorTitle}<`),
+    )![1]!
+    const issuePage = async () => (await get(`/projects/${projectId}/issues/${issueId}`)).text
+    const before = await issuePage()
+    expect(before).toContain(
+      'Source at <code>acme/shop@abcdef1</code>, the commit of the event&#39;s deployment.',
+    )
+    expect(before).toContain(
+      `<a href="/projects/${projectId}/settings#source">Not in the repository: /app/src/checkout.js is an absolute path; set a path prefix`,
+    )
+    // A path prefix needs no secret key; the frame then lacks only a token.
+    const saved = await post(`/projects/${projectId}/settings/source`, {
+      github_token: '',
+      path_prefix: '/app',
+      context_lines: '',
+      github_api_url: '',
+    })
+    expect(saved.status).toBe(303)
+    expect(saved.headers.get('location')).toBe(`/projects/${projectId}/settings?done=source-saved`)
+    expect(await issuePage()).toContain(
+      `<a href="/projects/${projectId}/settings#source">Connect GitHub in project settings to see source.</a>`,
+    )
+    const settings = (await get(`/projects/${projectId}/settings?done=source-saved`)).text
+    expect(settings).toContain('The source code settings were saved.')
+    expect(settings).toMatch(/<dt>Path prefix<\/dt><dd><code>\/app\/<\/code><\/dd>/)
+    expect(settings).toContain('<h2 id="source">Source code (GitHub)</h2>')
+    expect(settings).toMatch(/<dt>Project token<\/dt><dd>not set<\/dd>/)
+    expect(settings).toMatch(/<dt>Server token<\/dt><dd>not configured<\/dd>/)
+    const token = 'github_pat_NOSECRETKEY000000000000001'
+    const refused = await post(`/projects/${projectId}/settings/source`, {
+      github_token: token,
+      path_prefix: '',
+      context_lines: '5',
+      github_api_url: '',
+    })
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    expect(html).toMatch(/<p class="alert" role="alert">[^<]*SERVICE_SECRET_KEY/)
+    expect(html).not.toContain(token)
+  })
+
   it('sends a signed-out or unknown session to the sign-in page', async () => {
     const res = await dashboard.request('/projects', {
       headers: { cookie: 'tis_session=tis_user_unknown' },

@@ -5,37 +5,27 @@ import { ok } from '../engine-client'
 import { relativeTime, shortId } from '../format'
 import { Badge, type Html, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { DeploymentJson, EventJson, IssueJson, Page } from '../types'
+import type {
+  DeploymentJson,
+  EventJson,
+  FrameJson,
+  IssueJson,
+  Page,
+  SourceCommitJson,
+} from '../types'
 import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
-
-interface Frame {
-  function?: string
-  filename?: string
-  lineno?: number
-  colno?: number
-}
+import { SourceCommit, SourceFrames } from './source-frames'
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {}
 
-function Frames({ exception }: { exception: Record<string, unknown> }): Html {
-  const list = Array.isArray(exception['frames']) ? (exception['frames'] as Frame[]) : []
-  if (list.length === 0) return <p class="muted">No stack frames were sent.</p>
-  return (
-    <ol class="frames">
-      {list.map((f) => (
-        <li>
-          <code>{f.function || '<anonymous>'}</code>{' '}
-          <span class="muted">{`${f.filename ?? '?'}:${f.lineno ?? '?'}:${f.colno ?? '?'}`}</span>
-        </li>
-      ))}
-    </ol>
-  )
-}
+/** The detail's resolved frames; the exception's own frames from an engine without them. */
+const framesOf = (frames: FrameJson[] | undefined, exception: Record<string, unknown>) =>
+  frames ?? (Array.isArray(exception['frames']) ? (exception['frames'] as FrameJson[]) : [])
 
 function KeyValues(props: { values: Record<string, unknown>; caption: string }): Html {
   const entries = Object.entries(props.values)
@@ -100,6 +90,8 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
             event: EventJson
             deployment: DeploymentJson | null
             related: EventJson[]
+            source_commit?: SourceCommitJson | null
+            frames?: FrameJson[]
           })
         : { event: null, deployment: null, related: [] }
     const deployment =
@@ -168,7 +160,11 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
-          <Frames exception={exception} />
+          {'frames' in event && <SourceCommit commit={event.source_commit} />}
+          <SourceFrames
+            frames={framesOf('frames' in event ? event.frames : undefined, exception)}
+            settings={`${base}/settings#source`}
+          />
           <h2>Request</h2>
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>

@@ -4,7 +4,7 @@ import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { errorMessages, ok } from '../engine-client'
 import { Badge, CsrfField } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { MemberJson } from '../types'
+import type { MemberJson, SourceSettingsJson } from '../types'
 import {
   type ApiKeyJson,
   LIMIT_FIELDS,
@@ -17,6 +17,7 @@ import {
   type SectionContext,
   When,
 } from './settings-sections'
+import { SourceSettingsSection, sourceSettingsBody } from './source-settings'
 
 const DONE: Record<string, string> = {
   'key-revoked': 'The API key was revoked.',
@@ -25,6 +26,7 @@ const DONE: Record<string, string> = {
   'member-added': 'The member was added.',
   'mobile-token-revoked': 'The mobile token was revoked.',
   'limits-saved': 'The rate limits were saved.',
+  'source-saved': 'The source code settings were saved.',
 }
 
 /** What a settings page shows besides the project's data. */
@@ -41,16 +43,18 @@ async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const project = await loadProject(c, deps)
   const m = deps.engine.management
   const params = { id: project.id }
-  const [keys, mobile, limits, people] = await Promise.all([
+  const [keys, mobile, limits, people, source] = await Promise.all([
     session.call(m.listApiKeys, { params }),
     session.call(m.listMobileTokens, { params }),
     session.call(m.getRateLimits, { params }),
     session.call(m.listMembers, { params }),
+    session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
   const { rate_limit } = ok<{ rate_limit: RateLimitJson }>(limits)
   const { members } = ok<{ members: MemberJson[] }>(people)
+  const { source_settings } = ok<{ source_settings: SourceSettingsJson }>(source)
   // Owners and administrators archive, restore and add members; the API refuses others (403).
   const manages =
     session.admin ||
@@ -154,6 +158,7 @@ async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
         <MembersSection ctx={ctx} members={members} manages={manages} />
         <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
+        <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
       </>
     ),
   })
@@ -248,5 +253,10 @@ export function registerSettings(app: DashboardApp, deps: Deps): void {
       rate_limit: Object.fromEntries(LIMIT_FIELDS.map(([key]) => [key, limitValue(form[key])])),
     }
     return act(c, deps, () => call(c)(m.setRateLimits, { params: id(c), body }), 'limits-saved')
+  })
+  app.post('/projects/:id/settings/source', async (c) => {
+    const body = sourceSettingsBody(await c.req.parseBody())
+    const set = deps.engine.sourceSettings.setSourceSettings
+    return act(c, deps, () => call(c)(set, { params: id(c), body }), 'source-saved')
   })
 }
