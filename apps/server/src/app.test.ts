@@ -70,6 +70,7 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       getSourceSettings: op('getSourceSettings'),
       setSourceSettings: op('setSourceSettings'),
     },
+    readiness: () => op('readiness')({ headers: {} }),
     flush: async () => {},
     close: async () => {},
   }
@@ -230,9 +231,37 @@ describe('other routes', () => {
   })
 
   it.each([
+    ['ready', { status: 200, headers: {}, body: { status: 'ok', store: 'ok' } }],
+    [
+      'unreachable',
+      {
+        status: 503,
+        headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' },
+        body: { status: 'unavailable', store: 'unreachable', message: 'no answer within 2000 ms' },
+      },
+    ],
+  ])('GET /health/ready writes out the engine readiness (%s)', async (_case, answer) => {
+    const { app, calls } = setup((operation) =>
+      operation === 'readiness' ? answer : { status: 500, headers: {}, body: null },
+    )
+    const res = await app.request('/health/ready')
+    expect(res.status).toBe(answer.status)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    for (const [name, value] of Object.entries(answer.headers)) {
+      expect(res.headers.get(name)).toBe(value)
+    }
+    expect(await res.json()).toEqual(answer.body)
+    const head = await app.request('/health/ready', { method: 'HEAD' })
+    expect(head.status).toBe(answer.status)
+    expect(await head.text()).toBe('')
+    expect(calls.map((c) => c.operation)).toEqual(['readiness', 'readiness'])
+  })
+
+  it.each([
     ['PUT', '/api/v1/projects', 'GET, HEAD, POST'],
     ['GET', '/api/v1/ingest_events', 'OPTIONS, POST'],
     ['DELETE', '/health', 'GET, HEAD'],
+    ['POST', '/health/ready', 'GET, HEAD'],
     ['PATCH', '/api/v1/projects/abc/api_keys/def', 'DELETE'],
   ])('%s on known path %s answers 405 with Allow: %s', async (method, path, allow) => {
     const { app, calls } = setup()
@@ -265,6 +294,7 @@ describe('other routes', () => {
         '/api/v1/projects/{id}/events/{event_id}',
         '/api/v1/users',
         '/health',
+        '/health/ready',
       ]),
     )
     expect(doc.components.schemas['ProjectRequest']?.properties['integration_kind']).toBeDefined()

@@ -10,7 +10,7 @@ import { createClientIpResolver } from './client-ip'
 import { createDocsApp, DEFAULT_DOCS_DIR } from './docs'
 import type { Logger } from './logger'
 import { serverOpenApiDocument } from './openapi'
-import { sendJson } from './respond'
+import { sendEngineResponse, sendJson } from './respond'
 import {
   ingestRoutes,
   managementRoutes,
@@ -143,6 +143,11 @@ export function createApp(options: AppOptions): TisApp {
 
   const routes: RouteSpec[] = [
     { method: 'GET', path: '/health', handler: (c) => sendJson(c, 200, { status: 'ok' }) },
+    {
+      method: 'GET',
+      path: '/health/ready',
+      handler: async (c) => sendEngineResponse(c, await engine.readiness()),
+    },
     {
       method: 'GET',
       path: '/health/analytics_store',

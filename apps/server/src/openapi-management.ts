@@ -151,7 +151,7 @@ const operation = (id: string, summary: string, rest: OpenApiObject) => ({
 })
 
 /**
- * The management API and `/health` as an OpenAPI extension, merged into the core document by
+ * The management API, `/health` and `/health/ready` as an OpenAPI extension, merged into the core document by
  * `createOpenApiDocument({ extensions })`. Management calls authenticate with a user access
  * token (`Authorization: Bearer tis_user_…`), not a project API key.
  */
@@ -174,6 +174,35 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
         summary: 'Liveness of the server',
         security: [],
         responses: ok(200, 'The server is up.', { status: { const: 'ok' } }),
+      },
+    },
+    '/health/ready': {
+      get: {
+        operationId: 'healthReady',
+        tags: ['health'],
+        summary: 'Readiness: the primary store answers a trivial query within 2 s',
+        description:
+          'For load balancers and readiness probes. Answers are reused for about 1 s; never waits longer than the 2 s timeout.',
+        security: [],
+        responses: {
+          ...ok(200, 'The primary store answered.', {
+            status: { const: 'ok' },
+            store: { const: 'ok' },
+          }),
+          '503': {
+            description:
+              'The primary store failed the query or did not answer in time; retry after `Retry-After` seconds.',
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+            content: json({
+              type: 'object',
+              properties: {
+                status: { const: 'unavailable' },
+                store: { const: 'unreachable' },
+                message: { type: 'string' },
+              },
+            }),
+          },
+        },
       },
     },
     '/api/v1/users': {

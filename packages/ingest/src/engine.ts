@@ -32,6 +32,7 @@ import {
   rateLimitHeaders,
   tooManyRequests,
 } from './rate-limit'
+import { createReadinessCheck, type ReadinessOptions } from './readiness'
 import { createReadApi, type ReadApi } from './reads'
 import {
   deploymentFromApi,
@@ -103,6 +104,11 @@ export interface IngestEngineOptions {
    * (which needs `secretKey`).
    */
   readonly sources?: Omit<SourceExcerptsOptions, 'store' | 'now'>
+  /**
+   * The readiness check (`GET /health/ready`): how long the store's ping may take and how long
+   * an answer is reused. @default { timeoutMs: 2000, cacheMs: 1000, retryAfterSeconds: 5 }
+   */
+  readonly readiness?: Pick<ReadinessOptions, 'timeoutMs' | 'cacheMs' | 'retryAfterSeconds'>
 }
 
 /** The ingestion engine: one function per operation, each answering `{ status, headers, body }`. */
@@ -127,6 +133,11 @@ export interface IngestEngine {
   readonly reads: ReadApi
   /** A project's source excerpt settings (GitHub token, path prefix, context lines). */
   readonly sourceSettings: SourceSettingsApi
+  /**
+   * `GET /health/ready`: 200 when the store answers a trivial query within the timeout (or has no
+   * `ping`), else 503 with `Retry-After`. Answers are reused for about a second; never rejects.
+   */
+  readiness(): Promise<EngineResponse>
   /** Resolves once every accepted record is committed. */
   flush(): Promise<void>
   /** Flushes and stops accepting records; the store stays open. */
@@ -526,6 +537,12 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       management,
       excerpts: sources,
       now,
+    }),
+    readiness: createReadinessCheck({
+      ...options.readiness,
+      ...(store.ping ? { ping: store.ping.bind(store) } : {}),
+      onUnready: (error) =>
+        options.logger?.warn('the store failed its readiness ping', { error: String(error) }),
     }),
     flush: async () => {
       await Promise.allSettled([...batchWrites])

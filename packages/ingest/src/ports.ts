@@ -657,6 +657,11 @@ export interface IngestStore
     ReadStore,
     SourceStore,
     Partial<RateLimitStore> {
+  /**
+   * Runs a trivial query (`SELECT 1`) and resolves once the store answered; rejects when it
+   * cannot. Backs the readiness check (`GET /health/ready`); a store without it counts as ready.
+   */
+  ping?(): Promise<void>
   /** Closes connections; pending writes must have been flushed by the engine first. */
   close(): Promise<void>
 }

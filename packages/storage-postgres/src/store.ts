@@ -20,6 +20,8 @@ export interface PostgresIngestStore
    * when several server instances start at once: they wait on one advisory lock.
    */
   migrate(): Promise<void>
+  /** Runs `SELECT 1`: resolves once the database answered (the readiness check's ping). */
+  ping(): Promise<void>
   /**
    * Closes the client if this store created it (`openPostgresStore`, `openPgliteStore`); a store
    * made by `createPostgresStore` / `createPgliteStore` leaves the caller's client open.
@@ -57,6 +59,9 @@ export function createStore(
     writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),
+    ping: async () => {
+      await db.query('SELECT 1')
+    },
     close,
   }
 }

@@ -54,6 +54,12 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       expect(await h().store.hasUsers()).toBe(false)
     })
 
+    it('answers the readiness ping', async () => {
+      const { store } = h()
+      expect(typeof store.ping).toBe('function')
+      await expect(store.ping?.()).resolves.toBeUndefined()
+    })
+
     describeManagementContract(h)
     describeMobileContract(h)
     describeEventsContract(h)
