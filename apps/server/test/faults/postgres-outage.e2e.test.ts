@@ -134,7 +134,10 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     await sleep(2_000)
     await pg.pause()
     const pauseAt = performance.now()
-    await sleep(OUTAGE_MS)
+    // Past the readiness answer's 1 s reuse: the probes see the outage.
+    await sleep(3_000)
+    const probes = await Promise.all([probe(`${url}/health/ready`), probe(`${url}/health`)])
+    await sleep(Math.max(0, pauseAt + OUTAGE_MS - performance.now()))
     const resumeAt = performance.now()
     await pg.resume()
     const resumed = performance.now()
@@ -164,6 +167,17 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     )
 
     expect(server.output.stderr, 'the server wrote to stderr (crashed?)').toBe('')
+    const [ready, live] = probes
+    expect(ready, 'readiness during the outage: 503 with Retry-After').toMatchObject({
+      status: 503,
+      retryAfter: '5',
+      body: { status: 'unavailable', store: 'unreachable' },
+    })
+    expect(ready.ms, 'readiness answers within its 2 s timeout').toBeLessThan(FAST_MS)
+    expect(live, 'liveness during the outage').toMatchObject({
+      status: 200,
+      body: { status: 'ok' },
+    })
     const unexpected = server.output.stdout.split('\n').filter((l) => l.includes('unhandled error'))
     expect(unexpected.slice(0, 3), 'unexpected errors logged').toEqual([])
     expect(recovered, 'new requests get 201 again after PostgreSQL is back').toBeDefined()
@@ -200,6 +214,10 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
       await sql.end()
     }
     expect(await fetch(`${url}/health`).then((r) => r.status)).toBe(200)
+    expect(await probe(`${url}/health/ready`)).toMatchObject({
+      status: 200,
+      body: { status: 'ok', store: 'ok' },
+    })
   })
 
   it('answers 503 and survives when PostgreSQL stops under an open transaction', {
@@ -246,6 +264,19 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
 })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** One health probe: its status, `Retry-After`, JSON body and duration. */
+async function probe(url: string) {
+  const started = performance.now()
+  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+  const body: unknown = await res.json()
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body,
+    ms: performance.now() - started,
+  }
+}
 
 function count(values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {}
