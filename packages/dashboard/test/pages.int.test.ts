@@ -1,3 +1,6 @@
+import { githubFixture } from '@tis/test-utils/github-fixtures'
+import { http } from 'msw'
+import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
@@ -358,5 +361,181 @@ describe('dashboard pages over the engine (PGlite)', () => {
         Object.entries(renderMs).map(([p, ms]) => [p.replace(projectId, ':id'), Math.round(ms)]),
       ),
     )
+  })
+})
+
+// Source excerpts on the issue page: a second server whose GitHub is mocked at the HTTP boundary
+// with msw (the engine's fetch calls are intercepted; the harness's own HTTP calls pass).
+describe('source excerpts on the issue page (GitHub mocked with msw)', () => {
+  const GITHUB = 'https://api.github.test'
+  const PROJECT_TOKEN = 'github_pat_DASHBOARDtoken_000000000000000000042'
+  const SHA = '1111111111111111111111111111111111111111'
+  const repository = 'octo/dashboard-shop'
+  /** Line n reads `const v<n> = n`; line 12 throws with markup in its text. */
+  const file = `${Array.from({ length: 30 }, (_, i) =>
+    i === 11 ? "  throw new Error('<script>alert(1)</script>')" : `const v${i + 1} = ${i + 1}`,
+  ).join('\n')}\n`
+  const github = setupServer(
+    http.get(`${GITHUB}/repos/:owner/:repo/contents/*`, ({ request }) => {
+      if (request.headers.get('authorization') !== `Bearer ${PROJECT_TOKEN}`) {
+        return githubFixture('bad-credentials-401')
+      }
+      const url = new URL(request.url)
+      if (url.pathname.endsWith('/missing.ts')) return githubFixture('not-found-404')
+      return url.searchParams.get('ref') === SHA
+        ? githubFixture('raw-200', { body: file })
+        : githubFixture('not-found-404')
+    }),
+  )
+  let harness: Harness
+  let dashboard: ReturnType<typeof createDashboard>
+
+  beforeAll(async () => {
+    github.listen({
+      onUnhandledRequest: (request, print) => {
+        if (new URL(request.url).hostname !== '127.0.0.1') print.error()
+      },
+    })
+    harness = await startPgliteHarness({
+      ...HARNESS_ENV,
+      SERVICE_SECRET_KEY: 'dashboard-secret-key-0123456789abcdef0123',
+      SERVICE_GITHUB_API_URL: GITHUB,
+    })
+    dashboard = createDashboard({ engine: harness.server.engine })
+  }, 60_000)
+  afterAll(async () => {
+    await harness?.close()
+    github.close()
+  })
+
+  const get = async (path: string, token = ADMIN_TOKEN) => {
+    const res = await dashboard.request(path, { headers: { cookie: `tis_session=${token}` } })
+    return { status: res.status, text: await res.text() }
+  }
+  const post = async (path: string, form: Record<string, string>, token = ADMIN_TOKEN) =>
+    dashboard.request(path, {
+      method: 'POST',
+      body: new URLSearchParams({ _csrf: await csrfToken(token), ...form }),
+      headers: {
+        cookie: `tis_session=${token}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    })
+
+  it('shows each frame with its lines at the commit once a project token is set', async () => {
+    const api = createApi(harness.url)
+    const { projectId, key } = await api.projectWithKey()
+    const sent = await api.ingest('/api/v1/ingest_events', key, {
+      event: {
+        event_type: 'error',
+        message: 'Error: excerpt',
+        environment: 'production',
+        commit_sha: SHA,
+        repository,
+        context: {
+          exception: {
+            class: 'Error',
+            message: 'excerpt',
+            frames: [
+              { function: 'handler', filename: '/app/src/handler.ts', lineno: 12, colno: 3 },
+              { function: 'lost', filename: '/app/src/missing.ts', lineno: 2, colno: 1 },
+              { function: 'dispatch', filename: '/app/node_modules/hono/dist/hono.js', lineno: 40 },
+            ],
+          },
+        },
+      },
+    })
+    expect(sent.status).toBe(201)
+    await harness.server.engine.flush()
+    const issueId = (await get(`/projects/${projectId}/issues`)).text.match(
+      /issues\/([0-9a-f-]{36})">Error: excerpt</,
+    )![1]!
+    const issuePath = `/projects/${projectId}/issues/${issueId}`
+    const settingsPath = `/projects/${projectId}/settings`
+    const connect = `<a href="${settingsPath}#source">Connect GitHub in project settings to see source.</a>`
+    expect((await get(issuePath)).text).toContain(
+      `<a href="${settingsPath}#source">Not in the repository: /app/src/handler.ts is an absolute path; set a path prefix`,
+    )
+    expect((await post(`${settingsPath}/source`, { path_prefix: '/app' })).status).toBe(303)
+    expect((await get(issuePath)).text).toContain(connect)
+
+    const saved = await post(`${settingsPath}/source`, {
+      github_token: `  ${PROJECT_TOKEN} `,
+      path_prefix: '/app',
+      context_lines: '2',
+      github_api_url: '',
+    })
+    expect(saved.status).toBe(303)
+    const settings = (await get(`${settingsPath}?done=source-saved`)).text
+    expect(settings).toMatch(/<dt>Project token<\/dt><dd>set \(never shown\)<\/dd>/)
+    expect(settings).toMatch(/<dt>Context lines<\/dt><dd>2<\/dd>/)
+    expect(settings).toContain('Remove the project token')
+    expect(settings).toMatch(/<input id="source-token" name="github_token" type="password"/)
+    expect(settings).not.toContain(PROJECT_TOKEN)
+    expect(settings).not.toContain('DASHBOARDtoken')
+
+    const page = await get(issuePath)
+    expect(page.status).toBe(200)
+    const html = page.text
+    expect(html).not.toContain(PROJECT_TOKEN)
+    expect(html).toContain(
+      `Source at <code>${repository}@1111111</code>, the commit sent with the event.`,
+    )
+    // Lines 10 to 14, numbered; line 12 highlighted and named for screen readers.
+    const excerpt = html.slice(html.indexOf('<div class="excerpt">'))
+    expect(excerpt.match(/<th scope="row" class="ln">/g)).toHaveLength(5)
+    for (const n of [10, 11, 13, 14]) {
+      expect(excerpt).toContain(
+        `<tr><th scope="row" class="ln">${n}</th><td><code>const v${n} = ${n}</code></td></tr>`,
+      )
+    }
+    // Source code is untrusted text: the <script> in line 12 is shown, escaped, not run.
+    expect(excerpt).toContain(
+      '<tr class="hit" aria-current="true"><th scope="row" class="ln"><span class="skip">Error line </span>12</th><td><code>  throw new Error(&#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39;)</code></td></tr>',
+    )
+    expect(html).not.toContain('<script>alert(1)')
+    expect(html).toMatch(
+      new RegExp(
+        `<a href="https://github\\.test/${repository}/blob/${SHA}/src/handler\\.ts#L12">view on GitHub at 1111111<span class="skip"> \\(handler, src/handler\\.ts line 12\\)</span></a>`,
+      ),
+    )
+    expect(html).toContain('<code>src/handler.ts:12</code>')
+    expect(html).toContain(
+      'data-status="not_found">GitHub has no such file or line at this commit, or the token cannot see the repository.</p>',
+    )
+    expect(html).toContain(
+      'data-status="not_in_repository">Not in the repository: /app/node_modules/hono/dist/hono.js is a dependency, not the project&#39;s code.</p>',
+    )
+
+    // Clearing the token: the frames ask for one again.
+    expect(
+      (await post(`${settingsPath}/source`, { github_token: '', clear_token: '1' })).status,
+    ).toBe(303)
+    expect((await get(settingsPath)).text).toMatch(/<dt>Project token<\/dt><dd>not set<\/dd>/)
+  })
+
+  it("shows the engine's validation errors and the form only to the owner and administrators", async () => {
+    const api = createApi(harness.url)
+    const owner = await api.createUser()
+    const member = await api.createUser()
+    const own = await api.createProject(owner.token)
+    const path = `/projects/${own.id}/settings`
+    expect((await post(`${path}/members`, { email: member.email }, owner.token)).status).toBe(303)
+    const invalid = await post(
+      `${path}/source`,
+      { context_lines: '99', github_api_url: 'ftp://x' },
+      owner.token,
+    )
+    expect(invalid.status).toBe(422)
+    const html = await invalid.text()
+    expect(html).toMatch(
+      /<p class="alert" role="alert">context_lines must be an integer from 0 to 50/,
+    )
+    expect(html).toContain('github_api_url must be an http(s) URL')
+    const seen = (await get(path, member.token)).text
+    expect(seen).toContain('<h2 id="source">Source code (GitHub)</h2>')
+    expect(seen).toContain('Only the owner and administrators can change the source settings.')
+    expect(seen).not.toContain('Save source settings')
+    expect((await post(`${path}/source`, { path_prefix: '/x' }, member.token)).status).toBe(403)
   })
 })
