@@ -9,6 +9,7 @@ export function describeHttp(harness: () => Harness) {
 
   it.each([
     ['GET', '/health', 200, { status: 'ok' }],
+    ['GET', '/health/ready', 200, { status: 'ok', store: 'ok' }],
     ['GET', '/health/analytics_store', 200, { status: 'disabled', enabled: false, ready: false }],
     ['GET', '/api/v1/nope', 404, { error: 'Not found' }],
     ['POST', '/', 404, { error: 'Not found' }],
