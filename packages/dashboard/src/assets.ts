@@ -40,7 +40,7 @@ svg.chart text{font:11px system-ui,sans-serif;fill:var(--fg)}
 ol.frames>li{margin:.4em 0}
 .excerpt table{margin:.3em 0 .8em;background:var(--soft);border:1px solid var(--line)}
 .excerpt caption{text-align:left;padding:4px 8px;caption-side:top}
-.excerpt th.ln{width:1%;text-align:right;color:var(--muted);font-weight:400;background:none;border:0;padding:0 8px}
+.excerpt th.ln{width:1%;text-align:right;color:var(--muted);font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:none;border:0;padding:0 8px}
 .excerpt td{border:0;padding:0 8px}.excerpt td code{white-space:pre-wrap;word-break:break-all}
 .excerpt tr.hit{background:#fff8c5;box-shadow:inset 3px 0 #a40e26}.excerpt tr.hit th,.excerpt tr.hit td{font-weight:700;color:var(--fg)}
 .pager{margin:1em 0}

@@ -2,6 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import { githubFixture } from '@tis/test-utils/github-fixtures'
+import { http } from 'msw'
+import { setupServer } from 'msw/node'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
@@ -9,6 +12,22 @@ import { type Harness, startPgliteHarness } from '../../../apps/server/test/supp
 import { ADMIN_TOKEN, HARNESS_ENV, type Seeded, seedTelemetry } from './fixture'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))
+/** The server's GitHub, mocked with msw: any file at {@link SHA} with the project token. */
+const GITHUB = 'https://api.github.test'
+const GITHUB_TOKEN = 'github_pat_BROWSERtoken_0000000000000000000007'
+const SHA = '2222222222222222222222222222222222222222'
+const SOURCE = `${Array.from({ length: 20 }, (_, i) =>
+  i === 9 ? "  throw new Error('<b>declined</b>')" : `const line${i + 1} = ${i + 1}`,
+).join('\n')}\n`
+const github = setupServer(
+  http.get(`${GITHUB}/repos/:owner/:repo/contents/*`, ({ request }) =>
+    request.headers.get('authorization') === `Bearer ${GITHUB_TOKEN}` &&
+    new URL(request.url).searchParams.get('ref') === SHA
+      ? githubFixture('raw-200', { body: SOURCE })
+      : githubFixture('not-found-404'),
+  ),
+)
+
 const AXE_SOURCE = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',
@@ -36,7 +55,16 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true })
-    harness = await startPgliteHarness(HARNESS_ENV)
+    github.listen({
+      onUnhandledRequest: (request, print) => {
+        if (new URL(request.url).hostname.endsWith('github.test')) print.error()
+      },
+    })
+    harness = await startPgliteHarness({
+      ...HARNESS_ENV,
+      SERVICE_SECRET_KEY: 'browser-secret-key-0123456789abcdef012345',
+      SERVICE_GITHUB_API_URL: GITHUB,
+    })
     const project = await createApi(harness.url).projectWithKey()
     projectId = project.projectId
     key = project.key
@@ -46,6 +74,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
   afterAll(async () => {
     await browser?.close()
     await harness?.close()
+    github.close()
   })
 
   /** Runs axe-core (WCAG 2 A/AA rules) and fails on serious or critical violations; saves a screenshot. */
@@ -256,7 +285,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     expect((await sent()).status).toBe(201)
     await page.getByRole('button', { name: 'Archive project' }).click()
     await page.getByText('The project was archived: its API keys stop working.').waitFor()
-    expect(await page.locator('dl.facts').textContent()).toContain('archived')
+    expect(await page.locator('dl.facts').first().textContent()).toContain('archived')
     expect((await sent()).status).toBe(401)
     await check('settings-archived')
     await page.getByRole('button', { name: 'Restore project' }).click()
@@ -331,12 +360,61 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     )
   })
 
+  it('sets a GitHub token in settings and shows source excerpts on the issue page', async () => {
+    const api = createApi(harness.url)
+    const project = await api.projectWithKey()
+    await page.goto(`${harness.url}/projects/${project.projectId}/settings`)
+    await page.getByLabel('GitHub token').fill(GITHUB_TOKEN)
+    await page.getByLabel(/^Path prefix/).fill('/srv/')
+    await page.getByLabel(/^Context lines/).fill('3')
+    await page.getByRole('button', { name: 'Save source settings' }).click()
+    await page.getByText('The source code settings were saved.').waitFor()
+    expect(await page.locator('#source-facts').textContent()).toContain('set (never shown)')
+    expect(await page.getByLabel('Replace the GitHub token').inputValue()).toBe('')
+    expect(await page.content()).not.toContain(GITHUB_TOKEN)
+    await check('settings-source')
+    const sent = await api.ingest('/api/v1/ingest_events', project.key, {
+      event: {
+        event_type: 'error',
+        message: 'Error: card declined',
+        commit_sha: SHA,
+        repository: 'acme/shop',
+        context: {
+          exception: {
+            class: 'Error',
+            message: 'card declined',
+            frames: [
+              { function: 'charge', filename: '/srv/lib/pay.ts', lineno: 10, colno: 9 },
+              { function: 'listOnTimeout', filename: 'node:internal/timers', lineno: 581 },
+            ],
+          },
+        },
+      },
+    })
+    expect(sent.status).toBe(201)
+    await harness.server.engine.flush()
+    await page.goto(`${harness.url}/projects/${project.projectId}/issues`)
+    await page.getByRole('link', { name: 'Error: card declined' }).click()
+    const excerpt = page.getByRole('table', { name: /lib\/pay\.ts:10/ })
+    await excerpt.waitFor()
+    expect(await excerpt.getByRole('row').count()).toBe(7)
+    const hit = excerpt.locator('tr[aria-current="true"]')
+    expect(await hit.textContent()).toBe("Error line 10  throw new Error('<b>declined</b>')")
+    expect(await page.locator('main b').count()).toBe(0)
+    expect(
+      await page.getByRole('link', { name: /^view on GitHub at 2222222/ }).getAttribute('href'),
+    ).toBe(`https://github.test/acme/shop/blob/${SHA}/lib/pay.ts#L10`)
+    expect(await page.locator('main').textContent()).toContain('node:internal/timers is part of')
+    await check('issue-excerpts')
+  })
+
   it('audited every page with axe-core', () => {
     expect(Object.keys(audited).sort()).toEqual(
       [
         'activity',
         'deployments',
         'issue-detail',
+        'issue-excerpts',
         'issues',
         'issues-empty',
         'login',
@@ -349,6 +427,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'settings-mobile',
         'settings-new-key',
         'settings-owner',
+        'settings-source',
         'trace',
       ].sort(),
     )
