@@ -100,6 +100,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
         : undefined) ?? event.deployment
     const context = record(event.event?.context)
     const exception = record(context['exception'])
+    const frames = framesOf('frames' in event ? event.frames : undefined, exception)
     const now = deps.now()
     const base = `${deps.base}/projects/${project.id}`
     const back = `${base}/issues/${issue.id}`
@@ -160,11 +161,8 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
-          {'frames' in event && <SourceCommit commit={event.source_commit} />}
-          <SourceFrames
-            frames={framesOf('frames' in event ? event.frames : undefined, exception)}
-            settings={`${base}/settings#source`}
-          />
+          {'frames' in event && frames.length > 0 && <SourceCommit commit={event.source_commit} />}
+          <SourceFrames frames={frames} settings={`${base}/settings#source`} />
           <h2>Request</h2>
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>

@@ -44,11 +44,13 @@ export function SourceSettingsSection(props: {
         <dd>{s.github_token_set ? 'set (never shown)' : 'not set'}</dd>
         <dt>Server token</dt>
         <dd>
-          {s.server_token_available
-            ? s.github_token_set
+          {!s.server_token_available
+            ? 'not configured'
+            : s.github_token_set
               ? 'available (the project token is used)'
-              : 'available (used for this project)'
-            : 'not configured'}
+              : s.github_api_url
+                ? "available, but never sent to the project's own API URL: set a project token"
+                : 'available (used for this project)'}
         </dd>
         <dt>Path prefix</dt>
         <dd>{s.path_prefix ? <code>{s.path_prefix}</code> : 'none'}</dd>
