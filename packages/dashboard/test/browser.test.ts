@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
-import { ADMIN_TOKEN, HARNESS_ENV, type Seeded, seedTelemetry } from './fixture'
+import { ADMIN_TOKEN, HARNESS_ENV, mintAndroidToken, type Seeded, seedTelemetry } from './fixture'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))
 /** The server's GitHub, mocked with msw: any file at {@link SHA} with the project token. */
@@ -298,29 +298,16 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
   })
 
   it('lists a minted mobile token and revokes it', async () => {
-    const api = createApi(harness.url)
-    const mobile = await api.createProject(ADMIN_TOKEN, 'android')
-    const serverKey = await api.createKey(mobile.id)
-    const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
-      apiKey: serverKey.token,
-      json: {
-        mobile_ingest_token: {
-          platform: 'android',
-          service: 'com.acme.app',
-          environment: 'production',
-        },
-      },
-    })
-    expect(minted.status).toBe(201)
-    await page.goto(`${harness.url}/projects/${mobile.id}/settings`)
+    const minted = await mintAndroidToken(harness)
+    await page.goto(`${harness.url}/projects/${minted.projectId}/settings`)
     const row = page.getByRole('table', { name: 'Live mobile ingest tokens' }).getByRole('row')
     expect(await row.filter({ hasText: 'android' }).count()).toBe(1)
     await check('settings-mobile')
     await page.getByRole('button', { name: 'Revoke the android token' }).click()
     await page.getByText('The mobile token was revoked.').waitFor()
     expect(await page.getByText('No live mobile tokens.').count()).toBe(1)
-    const refused = await api.api('POST', '/api/v1/ingest_events', {
-      token: minted.body.token,
+    const refused = await createApi(harness.url).api('POST', '/api/v1/ingest_events', {
+      token: minted.token,
       json: { event: { event_type: 'log', message: 'after revoke' } },
     })
     expect(refused.status).toBe(401)

@@ -1,7 +1,9 @@
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import type { Harness } from '../../../apps/server/test/support/harness'
 
-export { ADMIN_TOKEN } from '../../../apps/server/test/support/harness'
+import { ADMIN_TOKEN as ADMIN_TOKEN_VALUE } from '../../../apps/server/test/support/harness'
+
+export const ADMIN_TOKEN = ADMIN_TOKEN_VALUE
 
 /** Suites send more than the harness's default 25 requests per key. */
 export const HARNESS_ENV = { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000' }
@@ -140,4 +142,25 @@ export async function seedTelemetry(harness: Harness, key: string, tag: string):
   })
   await harness.server.engine.flush()
   return { traceId, errorTitle, logMessage, release }
+}
+
+/** A new android project with a mobile ingest token minted through the public API (its token). */
+export async function mintAndroidToken(
+  harness: Harness,
+): Promise<{ projectId: string; token: string }> {
+  const api = createApi(harness.url)
+  const project = await api.createProject(ADMIN_TOKEN_VALUE, 'android')
+  const serverKey = await api.createKey(project.id)
+  const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
+    apiKey: serverKey.token,
+    json: {
+      mobile_ingest_token: {
+        platform: 'android',
+        service: 'com.acme.app',
+        environment: 'production',
+      },
+    },
+  })
+  if (minted.status !== 201) throw new Error(`minting failed: ${minted.status} ${minted.text}`)
+  return { projectId: project.id, token: minted.body.token }
 }

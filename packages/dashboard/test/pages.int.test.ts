@@ -6,7 +6,7 @@ import { createClient as createApi } from '../../../apps/server/test/support/cli
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { createDashboard } from '../src/index'
 import { csrfToken } from '../src/session'
-import { ADMIN_TOKEN, HARNESS_ENV, type Seeded, seedTelemetry } from './fixture'
+import { ADMIN_TOKEN, HARNESS_ENV, mintAndroidToken, type Seeded, seedTelemetry } from './fixture'
 
 // Every page rendered by the dashboard over the real engine on in-memory PGlite, with telemetry
 // sent through the public API; app.request() drives the pages.
@@ -272,20 +272,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
   })
 
   it('lists a minted mobile token and revokes it', async () => {
-    const api = createApi(harness.url)
-    const project = await api.createProject(ADMIN_TOKEN, 'android')
-    const apiKey = await api.createKey(project.id)
-    const minted = await api.api('POST', '/api/v1/mobile_ingest_tokens', {
-      apiKey: apiKey.token,
-      json: {
-        mobile_ingest_token: {
-          platform: 'android',
-          service: 'com.acme.app',
-          environment: 'production',
-        },
-      },
-    })
-    expect(minted.status).toBe(201)
+    const project = { id: (await mintAndroidToken(harness)).projectId }
     const page = (await get(`/projects/${project.id}/settings`)).text
     const tokenId = page.match(/mobile-tokens\/([0-9a-f-]{36})\/revoke/)![1]!
     expect(page).toContain('Revoke the android token')
