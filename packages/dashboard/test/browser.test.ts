@@ -356,6 +356,8 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     await page.getByLabel(/^Context lines/).fill('3')
     await page.getByRole('button', { name: 'Save source settings' }).click()
     await page.getByText('The source code settings were saved.').waitFor()
+    // The redirect lands on the section, not at the top of the page.
+    expect(new URL(page.url()).hash).toBe('#source')
     expect(await page.locator('#source-facts').textContent()).toContain('set (never shown)')
     expect(await page.getByLabel('Replace the GitHub token').inputValue()).toBe('')
     expect(await page.content()).not.toContain(GITHUB_TOKEN)

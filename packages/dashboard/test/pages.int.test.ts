@@ -47,6 +47,14 @@ describe('dashboard pages over the engine (PGlite)', () => {
     })
   }
 
+  /** The markup of one settings section: from its heading to the next section's. */
+  function sectionOf(html: string, id: string) {
+    const start = html.indexOf(`<h2 id="${id}">`)
+    expect(start, `section #${id}`).toBeGreaterThan(-1)
+    const end = html.indexOf('<h2 ', start + 1)
+    return html.slice(start, end === -1 ? undefined : end)
+  }
+
   it('signs in with a valid token only, behind a double-submit CSRF cookie', async () => {
     const login = await dashboard.request('/login')
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!
@@ -162,12 +170,15 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(settings.text).toContain('from-ui')
     expect(settings.text).not.toContain(token)
     const keyId = settings.text.match(
-      /keys\/([0-9a-f-]{36})\/revoke"><input[^>]*><button[^>]*>Revoke from-ui</,
+      /keys\/([0-9a-f-]{36})\/revoke#api-keys"><input[^>]*><button[^>]*>Revoke from-ui</,
     )![1]!
     const revoked = await post(`/projects/${projectId}/settings/keys/${keyId}/revoke`, {})
     expect(revoked.status).toBe(303)
+    expect(revoked.headers.get('location')).toBe(
+      `/projects/${projectId}/settings?done=key-revoked#api-keys`,
+    )
     const after = (await get(`/projects/${projectId}/settings?done=key-revoked`)).text
-    expect(after).toContain('The API key was revoked.')
+    expect(sectionOf(after, 'api-keys')).toContain('The API key was revoked.')
     expect(after).toMatch(/<td>from-ui<\/td><td>.*?<\/td>\s*<td>revoked /s)
     expect(after).not.toContain('Revoke from-ui')
   })
@@ -190,6 +201,9 @@ describe('dashboard pages over the engine (PGlite)', () => {
       period_seconds: '',
     })
     expect(admin.status).toBe(303)
+    expect(admin.headers.get('location')).toBe(
+      `/projects/${own.id}/settings?done=limits-saved#rate-limits`,
+    )
     const after = await get(`/projects/${own.id}/settings`)
     expect(after.text).toContain('Save rate limits')
     expect(after.text).toMatch(/Requests per window<\/th><td class="num">5<\/td><td>override/)
@@ -258,8 +272,11 @@ describe('dashboard pages over the engine (PGlite)', () => {
       owner.token,
     )
     expect(added.status).toBe(303)
+    expect(added.headers.get('location')).toBe(
+      `/projects/${own.id}/settings?done=member-added#project-members`,
+    )
     const page = (await get(`/projects/${own.id}/settings?done=member-added`, owner.token)).text
-    expect(page).toContain('The member was added.')
+    expect(sectionOf(page, 'project-members')).toContain('The member was added.')
     const list = page.slice(page.indexOf('<tbody id="members">'))
     expect(list.indexOf(owner.email)).toBeGreaterThan(-1)
     expect(list.indexOf(member.email)).toBeGreaterThan(list.indexOf(owner.email))
@@ -281,8 +298,11 @@ describe('dashboard pages over the engine (PGlite)', () => {
       {},
     )
     expect(revoked.status).toBe(303)
+    expect(revoked.headers.get('location')).toBe(
+      `/projects/${project.id}/settings?done=mobile-token-revoked#mobile-tokens`,
+    )
     const after = (await get(`/projects/${project.id}/settings?done=mobile-token-revoked`)).text
-    expect(after).toContain('The mobile token was revoked.')
+    expect(sectionOf(after, 'mobile-tokens')).toContain('The mobile token was revoked.')
     expect(after).toContain('No live mobile tokens.')
   })
 
@@ -308,12 +328,15 @@ describe('dashboard pages over the engine (PGlite)', () => {
       github_api_url: '',
     })
     expect(saved.status).toBe(303)
-    expect(saved.headers.get('location')).toBe(`/projects/${projectId}/settings?done=source-saved`)
+    expect(saved.headers.get('location')).toBe(
+      `/projects/${projectId}/settings?done=source-saved#source`,
+    )
     expect(await issuePage()).toContain(
       `<a href="/projects/${projectId}/settings#source">Connect GitHub in project settings to see source.</a>`,
     )
     const settings = (await get(`/projects/${projectId}/settings?done=source-saved`)).text
-    expect(settings).toContain('The source code settings were saved.')
+    expect(sectionOf(settings, 'source')).toContain('The source code settings were saved.')
+    expect(settings).toContain(`action="/projects/${projectId}/settings/source#source"`)
     expect(settings).toMatch(/<dt>Path prefix<\/dt><dd><code>\/app\/<\/code><\/dd>/)
     expect(settings).toContain('<h2 id="source">Source code (GitHub)</h2>')
     expect(settings).toMatch(/<dt>Project token<\/dt><dd>not set<\/dd>/)
@@ -321,14 +344,71 @@ describe('dashboard pages over the engine (PGlite)', () => {
     const token = 'github_pat_NOSECRETKEY000000000000001'
     const refused = await post(`/projects/${projectId}/settings/source`, {
       github_token: token,
-      path_prefix: '',
-      context_lines: '5',
-      github_api_url: '',
+      path_prefix: '/typed/prefix',
+      context_lines: '7',
+      github_api_url: 'https://ghe.typed.test/api/v3',
     })
     expect(refused.status).toBe(422)
     const html = await refused.text()
-    expect(html).toMatch(/<p class="alert" role="alert">[^<]*SERVICE_SECRET_KEY/)
+    // The refusal is shown in the section, whose form keeps what was typed but the token.
+    const source = sectionOf(html, 'source')
+    expect(source).toMatch(/<p class="alert" role="alert">[^<]*SERVICE_SECRET_KEY/)
+    expect(source).toContain('name="path_prefix" value="/typed/prefix"')
+    expect(source).toMatch(/name="context_lines" [^>]*value="7"/)
+    expect(source).toMatch(/name="github_api_url" [^>]*value="https:\/\/ghe\.typed\.test\/api\/v3"/)
+    expect(source).toMatch(/<dt>Path prefix<\/dt><dd><code>\/app\/<\/code><\/dd>/)
     expect(html).not.toContain(token)
+    expect(html).not.toContain('NOSECRETKEY')
+  })
+
+  it('lands on the section of a settings form: archive and restore', async () => {
+    const own = await createApi(harness.url).createProject(ADMIN_TOKEN)
+    const path = `/projects/${own.id}/settings`
+    const page = (await get(path)).text
+    expect(page).toContain(`action="${path}/archive#project"`)
+    const archived = await post(`${path}/archive`, {})
+    expect(archived.status).toBe(303)
+    expect(archived.headers.get('location')).toBe(`${path}?done=archived#project`)
+    const after = (await get(`${path}?done=archived`)).text
+    expect(sectionOf(after, 'project')).toContain('The project was archived')
+    const restored = await post(`${path}/restore`, {})
+    expect(restored.headers.get('location')).toBe(`${path}?done=restored#project`)
+  })
+
+  it.each([
+    {
+      rule: 'create key: an over-long name',
+      action: 'keys',
+      section: 'api-keys',
+      form: { name: `k${'x'.repeat(200)}` },
+      shown: [`name="name" maxlength="200" placeholder="default" value="k${'x'.repeat(200)}"`],
+    },
+    {
+      rule: 'add member: an email of no user',
+      action: 'members',
+      section: 'project-members',
+      form: { email: 'nobody-typed@example.test' },
+      shown: ['name="email" type="email" required="" value="nobody-typed@example.test"'],
+    },
+    {
+      rule: 'rate limits: a value that is not a number',
+      action: 'rate-limits',
+      section: 'rate-limits',
+      form: { requests: 'lots', period_seconds: '30', auth_failure_requests: '' },
+      shown: [/name="requests" [^>]*value="lots"/, /name="period_seconds" [^>]*value="30"/],
+    },
+  ])('a refused form ($rule) shows its error and what was typed, in its section', async (row) => {
+    const own = await createApi(harness.url).createProject(ADMIN_TOKEN)
+    const path = `/projects/${own.id}/settings`
+    expect((await get(path)).text).toContain(`action="${path}/${row.action}#${row.section}"`)
+    const refused = await post(`${path}/${row.action}`, row.form)
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    const section = sectionOf(html, row.section)
+    expect(section).toMatch(/<p class="alert" role="alert">[^<]+<\/p>/)
+    for (const shown of row.shown) expect(section).toMatch(shown)
+    // Exactly one alert on the page: the section's, none at the top.
+    expect(html.match(/role="alert"/g)).toHaveLength(1)
   })
 
   it('sends a signed-out or unknown session to the sign-in page', async () => {

@@ -36,11 +36,65 @@ export const LIMIT_FIELDS = [
   ['auth_failure_requests', 'Authentication failures per minute'],
 ] as const
 
-/** What every section needs: the settings path, the session's CSRF token and the clock. */
+/** The settings sections: each heading's id, the anchor a form lands on. */
+export type SectionId =
+  | 'project'
+  | 'api-keys'
+  | 'project-members'
+  | 'mobile-tokens'
+  | 'rate-limits'
+  | 'source'
+
+/** What a settings page shows besides the project's data. */
+export interface Outcome {
+  readonly notice?: string
+  readonly error?: string
+  /** The section the notice or error is about: shown under its heading, not at the top. */
+  readonly section?: SectionId
+  /** The fields of the section's refused form as typed, shown again (never a token). */
+  readonly typed?: Readonly<Record<string, string>>
+  /** A newly created API key's token: shown once, never again. */
+  readonly token?: string
+  readonly status?: number
+}
+
+/** What every section needs: the settings path, the session's CSRF token, the clock, the outcome. */
 export interface SectionContext {
   readonly path: string
   readonly csrf: string
   readonly now: Date
+  readonly outcome: Outcome
+}
+
+/** A field's value: as typed in this section's refused form, else the stored `fallback`. */
+export function typedValue(
+  ctx: SectionContext,
+  section: SectionId,
+  name: string,
+  fallback = '',
+): string {
+  const typed = ctx.outcome.section === section ? ctx.outcome.typed : undefined
+  return typed && name in typed ? (typed[name] ?? '') : fallback
+}
+
+/** The notice or error of one section, under its heading (where its form lands). */
+export function SectionMessages(props: { ctx: SectionContext; section: SectionId }): Html {
+  const { notice, error, section } = props.ctx.outcome
+  const here = section === props.section
+  return (
+    <>
+      {here && notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {here && error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  )
 }
 
 /** A `<time>` relative to the section's clock. */
@@ -48,16 +102,19 @@ export const When = ({ iso, now }: { iso: string; now: Date }) => (
   <Time iso={iso} text={relativeTime(iso, now)} />
 )
 
-/** A one-button POST form to `path/action` with the CSRF token. */
+/** A one-button POST form to `path/action#section` with the CSRF token. */
 export function PostButton(props: {
   ctx: SectionContext
   action: string
+  /** The section a refusal re-renders at. */
+  section: SectionId
   label: string
   danger?: boolean
   children?: Child
 }): Html {
+  const { ctx, action, section } = props
   return (
-    <form class="inline" method="post" action={`${props.ctx.path}/${props.action}`}>
+    <form class="inline" method="post" action={`${ctx.path}/${action}#${section}`}>
       <CsrfField csrf={props.ctx.csrf} />
       {props.children}
       <button type="submit" class={props.danger ? 'danger' : undefined}>
@@ -78,7 +135,8 @@ export function MembersSection(props: {
   const when = (iso: string) => <When iso={iso} now={ctx.now} />
   return (
     <>
-      <h2>Members</h2>
+      <h2 id="project-members">Members</h2>
+      <SectionMessages ctx={ctx} section="project-members" />
       <table>
         <caption class="skip">People who can see this project</caption>
         <thead>
@@ -101,11 +159,17 @@ export function MembersSection(props: {
       {manages ? (
         <>
           <p class="muted">Share the project with an existing user.</p>
-          <form class="filters" method="post" action={`${path}/members`}>
+          <form class="filters" method="post" action={`${path}/members#project-members`}>
             <CsrfField csrf={ctx.csrf} />
             <label for="member-email">
               Email
-              <input id="member-email" name="email" type="email" required />
+              <input
+                id="member-email"
+                name="email"
+                type="email"
+                required
+                value={typedValue(ctx, 'project-members', 'email')}
+              />
             </label>
             <button type="submit">Add member</button>
           </form>
@@ -126,11 +190,12 @@ export function MobileTokensSection(props: {
   const mobile_tokens = props.tokens
   const when = (iso: string) => <When iso={iso} now={ctx.now} />
   const Form = (p: { action: string; label: string; danger?: boolean }) => (
-    <PostButton ctx={ctx} {...p} />
+    <PostButton ctx={ctx} section="mobile-tokens" {...p} />
   )
   return (
     <>
-      <h2>Mobile tokens</h2>
+      <h2 id="mobile-tokens">Mobile tokens</h2>
+      <SectionMessages ctx={ctx} section="mobile-tokens" />
       <p class="muted">
         Apps mint short-lived ingest tokens with an API key (
         <code>POST /api/v1/mobile_ingest_tokens</code>); the live ones are listed here.
@@ -183,7 +248,8 @@ export function RateLimitsSection(props: {
   const path = ctx.path
   return (
     <>
-      <h2>Rate limits</h2>
+      <h2 id="rate-limits">Rate limits</h2>
+      <SectionMessages ctx={ctx} section="rate-limits" />
       <table>
         <caption class="skip">Effective rate limits</caption>
         <tbody>
@@ -207,7 +273,7 @@ export function RateLimitsSection(props: {
           <form
             class="filters"
             method="post"
-            action={`${path}/rate-limits`}
+            action={`${path}/rate-limits#rate-limits`}
             aria-label="Rate-limit overrides"
           >
             <CsrfField csrf={ctx.csrf} />
@@ -219,7 +285,12 @@ export function RateLimitsSection(props: {
                   name={key}
                   inputmode="numeric"
                   pattern="[0-9]*"
-                  value={String(rate_limit.overrides[key] ?? '')}
+                  value={typedValue(
+                    ctx,
+                    'rate-limits',
+                    key,
+                    String(rate_limit.overrides[key] ?? ''),
+                  )}
                   placeholder="default"
                 />
               </label>

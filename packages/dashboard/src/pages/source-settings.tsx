@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import { CsrfField, type Html } from '../layout'
 import type { SourceSettingsJson } from '../types'
-import { type SectionContext, When } from './settings-sections'
+import { type SectionContext, SectionMessages, typedValue, When } from './settings-sections'
 
 /**
  * The `PUT …/source_settings` body of the settings form: a non-empty token replaces the stored
@@ -32,9 +32,12 @@ export function SourceSettingsSection(props: {
   manages: boolean
 }): Html {
   const { ctx, settings: s, manages } = props
+  // A refused save shows what was typed (never the token, which is not sent back).
+  const typed = (name: string, stored: string) => typedValue(ctx, 'source', name, stored)
   return (
     <>
       <h2 id="source">Source code (GitHub)</h2>
+      <SectionMessages ctx={ctx} section="source" />
       <p class="muted">
         Stack frames show the lines of code at the deployed commit, fetched from GitHub with a token
         that may read the repository's contents (a fine-grained token with Contents: Read-only).
@@ -71,7 +74,12 @@ export function SourceSettingsSection(props: {
         )}
       </dl>
       {manages ? (
-        <form class="stack" method="post" action={`${ctx.path}/source`} aria-labelledby="source">
+        <form
+          class="stack"
+          method="post"
+          action={`${ctx.path}/source#source`}
+          aria-labelledby="source"
+        >
           <CsrfField csrf={ctx.csrf} />
           <label for="source-token">
             {s.github_token_set ? 'Replace the GitHub token' : 'GitHub token'}
@@ -92,14 +100,24 @@ export function SourceSettingsSection(props: {
           {s.github_token_set && (
             <label for="source-clear-token" class="check">
               <span>
-                <input id="source-clear-token" name="clear_token" type="checkbox" value="1" />{' '}
+                <input
+                  id="source-clear-token"
+                  name="clear_token"
+                  type="checkbox"
+                  value="1"
+                  checked={typed('clear_token', '') !== ''}
+                />{' '}
                 Remove the project token
               </span>
             </label>
           )}
           <label for="source-prefix">
             Path prefix (stripped from absolute frame paths, e.g. /app/)
-            <input id="source-prefix" name="path_prefix" value={s.path_prefix ?? ''} />
+            <input
+              id="source-prefix"
+              name="path_prefix"
+              value={typed('path_prefix', s.path_prefix ?? '')}
+            />
           </label>
           <label for="source-lines">
             Context lines (0 to 50)
@@ -109,7 +127,7 @@ export function SourceSettingsSection(props: {
               type="number"
               min={0}
               max={50}
-              value={String(s.context_lines)}
+              value={typed('context_lines', String(s.context_lines))}
             />
           </label>
           <label for="source-api">
@@ -118,7 +136,7 @@ export function SourceSettingsSection(props: {
               id="source-api"
               name="github_api_url"
               type="url"
-              value={s.github_api_url ?? ''}
+              value={typed('github_api_url', s.github_api_url ?? '')}
               placeholder={s.effective_github_api_url}
             />
           </label>
