@@ -70,6 +70,9 @@ function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<
     onError: (c) => c.text('form too large', 413),
   })
   return async (c, next) => {
+    // `/projects/*` also matches `/projects`: run once per request (a second run would read the
+    // form's body again, which is already consumed).
+    if (c.get('session') !== undefined) return next()
     const token = sessionToken(c)
     const auth = token
       ? await deps.engine.management.authenticate({ headers: { authorization: `Bearer ${token}` } })

@@ -56,7 +56,16 @@ function MonitorCell({ m }: { m: ProjectRow['monitors'] }): Html {
   )
 }
 
-function CreateForm({ deps, session }: { deps: Deps; session: Session }) {
+/** The new-project form; after a refusal it shows what was typed (`typed`). */
+function CreateForm({
+  deps,
+  session,
+  typed,
+}: {
+  deps: Deps
+  session: Session
+  typed?: { name: string; kind: string }
+}) {
   return (
     <>
       <h2>New project</h2>
@@ -64,13 +73,13 @@ function CreateForm({ deps, session }: { deps: Deps; session: Session }) {
         <CsrfField csrf={session.csrf} />
         <label for="project-name">
           Name
-          <input id="project-name" name="name" required maxlength={200} />
+          <input id="project-name" name="name" required maxlength={200} value={typed?.name} />
         </label>
         <label for="project-kind">
           Platform
           <select id="project-kind" name="integration_kind">
             {INTEGRATION_KINDS.map((k) => (
-              <option>{k}</option>
+              <option selected={k === typed?.kind}>{k}</option>
             ))}
           </select>
         </label>
@@ -142,13 +151,9 @@ export function registerProjects(app: DashboardApp, deps: Deps): void {
   app.post('/projects', async (c) => {
     const session = c.get('session')
     const form = await c.req.parseBody()
+    const typed = { name: String(form['name'] ?? ''), kind: String(form['integration_kind'] ?? '') }
     const response = await session.call(deps.engine.management.createProject, {
-      body: {
-        project: {
-          name: String(form['name'] ?? ''),
-          integration_kind: String(form['integration_kind'] ?? ''),
-        },
-      },
+      body: { project: { name: typed.name, integration_kind: typed.kind } },
     })
     if (response.status === 201) {
       const { project } = response.body as { project: ProjectJson }
@@ -163,7 +168,7 @@ export function registerProjects(app: DashboardApp, deps: Deps): void {
           <p class="alert" role="alert">
             {errorMessages(response).join('; ')}
           </p>
-          <CreateForm deps={deps} session={session} />
+          <CreateForm deps={deps} session={session} typed={typed} />
         </>
       ),
     })
