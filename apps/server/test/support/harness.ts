@@ -39,6 +39,8 @@ export interface Harness {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
   /** Moves the server's clock forward (expiry of mobile tokens). */
   advance(seconds: number): void
+  /** The server's clock: real time plus every {@link Harness.advance} so far. */
+  now(): Date
   close(): Promise<void>
 }
 
@@ -78,6 +80,7 @@ export async function startPgliteHarness(env: Record<string, string> = {}): Prom
     url,
     server,
     advance: clock.advance,
+    now: clock.now,
     query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
     async close() {
       await server.close()
@@ -108,6 +111,7 @@ export async function startPostgresHarness(
     url: base,
     server,
     advance: clock.advance,
+    now: clock.now,
     query: async <T>(text: string, params: unknown[] = []) =>
       (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[],
     async close() {
