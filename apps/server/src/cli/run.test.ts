@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { runAgainstFakeServer } from './fake-server'
 import { EXIT, runCli } from './run'
 
 const PROJECT = {
@@ -11,44 +12,12 @@ const PROJECT = {
   archived_at: null,
 }
 
-interface Sent {
-  method: string
-  url: string
-  headers: Record<string, string>
-  body: unknown
-}
-
 /** Runs the CLI against a fake server answering `status` and `body` to every request. */
-async function run(
+const run = (
   argv: string[],
   answer: { status: number; body?: unknown } = { status: 200, body: {} },
   env: Record<string, string> = { TIS_TOKEN: 'tis_user_t' },
-) {
-  const sent: Sent[] = []
-  let stdout = ''
-  let stderr = ''
-  const fetch = (async (url: string, init: RequestInit) => {
-    sent.push({
-      method: String(init.method),
-      url,
-      headers: init.headers as Record<string, string>,
-      body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
-    })
-    const text = answer.body === undefined ? null : JSON.stringify(answer.body)
-    return new Response(text, { status: answer.status })
-  }) as typeof globalThis.fetch
-  const code = await runCli(argv, {
-    env,
-    fetch,
-    stdout: (t) => {
-      stdout += t
-    },
-    stderr: (t) => {
-      stderr += t
-    },
-  })
-  return { code, stdout, stderr, sent }
-}
+) => runAgainstFakeServer(argv, answer, env)
 
 describe('tis CLI', () => {
   it.each([

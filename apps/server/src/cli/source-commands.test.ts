@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EXIT, runCli } from './run'
+import { runAgainstFakeServer } from './fake-server'
+import { EXIT } from './run'
 
 const PROJECT_ID = '01a203af-ac77-79d4-9708-1fd9c9d94c22'
 const SETTINGS = {
@@ -12,32 +13,16 @@ const SETTINGS = {
   updated_at: '2026-01-01T00:00:00.000Z',
 }
 
+/** The CLI against a fake server; the requests it sent without their headers. */
 async function run(
   argv: string[],
   answer: { status: number; body: unknown } = { status: 200, body: { source_settings: SETTINGS } },
 ) {
-  const sent: Array<{ method: string; url: string; body: unknown }> = []
-  let stdout = ''
-  let stderr = ''
-  const fetch = (async (url: string, init: RequestInit) => {
-    sent.push({
-      method: String(init.method),
-      url,
-      body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
-    })
-    return new Response(JSON.stringify(answer.body), { status: answer.status })
-  }) as typeof globalThis.fetch
-  const code = await runCli(argv, {
-    env: { TIS_TOKEN: 'tis_user_t', TIS_URL: 'http://tis.test' },
-    fetch,
-    stdout: (t) => {
-      stdout += t
-    },
-    stderr: (t) => {
-      stderr += t
-    },
+  const r = await runAgainstFakeServer(argv, answer, {
+    TIS_TOKEN: 'tis_user_t',
+    TIS_URL: 'http://tis.test',
   })
-  return { code, stdout, stderr, sent }
+  return { ...r, sent: r.sent.map(({ headers: _, ...request }) => request) }
 }
 
 describe('tis source-settings', () => {
