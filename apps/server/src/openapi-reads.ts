@@ -165,6 +165,54 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       check_in_count: { type: 'integer' },
     },
   },
+  StoredCheckIn: {
+    type: 'object',
+    description:
+      'One check-in of a monitor, from `POST /api/v1/check_ins` (`source` `check_in`) or an event of type `check_in` (`source` `event`), with the fields stored for it.',
+    required: [
+      'id',
+      'occurred_at',
+      'received_at',
+      'status',
+      'duration_ms',
+      'environment',
+      'release',
+      'trace_id',
+      'request_id',
+      'source',
+      'event_id',
+      'message',
+      'context',
+      'extra',
+    ],
+    properties: {
+      id: {
+        ...uuid,
+        description: "The accepted check-in's id; for an event, the id of its history entry.",
+      },
+      occurred_at: dateTime,
+      received_at: dateTime,
+      status: { type: 'string', description: 'As sent: `ok`, `error`, `in_progress`, …' },
+      duration_ms: nullableNumber,
+      environment: { type: 'string' },
+      release: nullableString,
+      trace_id: nullableString,
+      request_id: nullableString,
+      source: { type: 'string', enum: ['check_in', 'event'] },
+      event_id: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description: 'The event it came from; null for `source` `check_in`.',
+      },
+      message: { ...nullableString, description: "The event's message; null for `check_in`." },
+      context: { type: 'object', description: 'The `context` object sent with it; `{}` if none.' },
+      extra: {
+        type: 'object',
+        description:
+          'Other top-level fields sent that the check-in (section 2.3) or event (section 2.1) shape does not define, as sent.',
+      },
+    },
+  },
   Deployment: {
     type: 'object',
     required: ['id', 'repository', 'environment', 'release', 'commit_sha', 'deployed_at'],
@@ -446,6 +494,10 @@ const list = (key: string, item: string) => ({
     }),
   },
 })
+const MONITOR_NOT_FOUND = errorResponse(
+  'No such project or monitor (of this project), or the user may not see the project.',
+  ref('Error'),
+)
 const one = (description: string) => ({
   '200': { description, content: json({ type: 'object', properties: { issue: ref('Issue') } }) },
 })
@@ -532,8 +584,49 @@ export const READS_OPENAPI: OpenApiExtension = {
     },
     '/api/v1/projects/{id}/monitors': {
       get: operation('listMonitors', "List a project's monitors, latest check-in first", {
-        parameters: [path('id'), query('environment', 'Exact environment.'), ...PAGE],
+        parameters: [
+          path('id'),
+          query('environment', 'Exact environment.'),
+          query('slug', 'Exact slug: the monitors of one job, one per environment.'),
+          ...PAGE,
+        ],
         responses: { ...list('monitors', 'Monitor'), ...errors(401, 404, 422) },
+      }),
+    },
+    '/api/v1/projects/{id}/monitors/{monitor_id}': {
+      get: operation('getMonitor', 'Show one monitor with its status', {
+        parameters: [path('id'), path('monitor_id')],
+        responses: {
+          '200': {
+            description: 'The monitor, its status computed now.',
+            content: json({
+              type: 'object',
+              required: ['monitor'],
+              properties: { monitor: ref('Monitor') },
+            }),
+          },
+          ...errors(401),
+          '404': MONITOR_NOT_FOUND,
+        },
+      }),
+    },
+    '/api/v1/projects/{id}/monitors/{monitor_id}/check_ins': {
+      get: operation('listCheckIns', "List a monitor's check-ins, newest first", {
+        description:
+          'The history of one monitor (one slug in one environment): every check-in stored for it, by `occurred_at` desc, then id desc.',
+        parameters: [
+          path('id'),
+          path('monitor_id'),
+          query('status', 'Exact status as sent (`ok`, `error`, `in_progress`, …).'),
+          query('since', 'occurred_at at or after (RFC 3339).', dateTime),
+          query('until', 'occurred_at before (RFC 3339).', dateTime),
+          ...PAGE,
+        ],
+        responses: {
+          ...list('check_ins', 'StoredCheckIn'),
+          ...errors(401, 422),
+          '404': MONITOR_NOT_FOUND,
+        },
       }),
     },
     '/api/v1/projects/{id}/deployments': {

@@ -134,6 +134,8 @@ export function readRoutes(api: ReadApi, clientIp: ClientIpResolver): RouteSpec[
     route('GET', '/events', api.listEvents),
     route('GET', '/events/:event_id', api.getEvent),
     route('GET', '/monitors', api.listMonitors),
+    route('GET', '/monitors/:monitor_id', api.getMonitor),
+    route('GET', '/monitors/:monitor_id/check_ins', api.listCheckIns),
     route('GET', '/deployments', api.listDeployments),
     route('GET', '/transactions', api.listTransactions),
     route('GET', '/transactions/latency', api.getTransactionLatency),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call } from './support/client'
+import { call, createClient } from './support/client'
 import { ADMIN_TOKEN, type Harness, startPgliteHarness } from './support/harness'
 import { runTis } from './support/spawn'
 
@@ -109,6 +109,55 @@ describe('tis CLI against a running server', () => {
     const bad = await runTis(['monitors', project.id, '--limit', '0'], env)
     expect(bad).toMatchObject({ code: 1 })
     expect(bad.stderr).toContain('tis: limit must be a positive integer')
+  })
+
+  it("shows a monitor's check-in history by slug, newest first, paged", async () => {
+    // Set up over HTTP: each tis run is a child process, and these are not under test here.
+    const { projectId, key } = await createClient(harness.url).projectWithKey()
+    const project = { id: projectId }
+    const checkIn = (fields: Record<string, unknown>) =>
+      call(harness.url, 'POST', '/api/v1/check_ins', {
+        apiKey: key,
+        json: { check_in: { slug: 'nightly', environment: 'prod', ...fields } },
+      })
+    expect((await checkIn({ occurred_at: '2026-06-01T02:00:00Z', duration_ms: 5300 })).status).toBe(
+      201,
+    )
+    const failed = await call(harness.url, 'POST', '/api/v1/ingest_events', {
+      apiKey: key,
+      json: {
+        event: {
+          event_type: 'check_in',
+          message: 'nightly failed',
+          check_in_slug: 'nightly',
+          check_in_status: 'error',
+          environment: 'prod',
+          release: 'v8',
+          trace_id: 'cli-trace',
+          occurred_at: '2026-06-02T02:00:00Z',
+        },
+      },
+    })
+    expect(failed.status).toBe(201)
+
+    const history = await runTis(['monitors', 'check-ins', 'nightly', '--project', project.id], env)
+    expect(history.stderr).toBe('')
+    expect(history.stdout).toMatch(/^nightly \(prod\): error; 2 check-ins,/)
+    expect(history.stdout).toMatch(
+      /\n2026-06-02T02:00:00\.000Z\s+error\s+-\s+prod\s+v8\s+cli-trace\s+event\n2026-06-01T02:00:00\.000Z\s+ok\s+5300 ms\s+prod\s+-\s+-\s+check_in\n$/,
+    )
+    const first = JSON.parse(
+      (
+        await runTis(
+          ['monitors', 'check-ins', 'nightly', '--project', project.id, '--limit', '1', '--json'],
+          env,
+        )
+      ).stdout,
+    )
+    expect(first.check_ins.map((c: { status: string }) => c.status)).toEqual(['error'])
+    const missing = await runTis(['monitors', 'check-ins', 'weekly', '--project', project.id], env)
+    expect(missing).toMatchObject({ code: 1 })
+    expect(missing.stderr).toContain('tis: no monitor weekly in project')
   })
 
   it('shows an event with its issue, deployment and related events', async () => {

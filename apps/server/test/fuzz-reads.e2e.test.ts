@@ -8,6 +8,8 @@ describeFuzz('fuzzing the read endpoints', [
   ['GET /api/v1/projects/:id/events', readPlans.listEvents],
   ['GET /api/v1/projects/:id/events/:event_id', readPlans.getEvent],
   ['GET /api/v1/projects/:id/monitors', readPlans.listMonitors],
+  ['GET /api/v1/projects/:id/monitors/:monitor_id', readPlans.getMonitor],
+  ['GET /api/v1/projects/:id/monitors/:monitor_id/check_ins', readPlans.listCheckIns],
   ['GET /api/v1/projects/:id/deployments', readPlans.listDeployments],
   ['GET /api/v1/projects/:id/transactions', readPlans.listTransactions],
   ['GET /api/v1/projects/:id/metrics', readPlans.getMetric],

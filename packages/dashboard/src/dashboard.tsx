@@ -9,6 +9,7 @@ import { registerActivity } from './pages/activity'
 import { registerIssue } from './pages/issue'
 import { registerIssues } from './pages/issues'
 import { registerLogin } from './pages/login'
+import { registerMonitor } from './pages/monitor'
 import { registerMonitorsAndDeployments } from './pages/monitors'
 import { registerPerformance } from './pages/performance'
 import { registerProjects } from './pages/projects'
@@ -141,6 +142,7 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   registerActivity(app, deps)
   registerPerformance(app, deps)
   registerMonitorsAndDeployments(app, deps)
+  registerMonitor(app, deps)
   registerSettings(app, deps)
 
   app.onError((error, c) => {

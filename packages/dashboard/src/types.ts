@@ -80,6 +80,24 @@ export interface MonitorJson {
   check_in_count: number
 }
 
+/** One check-in of a monitor's history (`checkInJson`). */
+export interface CheckInJson {
+  id: string
+  occurred_at: string
+  received_at: string
+  status: string
+  duration_ms: number | null
+  environment: string
+  release: string | null
+  trace_id: string | null
+  request_id: string | null
+  source: 'check_in' | 'event'
+  event_id: string | null
+  message: string | null
+  context: Record<string, unknown>
+  extra: Record<string, unknown>
+}
+
 /** A transaction summary row. */
 export interface TransactionJson {
   name: string

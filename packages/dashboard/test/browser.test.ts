@@ -190,6 +190,12 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     await at('/monitors')
     expect(await page.locator('main').textContent()).toContain('nightly-b0b0b0')
     await check('monitors')
+    await page.getByRole('link', { name: 'nightly-b0b0b0' }).click()
+    await page.getByRole('heading', { level: 1, name: 'nightly-b0b0b0' }).waitFor()
+    const history = page.getByRole('table', { name: 'Check-ins, newest first' })
+    expect(await history.getByRole('row').count()).toBe(2)
+    expect(await history.getByRole('row').nth(1).textContent()).toContain('ok')
+    await check('monitor')
     await at('/deployments')
     expect(await page.getByRole('link', { name: 'compare' }).count()).toBe(1)
     await check('deployments')
@@ -407,6 +413,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'issues',
         'issues-empty',
         'login',
+        'monitor',
         'monitors',
         'performance',
         'projects',

@@ -258,6 +258,67 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(none.text).toContain('No timed transactions in this window.')
   })
 
+  it('links each monitor to its page: status, facts and the paged check-in history', async () => {
+    const api = createApi(harness.url)
+    const tag = Date.now()
+    const slug = `cron <b>${tag}</b>`
+    const escapedSlug = `cron &lt;b&gt;${tag}&lt;/b&gt;`
+    const minute = (n: number) => new Date(Date.now() - (120 - n) * 60_000).toISOString()
+    for (let n = 0; n < 50; n++) {
+      const r = await api.ingest('/api/v1/check_ins', key, {
+        check_in: { slug, environment: 'production', occurred_at: minute(n), duration_ms: 1500 },
+      })
+      expect(r.status).toBe(201)
+    }
+    const traceId = 'trace/with?odd#chars'
+    const failed = await api.ingest('/api/v1/ingest_events', key, {
+      event: {
+        event_type: 'check_in',
+        message: '<script>alert(1)</script> disk full',
+        check_in_slug: slug,
+        check_in_status: 'error',
+        environment: 'production',
+        release: 'v9 & more',
+        trace_id: traceId,
+        occurred_at: minute(60),
+      },
+    })
+    expect(failed.status).toBe(201)
+
+    const list = await get(`/projects/${projectId}/monitors`)
+    const link = list.text.match(
+      new RegExp(`<a href="(/projects/${projectId}/monitors/[0-9a-f-]{36})">${escapedSlug}</a>`),
+    )
+    expect(link, 'the monitors page links the slug').not.toBeNull()
+    const page = await get(link![1]!)
+    expect(page.res.status).toBe(200)
+    expect(page.text).toContain(`<h1>${escapedSlug}</h1>`)
+    expect(page.text).toMatch(/<span class="badge s-error">error<\/span> the latest run failed/)
+    expect(page.text).toMatch(/<dt>Check-ins<\/dt><dd>51<\/dd>/)
+    expect(page.text).not.toContain('<script>alert(1)')
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; disk full')
+    expect(page.text).toContain('<td>v9 &amp; more</td>')
+    expect(page.text).toContain(
+      `href="/projects/${projectId}/traces/${encodeURIComponent(traceId)}"`,
+    )
+    const rows = (html: string) =>
+      html.split('<tbody>')[1]!.split('</tbody>')[0]!.split('<tr>').length - 1
+    expect(rows(page.text)).toBe(50)
+    // Newest first: the failed run is on top, 1,500 ms runs below it.
+    expect(page.text.indexOf('disk full')).toBeLessThan(page.text.indexOf('1.50 s'))
+    const older = page.text.match(/<a href="([^"]+\?cursor=[^"]+)">Older<\/a>/)
+    expect(older).not.toBeNull()
+    const last = await get(older![1]!.replaceAll('&amp;', '&'))
+    expect(rows(last.text)).toBe(1)
+    expect(last.text).toContain(`<a href="${link![1]}">Newest</a>`)
+    expect(last.text).not.toContain('>Older</a>')
+
+    const unknown = await get(
+      `/projects/${projectId}/monitors/00000000-0000-4000-8000-000000000000`,
+    )
+    expect(unknown.res.status).toBe(404)
+  })
+
   it('lists the members; the owner may add one, a member may not', async () => {
     const api = createApi(harness.url)
     const owner = await api.createUser()

@@ -446,7 +446,47 @@ export interface MonitorRecord {
 export interface MonitorQuery {
   readonly projectId: string
   readonly environment?: string
+  /** Exact slug: the monitors of one job, one per environment. */
+  readonly slug?: string
   /** Rows strictly after this position in (last_check_in_at desc, id desc) order. */
+  readonly after?: KeysetCursor
+  readonly limit: number
+}
+
+/** Where a check-in came from: `POST /api/v1/check_ins`, or an event of type `check_in`. */
+export type CheckInSource = 'check_in' | 'event'
+
+/** One stored check-in of a monitor's history. */
+export interface CheckInRecord {
+  /** The accepted check-in's id (compact ones), or an id of the history row (events). */
+  readonly id: string
+  /** The check-in's status as sent (`ok`, `error`, `in_progress`, …). */
+  readonly status: string
+  readonly occurredAt: Date
+  readonly receivedAt: Date
+  readonly durationMs: number | null
+  readonly environment: string
+  readonly release: string | null
+  readonly traceId: string | null
+  readonly requestId: string | null
+  readonly source: CheckInSource
+  /** The event it came from; `null` for compact check-ins. */
+  readonly eventId: string | null
+  /** The normalised check-in (compact ones) or the normalised event (events), as accepted. */
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+/** Filters of {@link ReadStore.listCheckIns}: the check-ins of one monitor; absent fields do not filter. */
+export interface CheckInQuery {
+  readonly projectId: string
+  readonly monitorId: string
+  /** Exact status as sent. */
+  readonly status?: string
+  /** Inclusive lower bound of `occurred_at`. */
+  readonly since?: Date
+  /** Exclusive upper bound of `occurred_at`. */
+  readonly until?: Date
+  /** Rows strictly after this position in (occurred_at desc, id desc) order. */
   readonly after?: KeysetCursor
   readonly limit: number
 }
@@ -626,6 +666,10 @@ export interface ReadStore {
   listEvents(query: EventQuery): Promise<readonly EventRecord[]>
   /** Monitors latest check-in first: (last_check_in_at desc, id desc), at most `limit`. */
   listMonitors(query: MonitorQuery): Promise<readonly MonitorRecord[]>
+  /** The monitor of the project, or `null` (also for an id that is not a UUID). */
+  findMonitor(projectId: string, monitorId: string): Promise<MonitorRecord | null>
+  /** A monitor's check-ins newest first: (occurred_at desc, id desc), at most `limit`. */
+  listCheckIns(query: CheckInQuery): Promise<readonly CheckInRecord[]>
   /** Deployments newest first: (deployed_at desc, id desc), at most `limit`. */
   listDeployments(query: DeploymentQuery): Promise<readonly DeploymentRecord[]>
   /** The event of the project, or `null`. */

@@ -4,8 +4,10 @@ import {
   decodeCursor,
   encodeCursor,
   MAX_PAGE_SIZE,
+  parseCheckInQuery,
   parseEventQuery,
   parseIssueQuery,
+  parseMonitorQuery,
 } from './read-query'
 
 const PROJECT = '01a203af-ac77-79d4-9708-1fd9c9d94c22'
@@ -86,5 +88,62 @@ describe('parseEventQuery', () => {
     const parsed = parseEventQuery(PROJECT, query)
     expect(parsed.ok).toBe(false)
     if (!parsed.ok) expect(parsed.errors[0]!.startsWith(`${name} `)).toBe(true)
+  })
+})
+
+describe('parseCheckInQuery', () => {
+  const MONITOR = '01a203af-0000-7000-8000-00000000000a'
+
+  it('reads the status, the window and the page of one monitor', () => {
+    const parsed = parseCheckInQuery(PROJECT, MONITOR, {
+      status: 'in_progress',
+      since: '2026-06-01T00:00:00Z',
+      until: '2026-06-02T00:00:00+02:00',
+      limit: '500',
+      cursor: encodeCursor({ at: new Date(5), id: ID }),
+    })
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        projectId: PROJECT,
+        monitorId: MONITOR,
+        status: 'in_progress',
+        since: new Date('2026-06-01T00:00:00Z'),
+        until: new Date('2026-06-01T22:00:00Z'),
+        after: { at: new Date(5), id: ID },
+        limit: MAX_PAGE_SIZE,
+      },
+    })
+    expect(parseCheckInQuery(PROJECT, MONITOR, {})).toEqual({
+      ok: true,
+      value: { projectId: PROJECT, monitorId: MONITOR, limit: DEFAULT_PAGE_SIZE },
+    })
+  })
+
+  it.each([
+    [{ status: '' }, 'status must not be empty'],
+    [{ status: 'a\u0000b' }, 'status must not contain a NUL character'],
+    [{ since: 'yesterday' }, 'since must be an RFC 3339 date-time'],
+    [{ limit: '0' }, 'limit must be a positive integer'],
+    [{ cursor: 'zzz' }, 'cursor is not a cursor of this list'],
+    [
+      { since: '2026-06-02T00:00:00Z', until: '2026-06-01T00:00:00Z' },
+      'since must be before until',
+    ],
+  ])('answers %j with %j', (query, message) => {
+    expect(parseCheckInQuery(PROJECT, MONITOR, query)).toEqual({ ok: false, errors: [message] })
+  })
+})
+
+describe('parseMonitorQuery', () => {
+  it('filters by slug exactly, as sent', () => {
+    expect(parseMonitorQuery(PROJECT, { slug: 'Nightly Backup' })).toMatchObject({
+      ok: true,
+      value: { slug: 'Nightly Backup' },
+    })
+    expect(parseMonitorQuery(PROJECT, { slug: '' })).toEqual({
+      ok: false,
+      errors: ['slug must not be empty'],
+    })
   })
 })

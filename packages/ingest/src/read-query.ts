@@ -1,6 +1,8 @@
 import { EVENT_TYPES, isRfc3339DateTime, parseDateTime } from '@tis/schema'
 import { z } from 'zod'
+import { type EngineResponse, json } from './http'
 import type {
+  CheckInQuery,
   DeploymentQuery,
   EventQuery,
   IssueQuery,
@@ -110,7 +112,9 @@ const EVENT_QUERY = z.object({
   cursor,
 })
 
-const MONITOR_QUERY = z.object({ environment: filter, limit, cursor })
+const MONITOR_QUERY = z.object({ environment: filter, slug: filter, limit, cursor })
+
+const CHECK_IN_QUERY = z.object({ status: filter, since: time, until: time, limit, cursor })
 
 const DEPLOYMENT_QUERY = z.object({
   environment: filter,
@@ -252,10 +256,54 @@ export function parseMonitorQuery(projectId: string, raw: RawQuery): QueryResult
     value: defined<MonitorQuery>({
       projectId,
       environment: v.environment,
+      slug: v.slug,
       after: v.cursor,
       limit: v.limit ?? DEFAULT_PAGE_SIZE,
     }),
   }
+}
+
+/** Parses the query of `GET …/monitors/:monitor_id/check_ins` (the monitor is already known). */
+export function parseCheckInQuery(
+  projectId: string,
+  monitorId: string,
+  raw: RawQuery,
+): QueryResult<CheckInQuery> {
+  const parsed = parse(CHECK_IN_QUERY, raw)
+  if (!parsed.ok) return parsed
+  const v = parsed.value
+  if (v.since && v.until && v.since.getTime() >= v.until.getTime()) {
+    return { ok: false, errors: ['since must be before until'] }
+  }
+  return {
+    ok: true,
+    value: defined<CheckInQuery>({
+      projectId,
+      monitorId,
+      status: v.status,
+      since: v.since,
+      until: v.until,
+      after: v.cursor,
+      limit: v.limit ?? DEFAULT_PAGE_SIZE,
+    }),
+  }
+}
+
+/**
+ * One keyset page of a list read: fetches one row more than `limit` so the last page has no
+ * cursor, and encodes the last row's position as `next`. A failed parse is the 422 answer.
+ */
+export async function keysetPage<Q extends { limit: number }, R>(
+  parsed: QueryResult<Q>,
+  fetch: (query: Q) => Promise<readonly R[]>,
+  key: (row: R) => KeysetCursor,
+): Promise<{ rows: readonly R[]; next: string | null } | EngineResponse> {
+  if (!parsed.ok) return json(422, { errors: parsed.errors })
+  const { limit } = parsed.value
+  const rows = await fetch({ ...parsed.value, limit: limit + 1 })
+  const shown = rows.slice(0, limit)
+  const last = shown[shown.length - 1]
+  return { rows: shown, next: rows.length > limit && last ? encodeCursor(key(last)) : null }
 }
 
 /** Parses the query of `GET …/deployments`. */

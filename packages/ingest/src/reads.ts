@@ -1,4 +1,5 @@
 import { parseSparkline, transactionLatency, withSparklines } from './chart-reads'
+import { monitorCheckIns } from './check-in-reads'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import { type ManagementApi, type ManagementOperation, projectOperation } from './management'
 import type {
@@ -7,7 +8,6 @@ import type {
   IngestStore,
   IssueRecord,
   IssueStatus,
-  KeysetCursor,
   MetricBucket,
   MonitorRecord,
   ProjectRecord,
@@ -15,8 +15,8 @@ import type {
   TransactionSummary,
 } from './ports'
 import {
-  encodeCursor,
   everyBucket,
+  keysetPage,
   parseDeploymentQuery,
   parseEventQuery,
   parseIssueQuery,
@@ -24,7 +24,6 @@ import {
   parseMonitorQuery,
   parseRootSpanQuery,
   parseTransactionQuery,
-  type QueryResult,
 } from './read-query'
 import type { SourceExcerpts } from './source/excerpts'
 
@@ -43,6 +42,10 @@ export interface ReadApi {
   listEvents: ManagementOperation
   /** `GET /api/v1/projects/:id/monitors` */
   listMonitors: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id` — one monitor with its read-time status. */
+  getMonitor: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id/check_ins` — the monitor's history, newest first. */
+  listCheckIns: ManagementOperation
   /** `GET /api/v1/projects/:id/deployments` */
   listDeployments: ManagementOperation
   /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
@@ -281,21 +284,8 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
   ) => projectOperation(management, (id) => store.findProject(id), false, fn)
 
-  /** Fetches one row more than the page so the last page has no cursor. */
-  async function page<Q extends { limit: number }, R>(
-    parsed: QueryResult<Q>,
-    fetch: (query: Q) => Promise<readonly R[]>,
-    key: (row: R) => KeysetCursor,
-  ): Promise<{ rows: readonly R[]; next: string | null } | EngineResponse> {
-    if (!parsed.ok) return json(422, { errors: parsed.errors })
-    const { limit } = parsed.value
-    const rows = await fetch({ ...parsed.value, limit: limit + 1 })
-    const shown = rows.slice(0, limit)
-    const last = shown[shown.length - 1]
-    return { rows: shown, next: rows.length > limit && last ? encodeCursor(key(last)) : null }
-  }
-
   const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
+  const monitorId = (request: EngineRequest) => request.params?.['monitor_id'] ?? ''
 
   /**
    * The deployment of an event: the one of its release and environment (and repository when the
@@ -347,7 +337,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     }),
 
     listTraces: withProject(async (request, project) => {
-      const result = await page(
+      const result = await keysetPage(
         parseRootSpanQuery(project.id, request.query ?? {}),
         (q) => store.listRootSpans(q),
         (s) => ({ at: s.startedAt, id: s.id }),
@@ -393,7 +383,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     listIssues: withProject(async (request, project) => {
       const sparkline = parseSparkline(request.query ?? {})
       if (!sparkline.ok) return json(422, { errors: sparkline.errors })
-      const result = await page(
+      const result = await keysetPage(
         parseIssueQuery(project.id, request.query ?? {}),
         (q) => store.listIssues(q),
         (i) => ({ at: i.lastSeenAt, id: i.id }),
@@ -431,7 +421,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     }),
 
     listEvents: withProject(async (request, project) => {
-      const result = await page(
+      const result = await keysetPage(
         parseEventQuery(project.id, request.query ?? {}),
         (q) => store.listEvents(q),
         (e) => ({ at: e.occurredAt, id: e.id }),
@@ -442,7 +432,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
 
     listMonitors: withProject(async (request, project) => {
       const at = now()
-      const result = await page(
+      const result = await keysetPage(
         parseMonitorQuery(project.id, request.query ?? {}),
         (q) => store.listMonitors(q),
         (m) => ({ at: m.lastCheckInAt, id: m.id }),
@@ -454,8 +444,17 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       })
     }),
 
+    getMonitor: withProject(async (request, project) => {
+      const monitor = await store.findMonitor(project.id, monitorId(request))
+      return monitor ? json(200, { monitor: monitorJson(monitor, now()) }) : json(404, NOT_FOUND)
+    }),
+
+    listCheckIns: withProject((request, project) =>
+      monitorCheckIns(store, project, monitorId(request), request.query ?? {}),
+    ),
+
     listDeployments: withProject(async (request, project) => {
-      const result = await page(
+      const result = await keysetPage(
         parseDeploymentQuery(project.id, request.query ?? {}),
         (q) => store.listDeployments(q),
         (d) => ({ at: d.deployedAt, id: d.id }),

@@ -94,3 +94,9 @@ export const textOrNull = (row: Row, column: string): string | null =>
 /** A nullable timestamptz column of a row. */
 export const dateOrNull = (row: Row, column: string): Date | null =>
   (row[column] as Date | null | undefined) ?? null
+
+/** A nullable float8/numeric column of a row as a number (drivers may return numeric as text). */
+export const numberOrNull = (row: Row, column: string): number | null => {
+  const v = row[column]
+  return v === null || v === undefined ? null : Number(v)
+}

@@ -167,7 +167,7 @@ function conditions(projectId: string) {
 /** The read methods of the inbox and event list over one executor. */
 export function createReadQueries(
   db: SqlExecutor,
-): Omit<ReadStore, 'issueActivity' | 'transactionLatency'> {
+): Omit<ReadStore, 'issueActivity' | 'transactionLatency' | 'listCheckIns'> {
   async function findIssue(projectId: string, issueId: string) {
     if (!isUuid(issueId)) return null
     const rows = await db.query(
@@ -242,6 +242,7 @@ export function createReadQueries(
     async listMonitors(query) {
       const c = conditions(query.projectId)
       c.equals('m.environment', query.environment)
+      c.equals('m.slug', query.slug)
       c.after('m.last_check_in_at', 'm.id', query.after)
       const rows = await db.query(
         `select ${MONITOR_COLUMNS} from monitors m where m.project_id = $1::uuid${c.sql()}
@@ -249,6 +250,15 @@ export function createReadQueries(
         c.params,
       )
       return rows.map(toMonitor)
+    },
+
+    async findMonitor(projectId, monitorId) {
+      if (!isUuid(monitorId)) return null
+      const rows = await db.query(
+        `select ${MONITOR_COLUMNS} from monitors m where m.project_id = $1::uuid and m.id = $2::uuid`,
+        [projectId, monitorId],
+      )
+      return rows[0] ? toMonitor(rows[0]) : null
     },
 
     async listDeployments(query) {

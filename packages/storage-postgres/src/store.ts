@@ -1,6 +1,7 @@
 import type { AnalyticsOutbox, IngestStore, RateLimitStore } from '@tis/ingest'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
+import { createCheckInQueries } from './check-in-reads'
 import type { SqlExecutor } from './executor'
 import { runMigrations } from './migrate'
 import { createOutboxQueries } from './outbox'
@@ -56,6 +57,7 @@ export function createStore(
     ...createReadQueries(db),
     ...createSourceQueries(db),
     ...createChartQueries(db),
+    ...createCheckInQueries(db),
     writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),

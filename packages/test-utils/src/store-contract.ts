@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
 import { describeManagementContract } from './store-contract-management'
@@ -22,7 +23,7 @@ export type {
 /**
  * The contract every `IngestStore` adapter passes: management and credential methods, and every
  * writeBatch rule (grouping, monitors, deployments, results, atomicity), and the read port (issue
- * inbox, event list, status changes, regressions). `factory` is called
+ * inbox, event list, status changes, regressions, a monitor's check-in history). `factory` is called
  * once, before the suite, and must return an empty, migrated store; tests use unique ids, so
  * they share it. The first test checks `hasUsers()` on the empty store, so keep the order.
  *
@@ -66,6 +67,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeDedupeContract(h)
     describeMonitorsContract(h)
     describeReadsContract(h)
+    describeCheckInReadsContract(h)
     describeSourceContract(h)
   })
 }

@@ -12,6 +12,7 @@ import {
   projectTable,
   type RateLimitJson,
 } from './format'
+import { MONITOR_COMMANDS } from './monitor-commands'
 import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { READ_COMMANDS } from './read-commands'
 import { SOURCE_COMMANDS } from './source-commands'
@@ -263,6 +264,7 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   ...SOURCE_COMMANDS,
+  ...MONITOR_COMMANDS,
   ...READ_COMMANDS,
   ...PERFORMANCE_COMMANDS,
 ]

@@ -71,7 +71,7 @@ export function num(value: number | null): string {
 }
 
 /** Milliseconds for people: `12 ms`, `250.5 ms`, `-` when unknown. */
-const ms = (value: number | null) => (value === null ? '-' : `${num(value)} ms`)
+export const ms = (value: number | null) => (value === null ? '-' : `${num(value)} ms`)
 
 /** Transaction names with their counts, error rate and timings, busiest first. */
 export function transactionTable(list: TransactionListJson): string {

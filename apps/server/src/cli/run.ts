@@ -3,6 +3,7 @@ import { INTEGRATION_KINDS } from '@tis/schema'
 import { ApiError, createApiClient } from './client'
 import { COMMANDS, type Command } from './commands'
 import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
+import { CHECK_IN_FLAGS } from './monitor-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
 import { SOURCE_FLAGS } from './source-commands'
@@ -142,6 +143,7 @@ const QUERY_FLAGS = [
     ...ISSUE_FLAGS,
     ...EVENT_FLAGS,
     ...MONITOR_FLAGS,
+    ...CHECK_IN_FLAGS,
     ...DEPLOYMENT_FLAGS,
     ...TRANSACTION_FLAGS,
     ...METRIC_FLAGS,

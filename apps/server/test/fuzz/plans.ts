@@ -272,6 +272,7 @@ const QUERY_KEYS = [
   'name',
   'interval',
   'sparkline',
+  'slug',
 ] as const
 
 const queryValue = fc.oneof(
@@ -282,6 +283,7 @@ const queryValue = fc.oneof(
     'all',
     'resolved',
     'error',
+    'in_progress',
     'span',
     'server',
     '5m',
@@ -353,6 +355,14 @@ export const readPlans = {
     withId('/events', (f) => f.eventId),
   ),
   listMonitors: readPlan('listMonitors', under('/monitors')),
+  getMonitor: readPlan(
+    'getMonitor',
+    withId('/monitors', (f) => f.monitorId),
+  ),
+  listCheckIns: readPlan(
+    'listCheckIns',
+    withId('/monitors', (f) => f.monitorId).map((m) => (f: FuzzFixture) => `${m(f)}/check_ins`),
+  ),
   listDeployments: readPlan('listDeployments', under('/deployments')),
   listTransactions: readPlan('listTransactions', under('/transactions')),
   getMetric: readPlan('getMetric', under('/metrics')),

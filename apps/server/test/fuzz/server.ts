@@ -39,6 +39,9 @@ export interface FuzzFixture {
   /** An event of {@link projectId} with a trace id (read targets). */
   readonly eventId: string
   readonly traceId: string
+  /** A monitor of {@link projectId} with one check-in (from a check_in event, so the ledger's
+   * event baseline holds it). */
+  readonly monitorId: string
 }
 
 /** An in-process server on PGlite, driven through `app.request()` (no sockets). */
@@ -109,6 +112,15 @@ async function createFixture(server: TisServer): Promise<FuzzFixture> {
     event: { event_type: 'error', message: 'fuzz seed', trace_id: traceId },
   })
   const issues = await json(server, 'GET', `/api/v1/projects/${projectId}/issues`, ADMIN_TOKEN)
+  await json(server, 'POST', '/api/v1/ingest_events', key.token, {
+    event: {
+      event_type: 'check_in',
+      message: 'fuzz run',
+      check_in_slug: 'fuzz',
+      trace_id: traceId,
+    },
+  })
+  const monitors = await json(server, 'GET', `/api/v1/projects/${projectId}/monitors`, ADMIN_TOKEN)
   return {
     projectId,
     apiKey: key.token,
@@ -120,6 +132,7 @@ async function createFixture(server: TisServer): Promise<FuzzFixture> {
     issueId: issues.issues[0].id,
     eventId: error.id,
     traceId,
+    monitorId: monitors.monitors[0].id,
   }
 }
 

@@ -72,6 +72,29 @@ const withKeys = (...keys: string[]) =>
 const list = (key: string) =>
   withKeys(key, 'next_cursor').refine((b) => Array.isArray(b[key]), `${key} is not an array`)
 
+/** `200` body of `GET …/monitors/:monitor_id/check_ins`: every item exactly as documented. */
+const checkInPage = z.strictObject({
+  check_ins: z.array(
+    z.strictObject({
+      id: z.uuid(),
+      occurred_at: z.iso.datetime(),
+      received_at: z.iso.datetime(),
+      status: z.string(),
+      duration_ms: z.number().min(0).nullable(),
+      environment: z.string(),
+      release: z.string().nullable(),
+      trace_id: z.string().nullable(),
+      request_id: z.string().nullable(),
+      source: z.enum(['check_in', 'event']),
+      event_id: z.uuid().nullable(),
+      message: z.string().nullable(),
+      context: z.record(z.string(), z.unknown()),
+      extra: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+})
+
 const INGEST = { rateLimitHeaders: [200, 201, 400, 422, 429] } as const
 const ERRORS = [400, 401, 403, 413, 422, 429] as const
 
@@ -140,6 +163,8 @@ export const ENDPOINTS = {
     success: { 200: withKeys('event', 'issue', 'deployment', 'related') },
   },
   listMonitors: { statuses: [200, 401, 404, 422], success: { 200: list('monitors') } },
+  getMonitor: { statuses: [200, 401, 404, 422], success: { 200: withKeys('monitor') } },
+  listCheckIns: { statuses: [200, 401, 404, 422], success: { 200: checkInPage } },
   listDeployments: { statuses: [200, 401, 404, 422], success: { 200: list('deployments') } },
   listTransactions: {
     statuses: [200, 401, 404, 422],

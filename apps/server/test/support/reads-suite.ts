@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { describeCheckInHistory } from './check-ins-suite'
 import { type Client, createClient, unique } from './client'
 import { ADMIN_TOKEN, type Harness } from './harness'
 
@@ -366,6 +367,8 @@ export function describeReads(harness: () => Harness) {
       expect(bad.body.errors.join(' ')).toContain('limit')
     })
   })
+
+  describe('check-in history', () => describeCheckInHistory(harness))
 
   describe('deployments', () => {
     const sha = (n: number) => String(n).repeat(40).slice(0, 40)

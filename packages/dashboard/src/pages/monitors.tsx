@@ -45,7 +45,9 @@ export function registerMonitorsAndDeployments(app: DashboardApp, deps: Deps): v
               <tbody>
                 {monitors.map((m) => (
                   <tr>
-                    <td>{m.slug}</td>
+                    <td>
+                      <a href={`${deps.base}/projects/${project.id}/monitors/${m.id}`}>{m.slug}</a>
+                    </td>
                     <td>{m.environment}</td>
                     <td>
                       <Badge value={m.status} />
