@@ -88,9 +88,7 @@ export function createSessions(options: SessionsOptions): Sessions {
   const absoluteEnd = (s: SessionRecord) =>
     Math.min(s.expiresAt.getTime(), s.createdAt.getTime() + maxMs)
   const endsAt = (s: SessionRecord) =>
-    new Date(
-      Math.min(absoluteEnd(s), s.idleExpiresAt.getTime(), s.lastSeenAt.getTime() + idleMs),
-    )
+    new Date(Math.min(absoluteEnd(s), s.idleExpiresAt.getTime(), s.lastSeenAt.getTime() + idleMs))
 
   return {
     endsAt,
