@@ -1,4 +1,5 @@
 import {
+  type AccountApi,
   type EngineRequest,
   type EngineResponse,
   type IngestEngine,
@@ -8,7 +9,13 @@ import {
 import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from './app'
 import { createLogger } from './logger'
-import { ingestRoutes, managementRoutes, readRoutes, sourceSettingsRoutes } from './routes'
+import {
+  accountRoutes,
+  ingestRoutes,
+  managementRoutes,
+  readRoutes,
+  sourceSettingsRoutes,
+} from './routes'
 
 type Answer = (
   operation: string,
@@ -32,6 +39,11 @@ const MANAGEMENT_OPERATIONS = [
   'getRateLimits',
   'setRateLimits',
 ] as const
+
+/** The token {@link fakeEngine}'s `account.signIn` accepts. */
+const VALID_TOKEN = 'tis_user_valid'
+/** The secret session id it answers. */
+const SESSION_SECRET = 'S'.repeat(43)
 
 /** An engine that records each call and answers with `answer` (201 `{ok: true}` by default). */
 function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { ok: true } })) {
@@ -72,6 +84,31 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
       getSourceSettings: op('getSourceSettings'),
       setSourceSettings: op('setSourceSettings'),
     },
+    account: {
+      listSessions: op('listSessions'),
+      endSessions: op('endSessions'),
+      rotateToken: op('rotateToken'),
+      async signIn(token: string) {
+        if (token !== VALID_TOKEN) return null
+        const at = new Date('2026-01-01T00:00:00Z')
+        const expiresAt = new Date(at.getTime() + 3600_000)
+        const user = { id: 'u1', email: 'a@b.c', createdAt: at }
+        const session = {
+          id: 's1',
+          userId: 'u1',
+          createdAt: at,
+          lastSeenAt: at,
+          idleExpiresAt: expiresAt,
+          expiresAt,
+          userAgent: null,
+          ip: null,
+        }
+        return { secret: SESSION_SECRET, session, user, admin: false }
+      },
+      resolveSession: async () => null,
+      signOut: async () => false,
+      endsAt: (s) => s.expiresAt,
+    } satisfies AccountApi,
     readiness: () => op('readiness')({ headers: {} }),
     flush: async () => {},
     close: async () => {},
@@ -157,6 +194,9 @@ describe('management routes', () => {
     ['GET', `/api/v1/projects/${id}/metrics`, 'getMetric', { id }],
     ['GET', `/api/v1/projects/${id}/traces`, 'listTraces', { id }],
     ['GET', `/api/v1/projects/${id}/traces/abc123`, 'getTrace', { id, trace_id: 'abc123' }],
+    ['GET', '/api/v1/users/me/sessions', 'listSessions', {}],
+    ['DELETE', '/api/v1/users/me/sessions', 'endSessions', {}],
+    ['POST', '/api/v1/users/me/token', 'rotateToken', {}],
   ])('%s %s calls management.%s with its path parameters', async (method, path, op, params) => {
     const { app, calls } = setup()
     const res = await app.request(path, { method })
@@ -327,6 +367,7 @@ describe('other routes', () => {
     const routes = [
       ...ingestRoutes(engine, () => undefined),
       ...managementRoutes(engine.management, () => undefined),
+      ...accountRoutes(engine.account, () => undefined),
       ...readRoutes(engine.reads, () => undefined),
       ...sourceSettingsRoutes(engine.sourceSettings, () => undefined),
     ]
@@ -421,6 +462,48 @@ describe('the dashboard at /', () => {
     expect(res.headers.get('set-cookie')).toMatch(/tis_login_csrf=.*HttpOnly.*SameSite=Strict/)
     expect(await res.text()).toContain('<form')
   })
+
+  /** Signs in through the form; the Set-Cookie headers of the form and of the sign-in. */
+  async function signIn(app: ReturnType<typeof setup>['app']) {
+    const form = await app.request('/login')
+    const csrfCookie = form.headers.get('set-cookie') ?? ''
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? ''
+    const signedIn = await app.request('/login', {
+      method: 'POST',
+      body: new URLSearchParams({ _csrf: csrf, token: VALID_TOKEN }),
+      headers: {
+        cookie: csrfCookie.split(';')[0] ?? '',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    })
+    expect(signedIn.status).toBe(303)
+    return { csrfCookie, sessionCookie: signedIn.headers.get('set-cookie') ?? '' }
+  }
+
+  it.each([
+    ['secureCookies true', { secureCookies: true }, true],
+    [
+      'secureCookies false with an https public URL',
+      { secureCookies: false, publicUrl: 'https://tis.example.com' },
+      false,
+    ],
+    ['no setting, an https public URL', { publicUrl: 'https://tis.example.com' }, true],
+    ['no setting, an http public URL', { publicUrl: 'http://tis.example.com' }, false],
+    ['no setting, no public URL', {}, false],
+  ] as const)(
+    'marks both cookies Secure exactly when asked: %s',
+    async (_name, options, secure) => {
+      const { app } = setup(undefined, options)
+      const { csrfCookie, sessionCookie } = await signIn(app)
+      expect(sessionCookie).toMatch(
+        new RegExp(`^tis_session=${SESSION_SECRET}; Max-Age=3600; Path=/; HttpOnly;`),
+      )
+      for (const cookie of [csrfCookie, sessionCookie]) {
+        expect(cookie).toMatch(/HttpOnly; .*SameSite=Strict/)
+        expect(/; Secure(;|$)/.test(cookie)).toBe(secure)
+      }
+    },
+  )
 
   it('leaves unknown API paths a JSON 404', async () => {
     const { app } = setup()

@@ -12,6 +12,7 @@ import type { Logger } from './logger'
 import { serverOpenApiDocument } from './openapi'
 import { sendEngineResponse, sendJson } from './respond'
 import {
+  accountRoutes,
   ingestRoutes,
   managementRoutes,
   type RouteSpec,
@@ -34,6 +35,11 @@ export interface AppOptions {
   readonly corsOrigins?: readonly string[]
   /** The `{base_url}` listed in the OpenAPI document's `servers`, when known. */
   readonly publicUrl?: string
+  /**
+   * Marks the dashboard's cookies `Secure` (`SERVICE_COOKIE_SECURE`).
+   * @default true when `publicUrl` is https
+   */
+  readonly secureCookies?: boolean
   /** Readiness and metrics of the analytics store. @default disabled */
   readonly analytics?: Pick<AnalyticsRuntime, 'health' | 'metrics'>
   /** The documentation served at `/docs` (see `docs.ts`). @default the repository's `docs/` */
@@ -171,6 +177,7 @@ export function createApp(options: AppOptions): TisApp {
     },
     ...ingestRoutes(engine, clientIp),
     ...managementRoutes(engine.management, clientIp),
+    ...accountRoutes(engine.account, clientIp),
     ...readRoutes(engine.reads, clientIp),
     ...sourceSettingsRoutes(engine.sourceSettings, clientIp),
   ]
@@ -198,7 +205,11 @@ export function createApp(options: AppOptions): TisApp {
   // The web UI (HTML) at `/`; its routes never shadow the API's, and unknown paths stay JSON 404s.
   app.route(
     '/',
-    createDashboard({ engine, secureCookies: options.publicUrl?.startsWith('https:') ?? false }),
+    createDashboard({
+      engine,
+      secureCookies: options.secureCookies ?? options.publicUrl?.startsWith('https:') ?? false,
+      clientIp,
+    }),
   )
 
   app.notFound((c) => sendJson(c, 404, { error: 'Not found' }))

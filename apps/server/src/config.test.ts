@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, secureCookies } from './config'
 import { configReferenceMarkdown } from './config-reference'
 import { CONFIG_VARIABLES } from './config-schema'
 
@@ -31,6 +31,9 @@ describe('loadConfig', () => {
       requestTimeoutSeconds: 30,
       trustedProxies: [],
       corsOrigins: ['*'],
+      publicUrl: undefined,
+      cookieSecure: 'auto',
+      sessions: { idleSeconds: 604_800, maxAgeSeconds: 2_592_000 },
       logLevel: 'info',
       analytics: {
         enabled: false,
@@ -104,6 +107,11 @@ describe('loadConfig', () => {
       'https://App.example.com:443, http://localhost:5173',
       { corsOrigins: ['https://app.example.com', 'http://localhost:5173'] },
     ],
+    ['SERVICE_PUBLIC_URL', 'https://tis.example.com/', { publicUrl: 'https://tis.example.com' }],
+    ['SERVICE_COOKIE_SECURE', 'TRUE', { cookieSecure: 'true' }],
+    ['SERVICE_COOKIE_SECURE', 'false', { cookieSecure: 'false' }],
+    ['SERVICE_SESSION_IDLE_SECONDS', '3600', { sessions: { idleSeconds: 3600 } }],
+    ['SERVICE_SESSION_MAX_AGE_SECONDS', '86400', { sessions: { maxAgeSeconds: 86_400 } }],
     ['SERVICE_LOG_LEVEL', 'SILENT', { logLevel: 'silent' }],
     ['SERVICE_ANALYTICS_ENABLED', 'false', { analytics: { enabled: false } }],
     ['SERVICE_ANALYTICS_URL', 'http://ch:8123', { analytics: { url: 'http://ch:8123' } }],
@@ -188,6 +196,22 @@ describe('loadConfig', () => {
       'SERVICE_REQUEST_TIMEOUT_SECONDS must be an integer from 1 to 3600',
     ],
     [
+      'SERVICE_PUBLIC_URL',
+      'tis.example.com',
+      'SERVICE_PUBLIC_URL must be an http:// or https:// URL',
+    ],
+    ['SERVICE_COOKIE_SECURE', 'yes', 'SERVICE_COOKIE_SECURE must be one of auto, true, false'],
+    [
+      'SERVICE_SESSION_IDLE_SECONDS',
+      '59',
+      'SERVICE_SESSION_IDLE_SECONDS must be an integer from 60 to 31536000',
+    ],
+    [
+      'SERVICE_SESSION_MAX_AGE_SECONDS',
+      '31536001',
+      'SERVICE_SESSION_MAX_AGE_SECONDS must be an integer from 60 to 31536000',
+    ],
+    [
       'SERVICE_LOG_LEVEL',
       'loud',
       'SERVICE_LOG_LEVEL must be one of debug, info, warn, error, silent',
@@ -236,6 +260,20 @@ describe('loadConfig', () => {
       'SERVICE_BOOTSTRAP_ADMIN_TOKEN',
     ])
     expect(error?.message).not.toContain('hunter2')
+  })
+})
+
+describe('secureCookies (SERVICE_COOKIE_SECURE)', () => {
+  it.each([
+    ['auto', 'https://tis.example.com', true],
+    ['auto', 'HTTPS://tis.example.com', true],
+    ['auto', 'http://tis.example.com', false],
+    ['auto', undefined, false],
+    ['true', 'http://tis.example.com', true],
+    ['true', undefined, true],
+    ['false', 'https://tis.example.com', false],
+  ] as const)('%s with public URL %s: %s', (mode, publicUrl, secure) => {
+    expect(secureCookies(mode, publicUrl)).toBe(secure)
   })
 })
 

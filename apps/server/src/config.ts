@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import type { RateLimitSettings } from '@tis/ingest'
 import {
   CONFIG_VARIABLES,
+  type COOKIE_SECURE_MODES,
   type ConfigVariableName,
   configEnvSchema,
   type ParsedEnvironment,
@@ -17,6 +18,19 @@ export type DatabaseConfig =
 
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
+
+/** `SERVICE_COOKIE_SECURE`: `auto` follows the public URL's scheme. */
+export type CookieSecureMode = (typeof COOKIE_SECURE_MODES)[number]
+
+/**
+ * Whether the dashboard marks its cookies `Secure`: always with `true`, never with `false`, and
+ * with `auto` exactly when the public URL is https (a server that does not know its public URL
+ * cannot tell that browsers reach it over TLS).
+ */
+export function secureCookies(mode: CookieSecureMode, publicUrl: string | undefined): boolean {
+  if (mode !== 'auto') return mode === 'true'
+  return publicUrl?.toLowerCase().startsWith('https:') ?? false
+}
 
 /** Settings of the optional analytics store. */
 export interface AnalyticsConfig {
@@ -51,6 +65,12 @@ export interface ServerConfig {
   readonly trustedProxies: readonly string[]
   /** `SERVICE_CORS_ORIGINS`: origins whose pages may call the ingest endpoints; `['*']` is any. */
   readonly corsOrigins: readonly string[]
+  /** `SERVICE_PUBLIC_URL`: where people and clients reach the server, without a trailing slash. */
+  readonly publicUrl: string | undefined
+  /** `SERVICE_COOKIE_SECURE`: whether the dashboard's cookies are `Secure` (see {@link secureCookies}). */
+  readonly cookieSecure: CookieSecureMode
+  /** `SERVICE_SESSION_IDLE_SECONDS` and `SERVICE_SESSION_MAX_AGE_SECONDS`. */
+  readonly sessions: { readonly idleSeconds: number; readonly maxAgeSeconds: number }
   readonly logLevel: LogLevel
   readonly analytics: AnalyticsConfig
   /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
@@ -130,6 +150,12 @@ export function loadConfig(
     requestTimeoutSeconds: e.SERVICE_REQUEST_TIMEOUT_SECONDS,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,
     corsOrigins: e.SERVICE_CORS_ORIGINS,
+    publicUrl: e.SERVICE_PUBLIC_URL,
+    cookieSecure: e.SERVICE_COOKIE_SECURE,
+    sessions: {
+      idleSeconds: e.SERVICE_SESSION_IDLE_SECONDS,
+      maxAgeSeconds: e.SERVICE_SESSION_MAX_AGE_SECONDS,
+    },
     logLevel: e.SERVICE_LOG_LEVEL,
     analytics: {
       enabled: e.SERVICE_ANALYTICS_ENABLED,

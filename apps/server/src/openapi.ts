@@ -1,4 +1,5 @@
 import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
+import { ACCOUNT_OPENAPI } from './openapi-account'
 import { BATCH_OPENAPI } from './openapi-batch'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
 import { READS_OPENAPI } from './openapi-reads'
@@ -6,12 +7,14 @@ import { SOURCE_OPENAPI } from './openapi-source'
 
 /**
  * The server's whole OpenAPI document: the specification's endpoints from `@tis/schema` plus the
- * server's extensions (batch ingest, management, reads). Served at `/api/v1/openapi.json` and
- * rendered as the docs site's HTTP API page.
+ * server's extensions (batch ingest, management, reads, source settings, account). Served at
+ * `/api/v1/openapi.json` and rendered as the docs site's HTTP API page.
  */
 export function serverOpenApiDocument(publicUrl?: string): OpenApiDocument {
   return createOpenApiDocument({
-    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI, SOURCE_OPENAPI],
+    // The account section comes last on the HTTP API page: its rotation example replaces the
+    // access token that every example before it uses.
+    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI, SOURCE_OPENAPI, ACCOUNT_OPENAPI],
     ...(publicUrl ? { serverUrl: publicUrl } : {}),
   })
 }

@@ -1,4 +1,5 @@
 import type {
+  AccountApi,
   EngineRequest,
   EngineResponse,
   IngestEngine,
@@ -117,6 +118,27 @@ export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver)
     route('DELETE', '/projects/:id/mobile_tokens/:token_id', api.revokeMobileToken),
     route('GET', '/projects/:id/rate_limits', api.getRateLimits),
     route('PUT', '/projects/:id/rate_limits', api.setRateLimits),
+  ]
+}
+
+/**
+ * The signed-in user's own account (`/api/v1/users/me/…`): list and end dashboard sessions, and
+ * rotate the access token. Authenticated like the management API.
+ */
+export function accountRoutes(api: AccountApi, clientIp: ClientIpResolver): RouteSpec[] {
+  const path = '/api/v1/users/me'
+  return [
+    {
+      method: 'GET',
+      path: `${path}/sessions`,
+      handler: managementRoute(api.listSessions, clientIp),
+    },
+    {
+      method: 'DELETE',
+      path: `${path}/sessions`,
+      handler: managementRoute(api.endSessions, clientIp),
+    },
+    { method: 'POST', path: `${path}/token`, handler: managementRoute(api.rotateToken, clientIp) },
   ]
 }
 

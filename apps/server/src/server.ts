@@ -14,7 +14,7 @@ import {
 } from '@tis/ingest'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
-import type { ServerConfig } from './config'
+import { type ServerConfig, secureCookies } from './config'
 import { createLogger, type Logger } from './logger'
 import { sourceOptions } from './sources'
 import { type OpenedStore, openStore } from './store'
@@ -23,7 +23,10 @@ import { type OpenedStore, openStore } from './store'
 export interface CreateServerOptions {
   /** @default a JSON-lines logger at `config.logLevel` on stdout */
   readonly logger?: Logger
-  /** The `{base_url}` for the OpenAPI document's `servers`. */
+  /**
+   * The `{base_url}` for the OpenAPI document's `servers`, and the scheme `SERVICE_COOKIE_SECURE=auto`
+   * follows. @default config.publicUrl (`SERVICE_PUBLIC_URL`)
+   */
   readonly publicUrl?: string
   /**
    * A store to use instead of opening `config.database` (tests that query the database directly).
@@ -38,7 +41,7 @@ export interface CreateServerOptions {
    */
   readonly shutdownTimeoutMs?: number
   /**
-   * The engine's clock (tests move it forward to expire mobile tokens).
+   * The engine's clock (tests move it forward to expire mobile tokens and dashboard sessions).
    * @default () => new Date()
    */
   readonly now?: () => Date
@@ -178,7 +181,9 @@ export async function createServer(
     logger,
     ...(options.now ? { now: options.now } : {}),
     sources: sourceOptions(config, logger),
+    sessions: config.sessions,
   })
+  const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({
     engine,
     logger,
@@ -186,7 +191,8 @@ export async function createServer(
     maxBodyBytes: config.maxBodyBytes,
     trustedProxies: config.trustedProxies,
     corsOrigins: config.corsOrigins,
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    secureCookies: secureCookies(config.cookieSecure, publicUrl),
   })
 
   let http: Server | undefined

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, createClient } from './support/client'
+import { openPage, serverFetcher, signIn } from './support/dashboard-session'
 import { ADMIN_TOKEN, type Harness, startPgliteHarness } from './support/harness'
 import { runTis } from './support/spawn'
 
@@ -404,6 +405,33 @@ describe('tis CLI against a running server', () => {
     expect(revoked.stdout).toBe(`Revoked mobile token ${token.id}.\n`)
     expect((await runTis(['mobile-tokens', 'list', project.id], env)).stdout).toBe('(none)\n')
   })
+
+  it('lists sessions, signs out everywhere and rotates the access token (printed once)', async () => {
+    const user = await createClient(harness.url).createUser()
+    const mine = { TIS_URL: harness.url, TIS_TOKEN: user.token }
+    const browser = await signIn(serverFetcher(harness.url), user.token)
+    const listed = await runTis(['users', 'sessions'], mine)
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(/^ID\s+SIGNED IN\s+LAST SEEN\s+ENDS\s+ADDRESS\s+BROWSER\n\S+/)
+    expect(listed.stdout).not.toContain(browser.cookie.slice('tis_session='.length))
+    const out = await runTis(['users', 'sign-out-everywhere'], mine)
+    expect(out).toMatchObject({ code: 0, stdout: 'Signed out everywhere: ended 1 session.\n' })
+    expect((await openPage(serverFetcher(harness.url), '/projects', browser)).status).toBe(303)
+
+    const rotated = await runTis(['users', 'rotate-token'], mine)
+    expect(rotated.code).toBe(0)
+    const fresh = /New access token \(shown only now\): (tis_user_[0-9a-f]{48})\n/.exec(
+      rotated.stdout,
+    )?.[1]
+    expect(fresh).toBeDefined()
+    const old = await runTis(['projects', 'list'], mine)
+    expect(old.code).toBe(1)
+    expect(old.stderr).toContain('tis: Unauthorized')
+    const projects = await createClient(harness.url).api('GET', '/api/v1/projects', {
+      token: fresh!,
+    })
+    expect(projects.status).toBe(200)
+  }, 60_000)
 
   it('prints API errors to stderr with exit 1, and usage errors with exit 2', async () => {
     const invalid = await runTis(['projects', 'create', 'x', '--kind', 'cobol'], env)

@@ -6,6 +6,7 @@ import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient } from './support/client'
+import { openPage, serverFetcher, signIn, submitForm } from './support/dashboard-session'
 import { ADMIN_TOKEN, SUITE_ENV } from './support/harness'
 import { type ServerProcess, startServerProcess } from './support/spawn'
 
@@ -14,6 +15,7 @@ const REQUESTS = 90
 
 // Section 8 across instances: three server processes on one PostgreSQL, one credential, its
 // requests spread over the three at once. Exactly CAP are accepted in the window, the rest 429.
+// Dashboard sessions (issue 18) live in the database too, so every instance shares them.
 describeWithTestDatabase('three server processes on one PostgreSQL', (baseUrl) => {
   const schema = `tis_multi_${randomBytes(6).toString('hex')}`
   let admin: postgres.Sql
@@ -79,5 +81,42 @@ describeWithTestDatabase('three server processes on one PostgreSQL', (baseUrl) =
     const [row] = await sql<{ n: number }[]>`
       select count(*)::int as n from events where project_id = ${project.id}`
     expect(row?.n).toBe(CAP)
+  }, 60_000)
+
+  it('shares dashboard sessions: signed in on one instance, used on another, signed out on a third', async () => {
+    const user = await createClient(urls[0]!).createUser()
+    const at = (i: number) => serverFetcher(urls[i]!)
+    const browser = await signIn(at(0), user.token)
+    for (const i of [0, 1, 2])
+      expect((await openPage(at(i), '/projects', browser)).status).toBe(200)
+    const out = await submitForm(at(2), '/logout', browser)
+    expect(out.status).toBe(303)
+    for (const i of [0, 1]) {
+      const refused = await openPage(at(i), '/projects', browser)
+      expect(refused).toMatchObject({ status: 303, location: '/login' })
+    }
+  }, 60_000)
+
+  it('ends sessions and the old access token on every instance at once (sign out everywhere, rotation)', async () => {
+    const user = await createClient(urls[0]!).createUser()
+    const at = (i: number) => serverFetcher(urls[i]!)
+    const first = await signIn(at(0), user.token)
+    const ended = await createClient(urls[1]!).api('DELETE', '/api/v1/users/me/sessions', {
+      token: user.token,
+    })
+    expect(ended.body).toEqual({ sessions_ended: 1 })
+    expect((await openPage(at(2), '/projects', first)).status).toBe(303)
+    const second = await signIn(at(2), user.token)
+    const rotated = await createClient(urls[0]!).api('POST', '/api/v1/users/me/token', {
+      token: user.token,
+    })
+    expect(rotated.status).toBe(201)
+    const projects = (i: number, token: string) =>
+      createClient(urls[i]!).api('GET', '/api/v1/projects', { token })
+    for (const i of [0, 1, 2]) {
+      expect((await projects(i, user.token)).status).toBe(401)
+      expect((await projects(i, rotated.body.access_token)).status).toBe(200)
+      expect((await openPage(at(i), '/projects', second)).status).toBe(303)
+    }
   }, 60_000)
 })

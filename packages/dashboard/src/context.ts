@@ -3,7 +3,10 @@ import type { Call, DashboardEngine } from './engine-client'
 
 /** The signed-in user of a request. */
 export interface Session {
-  readonly token: string
+  /** The secret session id from the cookie (keys the CSRF token; ends the session on sign-out). */
+  readonly secret: string
+  /** The session's public id (marks "this browser" in the list of sessions). */
+  readonly id: string
   readonly email: string
   readonly admin: boolean
   /** The CSRF token every form of this session carries. */
@@ -23,6 +26,8 @@ export interface Deps {
   readonly base: string
   /** The clock of "N minutes ago" and the 24-hour windows. */
   readonly now: () => Date
+  /** The client address recorded with a new session, when the host knows it. */
+  readonly clientIp?: ((c: Context) => string | undefined) | undefined
 }
 
 /** The dashboard's Hono app type. */

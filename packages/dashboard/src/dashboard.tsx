@@ -1,10 +1,11 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-import { Hono, type MiddlewareHandler } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { SCRIPT, STYLESHEET } from './assets'
 import type { DashboardApp, DashboardEnv, Deps } from './context'
-import { createCall, type DashboardEngine, PageError } from './engine-client'
+import { type DashboardEngine, PageError } from './engine-client'
+import { registerAccount } from './pages/account'
 import { registerActivity } from './pages/activity'
 import { registerIssue } from './pages/issue'
 import { registerIssues } from './pages/issues'
@@ -19,9 +20,9 @@ import {
   type CookieSettings,
   CSRF_FIELD,
   clearSession,
-  csrfToken,
   sameToken,
-  sessionToken,
+  sessionContext,
+  sessionCookie,
 } from './session'
 
 export type { DashboardEngine } from './engine-client'
@@ -35,8 +36,16 @@ export interface DashboardOptions {
    * `host.route(basePath || '/', createDashboard({ engine, basePath }))`. @default ''
    */
   readonly basePath?: string
-  /** Marks the cookies `Secure` (serve the dashboard over HTTPS). @default false */
+  /**
+   * Marks the cookies `Secure`: set it whenever browsers reach the dashboard over HTTPS, also
+   * behind a proxy that terminates TLS. @default false
+   */
   readonly secureCookies?: boolean
+  /**
+   * The client address of a request, recorded with each new session for the user's list of
+   * sessions (the tis server passes its `X-Forwarded-For`-aware resolver). @default none recorded
+   */
+  readonly clientIp?: (c: Context) => string | undefined
   /** The clock of relative times and 24-hour windows. @default () => new Date() */
   readonly now?: () => Date
 }
@@ -61,9 +70,9 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
 }
 
 /**
- * Signed-in pages: the session cookie's token must belong to a user (else to the sign-in page),
- * and a POST must carry the session's CSRF token (else 403) in a form of at most
- * {@link MAX_FORM_BYTES}.
+ * Signed-in pages: the session cookie must name a live session (else the cookie is cleared and
+ * the browser sent to the sign-in page), and a POST must carry the session's CSRF token (else
+ * 403) in a form of at most {@link MAX_FORM_BYTES}.
  */
 function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<DashboardEnv> {
   const tooLarge = bodyLimit({
@@ -74,27 +83,19 @@ function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<
     // `/projects/*` also matches `/projects`: run once per request (a second run would read the
     // form's body again, which is already consumed).
     if (c.get('session') !== undefined) return next()
-    const token = sessionToken(c)
-    const auth = token
-      ? await deps.engine.management.authenticate({ headers: { authorization: `Bearer ${token}` } })
-      : null
-    if (!token || !auth) {
-      if (token) clearSession(c, cookies)
+    const secret = sessionCookie(c)
+    const resolved = secret ? await deps.engine.account.resolveSession(secret) : null
+    if (!secret || !resolved) {
+      if (secret) clearSession(c, cookies)
       return c.redirect(`${deps.base}/login`, 303)
     }
-    const csrf = await csrfToken(token)
-    c.set('session', {
-      token,
-      email: auth.user.email,
-      admin: auth.admin,
-      csrf,
-      call: createCall(token),
-    })
+    const session = await sessionContext(secret, resolved)
+    c.set('session', session)
     if (c.req.method !== 'POST') return next()
     return tooLarge(c, async () => {
       const form = await c.req.parseBody()
       const sent = form[CSRF_FIELD]
-      if (typeof sent !== 'string' || !sameToken(sent, csrf)) {
+      if (typeof sent !== 'string' || !sameToken(sent, session.csrf)) {
         throw new PageError(
           403,
           'The form is out of date (CSRF check failed). Reload the page and try again.',
@@ -111,11 +112,17 @@ function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<
  */
 export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   const base = (options.basePath ?? '').replace(/\/+$/, '')
-  const deps: Deps = { engine: options.engine, base, now: options.now ?? (() => new Date()) }
+  const deps: Deps = {
+    engine: options.engine,
+    base,
+    now: options.now ?? (() => new Date()),
+    clientIp: options.clientIp,
+  }
   const cookies: CookieSettings = { path: base || '/', secure: options.secureCookies ?? false }
   const app: DashboardApp = new Hono<DashboardEnv>()
 
-  for (const path of ['/', '/login', '/logout', '/projects', '/projects/*', '/assets/*']) {
+  const signedIn = ['/logout', '/account', '/account/*', '/projects', '/projects/*']
+  for (const path of ['/', '/login', ...signedIn, '/assets/*']) {
     app.use(path, securityHeaders)
   }
   app.get('/assets/dashboard.css', (c) =>
@@ -130,12 +137,13 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
       'Cache-Control': 'public, max-age=300',
     }),
   )
-  app.get('/', (c) => c.redirect(`${base}${sessionToken(c) ? '/projects' : '/login'}`, 303))
+  app.get('/', (c) => c.redirect(`${base}${sessionCookie(c) ? '/projects' : '/login'}`, 303))
 
   const guard = requireSession(deps, cookies)
-  for (const path of ['/logout', '/projects', '/projects/*']) app.use(path, guard)
+  for (const path of signedIn) app.use(path, guard)
 
   registerLogin(app, deps, cookies)
+  registerAccount(app, deps, cookies)
   registerProjects(app, deps)
   registerIssues(app, deps)
   registerIssue(app, deps)

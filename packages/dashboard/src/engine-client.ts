@@ -1,9 +1,11 @@
 import type {
+  AccountApi,
   EngineResponse,
   ManagementApi,
   ManagementOperation,
   ReadApi,
   SourceSettingsApi,
+  UserRecord,
 } from '@tis/ingest'
 
 /** The engine facades the dashboard calls: `IngestEngine` satisfies it. */
@@ -12,9 +14,11 @@ export interface DashboardEngine {
   readonly reads: ReadApi
   /** A project's GitHub settings of the source excerpts (the settings page). */
   readonly sourceSettings: SourceSettingsApi
+  /** Sessions (sign-in, the cookie's session, sign-out) and the account page's operations. */
+  readonly account: AccountApi
 }
 
-/** What one engine call takes besides the access token. */
+/** What one engine call takes besides the signed-in user. */
 export interface CallInput {
   readonly params?: Readonly<Record<string, string>>
   readonly query?: Readonly<Record<string, string | undefined>>
@@ -40,12 +44,15 @@ export class PageError extends Error {
   }
 }
 
-/** A caller bound to one user token: the engine's own operations, no HTTP round trip. */
-export function createCall(token: string): Call {
-  const headers = { authorization: `Bearer ${token}` }
+/**
+ * A caller bound to the user of a resolved session: the engine's own operations, in process, with
+ * the user already authenticated (no access token, no HTTP round trip).
+ */
+export function createCall(user: UserRecord): Call {
   return (operation, input = {}) =>
     operation({
-      headers,
+      headers: {},
+      user,
       ...(input.params ? { params: input.params } : {}),
       ...(input.query ? { query: input.query } : {}),
       ...(input.body === undefined ? {} : { body: input.body }),

@@ -39,7 +39,7 @@ export const CsrfField = ({ csrf }: { csrf: string }) => (
 // The doctype is the one piece of markup JSX cannot express; it is a constant.
 const DOCTYPE = raw('<!doctype html>')
 
-/** The page shell: header with sign-out, project navigation, main landmark. */
+/** The page shell: header with the account link and sign-out, project navigation, main landmark. */
 export function Layout(o: LayoutOptions): Html {
   const project = o.project
   return (
@@ -74,6 +74,7 @@ export function Layout(o: LayoutOptions): Html {
                   {o.user.email}
                   {o.user.admin ? ' (administrator)' : ''}
                 </span>
+                <a href={`${o.base}/account`}>Account</a>
                 <form class="inline" method="post" action={`${o.base}/logout`}>
                   <CsrfField csrf={o.user.csrf} />
                   <button type="submit">Sign out</button>

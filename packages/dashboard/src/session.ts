@@ -1,7 +1,13 @@
+import type { OpenedSession, ResolvedSession, SessionClient } from '@tis/ingest'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { Deps, Session } from './context'
+import { createCall } from './engine-client'
 
-/** The session cookie: it holds the user's access token (HttpOnly, SameSite=Strict). */
+/**
+ * The session cookie: a random session id (256 bits, base64url) whose SHA-256 digest the store
+ * keeps — never the user's access token (HttpOnly, SameSite=Strict).
+ */
 export const SESSION_COOKIE = 'tis_session'
 /** The sign-in form's double-submit CSRF cookie (before there is a session). */
 export const LOGIN_CSRF_COOKIE = 'tis_login_csrf'
@@ -17,14 +23,14 @@ function base64url(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 /**
- * The CSRF token of a session: HMAC-SHA256 of a fixed label keyed by the user's access token.
- * Stateless (any instance, any restart computes the same one) and unguessable without the token,
- * which only the HttpOnly cookie carries.
+ * The CSRF token of a session: HMAC-SHA256 of a fixed label keyed by the secret session id.
+ * Stateless (any instance, any restart computes the same one), different for every session, and
+ * unguessable without the id, which only the HttpOnly cookie carries.
  */
-export async function csrfToken(accessToken: string): Promise<string> {
+export async function csrfToken(sessionId: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     'raw',
-    encoder.encode(accessToken),
+    encoder.encode(sessionId),
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['sign'],
@@ -54,13 +60,19 @@ export interface CookieSettings {
 const attributes = (settings: CookieSettings) =>
   ({ path: settings.path, httpOnly: true, sameSite: 'Strict', secure: settings.secure }) as const
 
-/** Starts a session (a browser session cookie: it ends with the browser). */
-export function setSession(c: Context, token: string, settings: CookieSettings): void {
-  setCookie(c, SESSION_COOKIE, token, attributes(settings))
+/**
+ * Sets the session cookie to a new session's secret id. It lasts until the session's absolute
+ * expiry, so a browser restart keeps the user signed in; the server refuses it earlier once the
+ * session is idle, signed out or ended.
+ */
+export function setSession(c: Context, opened: OpenedSession, settings: CookieSettings): void {
+  const { createdAt, expiresAt } = opened.session
+  const maxAge = Math.floor((expiresAt.getTime() - createdAt.getTime()) / 1000)
+  setCookie(c, SESSION_COOKIE, opened.secret, { ...attributes(settings), maxAge })
 }
 
-/** The access token of the request's session cookie, if any. */
-export function sessionToken(c: Context): string | undefined {
+/** The secret session id of the request's session cookie, if any. */
+export function sessionCookie(c: Context): string | undefined {
   return getCookie(c, SESSION_COOKIE) || undefined
 }
 
@@ -76,4 +88,21 @@ export function loginCsrf(c: Context, settings: CookieSettings): string {
   const token = randomToken()
   setCookie(c, LOGIN_CSRF_COOKIE, token, { ...attributes(settings), maxAge: 3600 })
   return token
+}
+
+/** The request's {@link Session} for a resolved (or just opened) session and its secret id. */
+export async function sessionContext(secret: string, resolved: ResolvedSession): Promise<Session> {
+  return {
+    secret,
+    id: resolved.session.id,
+    email: resolved.user.email,
+    admin: resolved.admin,
+    csrf: await csrfToken(secret),
+    call: createCall(resolved.user),
+  }
+}
+
+/** Where a sign-in comes from: the browser's User-Agent and, when the host says, its address. */
+export function sessionClient(c: Context, clientIp: Deps['clientIp']): SessionClient {
+  return { userAgent: c.req.header('user-agent'), ip: clientIp?.(c) }
 }

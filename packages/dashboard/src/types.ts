@@ -188,3 +188,13 @@ export interface SourceSettingsJson {
   effective_github_api_url: string
   updated_at: string | null
 }
+
+/** One of the user's sessions (`GET /api/v1/users/me/sessions`). */
+export interface SessionJson {
+  readonly id: string
+  readonly created_at: string
+  readonly last_seen_at: string
+  readonly expires_at: string
+  readonly user_agent: string | null
+  readonly ip: string | null
+}

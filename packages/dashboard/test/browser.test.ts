@@ -122,6 +122,9 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     const cookies = await page.context().cookies()
     const session = cookies.find((c) => c.name === 'tis_session')!
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
+    // A random session id that outlives a browser restart (30 days), never the access token.
+    expect(session.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(session.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400)
     await page
       .getByRole('link', { name: /^project-/ })
       .first()
@@ -243,7 +246,8 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     await page.reload()
     expect(await page.getByRole('link', { name: seeded.errorTitle }).count()).toBe(0)
     const noScript = await browser.newContext({ javaScriptEnabled: false })
-    await noScript.addCookies([{ name: 'tis_session', value: ADMIN_TOKEN, url: harness.url }])
+    const signedIn = (await page.context().cookies()).find((c) => c.name === 'tis_session')!
+    await noScript.addCookies([{ name: 'tis_session', value: signedIn.value, url: harness.url }])
     const plain = await noScript.newPage()
     await plain.goto(`${harness.url}/projects/${projectId}/issues?status=resolved`)
     await plain.getByRole('button', { name: `Reopen: ${seeded.errorTitle}` }).click()
@@ -403,9 +407,40 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     await check('issue-excerpts')
   })
 
+  it('replaces the access token from the account page (shown once), then signs out everywhere', async () => {
+    const user = await createApi(harness.url).createUser()
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL(`${harness.url}/login`)
+    await signIn(user.token)
+    await page.getByRole('link', { name: 'Account' }).click()
+    await page.waitForURL(`${harness.url}/account`)
+    expect(await page.getByRole('table', { name: 'Your sessions' }).textContent()).toContain(
+      'this browser',
+    )
+    await check('account')
+    await page.getByRole('button', { name: 'Replace my access token' }).click()
+    const fresh = (await page.locator('#new-token-value').textContent()) ?? ''
+    expect(fresh).toMatch(/^tis_user_[0-9a-f]{48}$/)
+    await check('account-new-token')
+    const projects = (token: string) =>
+      createApi(harness.url).api('GET', '/api/v1/projects', { token })
+    expect((await projects(user.token)).status).toBe(401)
+    expect((await projects(fresh)).status).toBe(200)
+    // Still signed in, with a new session: the page works and the token is not shown again.
+    await page.goto(`${harness.url}/account`)
+    expect(await page.content()).not.toContain(fresh)
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+    await page.waitForURL(`${harness.url}/login`)
+    await page.goto(`${harness.url}/projects`)
+    expect(new URL(page.url()).pathname).toBe('/login')
+    await signIn(ADMIN_TOKEN)
+  })
+
   it('audited every page with axe-core', () => {
     expect(Object.keys(audited).sort()).toEqual(
       [
+        'account',
+        'account-new-token',
         'activity',
         'deployments',
         'issue-detail',

@@ -5,8 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient as createApi } from '../../../apps/server/test/support/client'
 import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { createDashboard } from '../src/index'
-import { csrfToken } from '../src/session'
-import { ADMIN_TOKEN, HARNESS_ENV, mintAndroidToken, type Seeded, seedTelemetry } from './fixture'
+import {
+  ADMIN_TOKEN,
+  HARNESS_ENV,
+  mintAndroidToken,
+  type Seeded,
+  seedTelemetry,
+  sessionsOf,
+} from './fixture'
 
 // Every page rendered by the dashboard over the real engine on in-memory PGlite, with telemetry
 // sent through the public API; app.request() drives the pages.
@@ -16,6 +22,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
   let projectId: string
   let key: string
   let seeded: Seeded
+  const session = sessionsOf((path, init) => dashboard.request(path, init))
 
   beforeAll(async () => {
     harness = await startPgliteHarness(HARNESS_ENV)
@@ -29,18 +36,21 @@ describe('dashboard pages over the engine (PGlite)', () => {
   })
 
   async function get(path: string, token = ADMIN_TOKEN) {
-    const res = await dashboard.request(path, { headers: { cookie: `tis_session=${token}` } })
+    const { cookie } = await session(token)
+    const res = await dashboard.request(path, { headers: { cookie } })
     return { res, text: await res.text() }
   }
-  async function post(path: string, form: Record<string, string>, token = ADMIN_TOKEN) {
-    const body = new URLSearchParams({ _csrf: await csrfToken(token), ...form })
+  async function post(
+    path: string,
+    form: Record<string, string>,
+    token = ADMIN_TOKEN,
+    headers: Record<string, string> = {},
+  ) {
+    const { cookie, csrf } = await session(token)
     return dashboard.request(path, {
       method: 'POST',
-      body,
-      headers: {
-        cookie: `tis_session=${token}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
+      body: new URLSearchParams({ _csrf: csrf, ...form }),
+      headers: { ...headers, cookie, 'content-type': 'application/x-www-form-urlencoded' },
     })
   }
 
@@ -67,9 +77,12 @@ describe('dashboard pages over the engine (PGlite)', () => {
     const ok = await attempt(ADMIN_TOKEN)
     expect(ok.status).toBe(303)
     expect(ok.headers.get('location')).toBe('/projects')
-    expect(ok.headers.get('set-cookie')).toMatch(
-      /^tis_session=tis_user_[^;]+; Path=\/; HttpOnly; SameSite=Strict$/,
+    const sessionCookie = ok.headers.get('set-cookie')
+    // A random session id, never the access token.
+    expect(sessionCookie).toMatch(
+      /^tis_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Strict$/,
     )
+    expect(sessionCookie).not.toContain(ADMIN_TOKEN.slice('tis_user_'.length))
   })
 
   it('refuses a state-changing form without the session CSRF token', async () => {
@@ -77,7 +90,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
       method: 'POST',
       body: new URLSearchParams({ _csrf: 'x' }),
       headers: {
-        cookie: `tis_session=${ADMIN_TOKEN}`,
+        cookie: (await session(ADMIN_TOKEN)).cookie,
         'content-type': 'application/x-www-form-urlencoded',
       },
     })
@@ -142,14 +155,8 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect((await get(`/projects/${projectId}/issues?status=resolved`)).text).toContain(
       seeded.errorTitle,
     )
-    const fragment = await dashboard.request(path, {
-      method: 'POST',
-      body: new URLSearchParams({ _csrf: await csrfToken(ADMIN_TOKEN), status: 'unresolved' }),
-      headers: {
-        cookie: `tis_session=${ADMIN_TOKEN}`,
-        'x-tis-fragment': '1',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
+    const fragment = await post(path, { status: 'unresolved' }, ADMIN_TOKEN, {
+      'x-tis-fragment': '1',
     })
     expect(fragment.status).toBe(200)
     expect(await fragment.text()).toMatch(/^<tr data-row=.*s-unresolved/s)
@@ -469,6 +476,17 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(html.match(/role="alert"/g)).toHaveLength(1)
   })
 
+  it('lists your sessions on the account page, linked from every page', async () => {
+    expect((await get('/projects')).text).toContain('<a href="/account">Account</a>')
+    const { res, text } = await get('/account')
+    expect(res.status).toBe(200)
+    expect(text).toContain('Signed in as <strong>admin@tis.test</strong> (administrator).')
+    expect(text.match(/>this browser</g)).toHaveLength(1)
+    expect(text).toContain('action="/account/sign-out-everywhere"')
+    expect(text).toContain('action="/account/token"')
+    expect(text).not.toContain(ADMIN_TOKEN)
+  })
+
   it('sends a signed-out or unknown session to the sign-in page', async () => {
     const res = await dashboard.request('/projects', {
       headers: { cookie: 'tis_session=tis_user_unknown' },
@@ -536,19 +554,20 @@ describe('source excerpts on the issue page (GitHub mocked with msw)', () => {
     github.close()
   })
 
+  const session = sessionsOf((path, init) => dashboard.request(path, init))
   const get = async (path: string, token = ADMIN_TOKEN) => {
-    const res = await dashboard.request(path, { headers: { cookie: `tis_session=${token}` } })
+    const { cookie } = await session(token)
+    const res = await dashboard.request(path, { headers: { cookie } })
     return { status: res.status, text: await res.text() }
   }
-  const post = async (path: string, form: Record<string, string>, token = ADMIN_TOKEN) =>
-    dashboard.request(path, {
+  const post = async (path: string, form: Record<string, string>, token = ADMIN_TOKEN) => {
+    const { cookie, csrf } = await session(token)
+    return dashboard.request(path, {
       method: 'POST',
-      body: new URLSearchParams({ _csrf: await csrfToken(token), ...form }),
-      headers: {
-        cookie: `tis_session=${token}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
+      body: new URLSearchParams({ _csrf: csrf, ...form }),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
     })
+  }
 
   it('shows each frame with its lines at the commit once a project token is set', async () => {
     const api = createApi(harness.url)

@@ -19,6 +19,7 @@ export interface NavSection {
 const FIXED: readonly { readonly title: string; readonly match: (path: string) => boolean }[] = [
   { title: 'Getting started', match: (p) => p === 'getting-started.html' },
   { title: 'Self-hosting', match: (p) => p === 'self-hosting.html' },
+  { title: 'Security', match: (p) => p === 'security.html' },
   { title: 'Guides', match: (p) => p.startsWith('guides/') },
   { title: 'HTTP API', match: (p) => p === 'http-api.html' },
   { title: 'Embedding', match: (p) => p === 'embedding.html' },

@@ -50,6 +50,7 @@ describe('buildDocsSite', () => {
       ['getting-started.md', 'Getting started'],
       ['guides/node.md', 'Node'],
       ['self-hosting.md', 'Self-hosting'],
+      ['security.md', 'Security: sessions and access tokens'],
       ['embedding.md', 'Embedding'],
     ] as const) {
       await write(path, `# ${title}\n`)
@@ -63,6 +64,7 @@ describe('buildDocsSite', () => {
     expect(site.nav.map((s) => s.title)).toEqual([
       'Getting started',
       'Self-hosting',
+      'Security',
       'Guides',
       'HTTP API',
       'Embedding',

@@ -9,6 +9,7 @@ import {
   parseEventEnvelope,
   parseMobileTokenEnvelope,
 } from '@tis/schema'
+import { type AccountApi, createAccountApi } from './account'
 import { type BatchLineResult, batchLines, DEFAULT_BATCH_MAX_BYTES } from './batch-ingest'
 import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { type CredentialCache, createCredentialCache } from './credentials'
@@ -40,6 +41,7 @@ import {
   monitorFromCheckIn,
   monitorFromEvent,
 } from './records'
+import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './sessions'
 import { createSharedRateLimiter } from './shared-rate-limit'
 import { createSourceExcerpts, type SourceExcerptsOptions } from './source/excerpts'
 import { createSourceSettingsApi, type SourceSettingsApi } from './source/settings-api'
@@ -109,6 +111,11 @@ export interface IngestEngineOptions {
    * an answer is reused. @default { timeoutMs: 2000, cacheMs: 1000, retryAfterSeconds: 5 }
    */
   readonly readiness?: Pick<ReadinessOptions, 'timeoutMs' | 'cacheMs' | 'retryAfterSeconds'>
+  /**
+   * Dashboard session lifetimes; each field defaults as in {@link DEFAULT_SESSION_SETTINGS}
+   * (7 days idle, 30 days absolute, `last_seen_at` written at most once a minute).
+   */
+  readonly sessions?: Partial<SessionSettings>
 }
 
 /** The ingestion engine: one function per operation, each answering `{ status, headers, body }`. */
@@ -133,6 +140,8 @@ export interface IngestEngine {
   readonly reads: ReadApi
   /** A project's source excerpt settings (GitHub token, path prefix, context lines). */
   readonly sourceSettings: SourceSettingsApi
+  /** The signed-in user's dashboard sessions and access-token rotation. */
+  readonly account: AccountApi
   /**
    * `GET /health/ready`: 200 when the store answers a trivial query within the timeout (or has no
    * `ping`), else 503 with `Retry-After`. Answers are reused for about a second; never rejects.
@@ -536,6 +545,12 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       store: options.store,
       management,
       excerpts: sources,
+      now,
+    }),
+    account: createAccountApi({
+      store: options.store,
+      management,
+      settings: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
       now,
     }),
     readiness: createReadinessCheck({

@@ -1,3 +1,5 @@
+import type { UserRecord } from './ports'
+
 /** Request headers as any server has them: a plain object (any case) or a Fetch `Headers`. */
 export type HeaderSource =
   | { get(name: string): string | null }
@@ -19,6 +21,12 @@ export interface EngineRequest {
   readonly params?: Readonly<Record<string, string>>
   /** Query parameters (read API). */
   readonly query?: Readonly<Record<string, string | undefined>>
+  /**
+   * A user the host already authenticated in process — the dashboard, from a session it resolved
+   * with `engine.account.resolveSession` — so management and read operations skip the access-token
+   * check. Never fill it from anything a client sent: the HTTP routes never set it.
+   */
+  readonly user?: UserRecord
 }
 
 /** What the engine answers: the host writes it out as is (JSON body unless `body` is `null`). */

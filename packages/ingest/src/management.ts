@@ -91,7 +91,10 @@ export interface ManagementApi {
   getRateLimits: ManagementOperation
   /** `PUT /api/v1/projects/:id/rate_limits` — application administrators only (section 5.8). */
   setRateLimits: ManagementOperation
-  /** The user behind a request's access token, or `null` (for other packages' routes). */
+  /**
+   * The user behind a request's access token (or its in-process `user`), or `null` (for other
+   * packages' routes).
+   */
   authenticate(request: EngineRequest): Promise<{ user: UserRecord; admin: boolean } | null>
   /** Whether the user may see the project: owner, member or administrator. */
   canSee(project: ProjectRecord, user: UserRecord, admin: boolean): Promise<boolean>
@@ -193,6 +196,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
   const isAdmin = (user: UserRecord) => admins.has(user.email.toLowerCase())
 
   async function authenticate(request: EngineRequest) {
+    if (request.user) return { user: request.user, admin: isAdmin(request.user) }
     const match = /^Bearer\s+(\S+)$/i.exec(readHeader(request.headers, 'authorization') ?? '')
     const token = match?.[1]
     if (!token?.startsWith(TOKEN_PREFIXES.user) || token.length > 512) return null

@@ -9,6 +9,7 @@ import type {
 
 export type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
 
+import type { SessionStore } from './session-ports'
 import type { SourceStore } from './source/ports'
 
 // The storage ports of the engine. Adapters (e.g. @tis/storage-postgres) implement them with I/O
@@ -700,6 +701,7 @@ export interface IngestStore
     ManagementStore,
     ReadStore,
     SourceStore,
+    SessionStore,
     Partial<RateLimitStore> {
   /**
    * Runs a trivial query (`SELECT 1`) and resolves once the store answered; rejects when it

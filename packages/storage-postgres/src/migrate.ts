@@ -8,6 +8,7 @@ import { PERFORMANCE_READS_MIGRATION } from './migrations/0006-performance-reads
 import { ANALYTICS_OUTBOX_MIGRATION } from './migrations/0007-analytics-outbox'
 import { READ_INDEXES_MIGRATION } from './migrations/0008-read-indexes'
 import { SOURCE_EXCERPTS_MIGRATION } from './migrations/0009-source-excerpts'
+import { DASHBOARD_SESSIONS_MIGRATION } from './migrations/0010-dashboard-sessions'
 import { CHECK_IN_HISTORY_MIGRATION } from './migrations/0011-check-in-history'
 import type { Migration } from './migrations/migration'
 
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ANALYTICS_OUTBOX_MIGRATION,
   READ_INDEXES_MIGRATION,
   SOURCE_EXCERPTS_MIGRATION,
+  DASHBOARD_SESSIONS_MIGRATION,
   CHECK_IN_HISTORY_MIGRATION,
 ]
 

@@ -8,6 +8,7 @@ import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
 import { createReadQueries } from './reads'
+import { createSessionQueries } from './sessions'
 import { createSourceQueries } from './source-files'
 import { createUserQueries } from './users'
 import { writeBatch } from './write-batch'
@@ -56,6 +57,7 @@ export function createStore(
     ...createRateLimitQueries(db),
     ...createReadQueries(db),
     ...createSourceQueries(db),
+    ...createSessionQueries(db),
     ...createChartQueries(db),
     ...createCheckInQueries(db),
     writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),

@@ -60,7 +60,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
     }
   })
 
-  describe('PostgreSQL migrations', () => {
+  describe('PostgreSQL migrations and locking', () => {
     it('are safe when several instances migrate the same database at once', async () => {
       const { schema, drop } = await createSchema(url)
       const clients = [1, 2, 3].map(() => postgres(url, clientFor(schema)))
@@ -83,6 +83,48 @@ describeWithTestDatabase('PostgreSQL', (url) => {
         const rows = await sql`select indexname from pg_indexes
           where schemaname = ${schema} and indexname = 'events_message_trgm_idx'`
         expect(rows).toHaveLength(1)
+      } finally {
+        await store.close()
+        await sql.end()
+        await drop()
+      }
+    })
+
+    it('stores no session for a sign-in that races a rotation committing after its lookup', async () => {
+      const { schema, drop } = await createSchema(url)
+      const store = await openPostgresStore(url, { client: clientFor(schema) })
+      const sql = postgres(url, { ...clientFor(schema), max: 1 })
+      const at = new Date('2026-01-01T00:00:00Z')
+      const userId = '01950000-0000-7000-8000-0000000000aa'
+      const old = 'a'.repeat(64)
+      try {
+        await store.createUser({
+          id: userId,
+          email: 'race@example.com',
+          tokenDigest: old,
+          createdAt: at,
+        })
+        let signedIn: Promise<unknown> | undefined
+        // The rotation deletes the token, then the sign-in's insert runs while it is uncommitted:
+        // the insert still sees the token, and its foreign key check waits for the rotation.
+        await sql.begin(async (tx) => {
+          await tx`delete from user_tokens where digest = ${old}`
+          signedIn = store.createSession({
+            id: '01950000-0000-7000-8000-0000000000ab',
+            digest: 'b'.repeat(64),
+            userId,
+            tokenDigest: old,
+            createdAt: at,
+            lastSeenAt: at,
+            idleExpiresAt: new Date(at.getTime() + 60_000),
+            expiresAt: new Date(at.getTime() + 60_000),
+            userAgent: null,
+            ip: null,
+          })
+          await new Promise((resolve) => setTimeout(resolve, 300))
+        })
+        expect(await signedIn).toBeNull()
+        expect(await store.findSession('b'.repeat(64))).toBeNull()
       } finally {
         await store.close()
         await sql.end()

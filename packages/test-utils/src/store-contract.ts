@@ -6,6 +6,7 @@ import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
 import { describeReadsContract } from './store-contract-reads'
+import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
@@ -22,8 +23,9 @@ export type {
 
 /**
  * The contract every `IngestStore` adapter passes: management and credential methods, and every
- * writeBatch rule (grouping, monitors, deployments, results, atomicity), and the read port (issue
- * inbox, event list, status changes, regressions, a monitor's check-in history). `factory` is called
+ * writeBatch rule (grouping, monitors, deployments, results, atomicity), the read port (issue
+ * inbox, event list, status changes, regressions, a monitor's check-in history) and dashboard
+ * sessions. `factory` is called
  * once, before the suite, and must return an empty, migrated store; tests use unique ids, so
  * they share it. The first test checks `hasUsers()` on the empty store, so keep the order.
  *
@@ -69,5 +71,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeReadsContract(h)
     describeCheckInReadsContract(h)
     describeSourceContract(h)
+    describeSessionsContract(h)
   })
 }

@@ -1,3 +1,4 @@
+import { ACCOUNT_COMMANDS } from './account-commands'
 import type { ApiClient } from './client'
 import {
   type ApiKeyJson,
@@ -87,6 +88,7 @@ export const COMMANDS: readonly Command[] = [
       }
     },
   },
+  ...ACCOUNT_COMMANDS,
   {
     name: 'projects create',
     args: ['<name>'],

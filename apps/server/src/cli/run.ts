@@ -28,7 +28,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server (users, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
+    'tis — manage a tis server (users, your sessions and access token, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',

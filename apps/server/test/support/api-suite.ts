@@ -10,6 +10,7 @@ import { describeMobileTokens } from './mobile-suite'
 import { describePerformance } from './performance-suite'
 import { describeRateLimits } from './rate-limit-suite'
 import { describeReads } from './reads-suite'
+import { describeSessions } from './sessions-suite'
 
 /** Every HTTP suite, run against whichever store the harness was started on. */
 export function describeApi(harness: () => Harness): void {
@@ -23,4 +24,6 @@ export function describeApi(harness: () => Harness): void {
   describe('rate limits', () => describeRateLimits(harness))
   describe('read API', () => describeReads(harness))
   describe('performance reads', () => describePerformance(harness))
+  // Last: it moves the server's clock weeks ahead.
+  describe('dashboard sessions', () => describeSessions(harness))
 }

@@ -10,7 +10,8 @@ import {
   LOGIN_CSRF_COOKIE,
   loginCsrf,
   sameToken,
-  sessionToken,
+  sessionClient,
+  sessionCookie,
   setSession,
 } from '../session'
 
@@ -53,10 +54,13 @@ function loginPage(c: DashboardContext, deps: Deps, csrf: string, error?: string
   })
 }
 
-/** `GET/POST /login` (double-submit CSRF cookie) and `POST /logout` (session CSRF). */
+/**
+ * `GET/POST /login` (double-submit CSRF cookie; a valid access token opens a server-side session)
+ * and `POST /logout` (session CSRF; deletes the session, so a copy of the cookie stops working).
+ */
 export function registerLogin(app: DashboardApp, deps: Deps, cookies: CookieSettings): void {
   app.get('/login', (c) => {
-    if (sessionToken(c)) return c.redirect(`${deps.base}/projects`, 303)
+    if (sessionCookie(c)) return c.redirect(`${deps.base}/projects`, 303)
     return loginPage(c, deps, loginCsrf(c, cookies))
   })
   app.post('/login', async (c) => {
@@ -67,14 +71,15 @@ export function registerLogin(app: DashboardApp, deps: Deps, cookies: CookieSett
       return loginPage(c, deps, loginCsrf(c, cookies), 'The form expired. Please try again.', 403)
     }
     const token = typeof form['token'] === 'string' ? form['token'].trim() : ''
-    const auth = token
-      ? await deps.engine.management.authenticate({ headers: { authorization: `Bearer ${token}` } })
+    const opened = token
+      ? await deps.engine.account.signIn(token, sessionClient(c, deps.clientIp))
       : null
-    if (!auth) return loginPage(c, deps, expected, 'That access token is not valid.', 401)
-    setSession(c, token, cookies)
+    if (!opened) return loginPage(c, deps, expected, 'That access token is not valid.', 401)
+    setSession(c, opened, cookies)
     return c.redirect(`${deps.base}/projects`, 303)
   })
-  app.post('/logout', (c) => {
+  app.post('/logout', async (c) => {
+    await deps.engine.account.signOut(c.get('session').secret)
     clearSession(c, cookies)
     return c.redirect(`${deps.base}/login`, 303)
   })

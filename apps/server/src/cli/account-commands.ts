@@ -1,0 +1,80 @@
+import type { Command } from './commands'
+import { table } from './format'
+
+/** A dashboard session as `GET /api/v1/users/me/sessions` lists it. */
+interface SessionJson {
+  readonly id: string
+  readonly created_at: string
+  readonly last_seen_at: string
+  readonly expires_at: string
+  readonly user_agent: string | null
+  readonly ip: string | null
+}
+
+/** The rotation answer of `POST /api/v1/users/me/token`. */
+interface RotatedJson {
+  readonly user: { readonly id: string; readonly email: string; readonly admin: boolean }
+  readonly access_token: string
+  readonly sessions_ended: number
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** `tis users sessions`, `users sign-out-everywhere` and `users rotate-token`: your own account. */
+export const ACCOUNT_COMMANDS: readonly Command[] = [
+  {
+    name: 'users sessions',
+    args: [],
+    summary: 'List your signed-in dashboard sessions (never their ids).',
+    async run({ client }) {
+      const json = (await client.request('GET', '/api/v1/users/me/sessions')) as {
+        sessions: SessionJson[]
+      }
+      const human = () =>
+        table(
+          ['ID', 'SIGNED IN', 'LAST SEEN', 'ENDS', 'ADDRESS', 'BROWSER'],
+          json.sessions.map((s) => [
+            s.id,
+            s.created_at,
+            s.last_seen_at,
+            s.expires_at,
+            s.ip ?? '-',
+            s.user_agent ?? '-',
+          ]),
+        )
+      return { json, human }
+    },
+  },
+  {
+    name: 'users sign-out-everywhere',
+    args: [],
+    summary: 'End every dashboard session of your account (your access token keeps working).',
+    async run({ client }) {
+      const json = (await client.request('DELETE', '/api/v1/users/me/sessions')) as {
+        sessions_ended: number
+      }
+      return {
+        json,
+        human: () => `Signed out everywhere: ended ${plural(json.sessions_ended, 'session')}.\n`,
+      }
+    },
+  },
+  {
+    name: 'users rotate-token',
+    args: [],
+    summary:
+      'Replace your access token: prints the new one once; the old one and every dashboard session end at once.',
+    async run({ client }) {
+      const json = (await client.request('POST', '/api/v1/users/me/token')) as RotatedJson
+      const human = () =>
+        [
+          `Replaced the access token of ${json.user.email}; the old one no longer works.`,
+          `Ended ${plural(json.sessions_ended, 'dashboard session')}.`,
+          `New access token (shown only now): ${json.access_token}`,
+          `Use it from now on: export TIS_TOKEN=${json.access_token}`,
+          '',
+        ].join('\n')
+      return { json, human }
+    },
+  },
+]
