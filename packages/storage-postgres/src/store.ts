@@ -56,7 +56,7 @@ export function createStore(
     ...createReadQueries(db),
     ...createSourceQueries(db),
     ...createChartQueries(db),
-    writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
+    writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),
     ping: async () => {
