@@ -1,3 +1,5 @@
+export * from './batch-accept'
+export * from './batch-answer'
 export * from './batch-ingest'
 export * from './batch-writer'
 export * from './bootstrap'
