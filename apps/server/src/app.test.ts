@@ -263,6 +263,35 @@ describe('body size cap', () => {
     expect(res.status).toBe(201)
     expect(calls[0]?.request.text).toHaveLength(64)
   })
+
+  it('caps the batch endpoint at its own limit, declared or streamed', async () => {
+    const { app, calls } = setup(undefined, { maxBatchBodyBytes: 100 })
+    const batch = (body: string | ReadableStream<Uint8Array>) =>
+      app.request(
+        new Request('http://localhost/api/v1/ingest_events/batch', {
+          method: 'POST',
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      )
+    expect((await batch('x'.repeat(100))).status).toBe(201)
+    expect(calls[0]?.request.bytes).toHaveLength(100)
+    const over = await batch('x'.repeat(101))
+    expect(over.status).toBe(413)
+    expect(await over.json()).toEqual({ error: 'request body is too large (maximum is 100 bytes)' })
+    const chunk = new TextEncoder().encode('x'.repeat(30))
+    let sent = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 4) controller.enqueue(chunk)
+        else controller.close()
+      },
+    })
+    expect((await batch(stream)).status).toBe(413)
+    // The other endpoints keep theirs.
+    expect((await app.request('/api/v1/ingest_events', post('x'.repeat(65)))).status).toBe(413)
+    expect(calls).toHaveLength(1)
+  })
 })
 
 describe('other routes', () => {
@@ -633,7 +662,8 @@ describe('CORS on the browser-facing ingest endpoints', () => {
       expect(Object.fromEntries(res.headers)).toMatchObject({
         'access-control-allow-origin': '*',
         'access-control-allow-methods': 'POST, OPTIONS',
-        'access-control-allow-headers': 'Authorization, X-Api-Key, Content-Type, Content-Encoding',
+        'access-control-allow-headers':
+          'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id',
         'access-control-max-age': '7200',
         'access-control-expose-headers':
           'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',

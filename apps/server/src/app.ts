@@ -26,6 +26,11 @@ export interface AppOptions {
   readonly logger: Logger
   /** Largest request body, in bytes; larger ones get 413 while being read. */
   readonly maxBodyBytes: number
+  /**
+   * Largest body of `POST /api/v1/ingest_events/batch` as sent (`SERVICE_BATCH_MAX_BODY_BYTES`).
+   * @default maxBodyBytes
+   */
+  readonly maxBatchBodyBytes?: number
   /** `SERVICE_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is trusted. */
   readonly trustedProxies: readonly string[]
   /**
@@ -61,7 +66,8 @@ export const CORS_PATHS = [
 // What the SDK sends (fetch-transport.ts) plus the spec's alternative key header.
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, X-Api-Key, Content-Type, Content-Encoding',
+  'Access-Control-Allow-Headers':
+    'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id',
   'Access-Control-Expose-Headers':
     'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
   // Chromium caps the preflight cache at two hours.
@@ -123,11 +129,17 @@ export function createApp(options: AppOptions): TisApp {
       request_id: c.get('requestId'),
     })
   })
+  // The batch endpoint has its own cap (Logister's clients send up to 2 MiB there).
+  const BATCH_PATH = '/api/v1/ingest_events/batch'
+  const capOf = (c: Context) =>
+    c.req.path === BATCH_PATH
+      ? (options.maxBatchBodyBytes ?? options.maxBodyBytes)
+      : options.maxBodyBytes
   const tooLarge = (c: Context) =>
     sendJson(
       c,
       413,
-      { error: `request body is too large (maximum is ${options.maxBodyBytes} bytes)` },
+      { error: `request body is too large (maximum is ${capOf(c)} bytes)` },
       // The rest of the body is not read, so the connection cannot carry another request.
       { Connection: 'close' },
     )
@@ -135,16 +147,20 @@ export function createApp(options: AppOptions): TisApp {
   const corsMiddleware = cors(options.corsOrigins ?? ['*'])
   for (const path of CORS_PATHS) app.use(path, corsMiddleware)
   const streamingLimit = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge })
+  const batchStreamingLimit = bodyLimit({
+    maxSize: options.maxBatchBodyBytes ?? options.maxBodyBytes,
+    onError: tooLarge,
+  })
   app.use('/api/*', async (c, next) => {
     // With a Content-Length, Node's parser never delivers more than it declares: checking the
     // header is enough and keeps the body on @hono/node-server's fast read path. Only chunked
     // bodies need counting as they stream in.
     const declared = c.req.header('content-length')
     if (declared !== undefined && /^\d+$/.test(declared)) {
-      if (Number(declared) > options.maxBodyBytes) return tooLarge(c)
+      if (Number(declared) > capOf(c)) return tooLarge(c)
       return next()
     }
-    return streamingLimit(c, next)
+    return (c.req.path === BATCH_PATH ? batchStreamingLimit : streamingLimit)(c, next)
   })
 
   const routes: RouteSpec[] = [

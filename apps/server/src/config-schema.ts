@@ -181,6 +181,24 @@ export const CONFIG_VARIABLES = {
     default: '1048576',
     schema: integer(1),
   },
+  SERVICE_BATCH_MAX_BODY_BYTES: {
+    description:
+      'Largest body of `POST /api/v1/ingest_events/batch` as sent (compressed or not), in bytes; larger ones get 413. The default takes every batch the Logister clients send (the Python client splits at 2 MiB compressed).',
+    default: '2097152',
+    schema: integer(1),
+  },
+  SERVICE_BATCH_MAX_DECOMPRESSED_BYTES: {
+    description:
+      'Largest batch body once decompressed, in bytes: a gzip body inflating past it gets 413 without ever taking more memory (the Python client splits at 8 MiB uncompressed).',
+    default: '8388608',
+    schema: integer(1),
+  },
+  SERVICE_BATCH_MAX_ENVELOPE_BYTES: {
+    description:
+      'Largest single envelope (line) of a batch, in bytes; a batch holding a larger one gets 413 naming it.',
+    default: '1048576',
+    schema: integer(1),
+  },
   SERVICE_REQUEST_TIMEOUT_SECONDS: {
     description:
       'Longest time a client may take to send a whole request (headers and body), in seconds; slower connections are closed (408). Headers alone must arrive within 10 seconds, or this when smaller.',

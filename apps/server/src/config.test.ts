@@ -28,6 +28,11 @@ describe('loadConfig', () => {
       rateLimits: { requests: 1200, periodSeconds: 60, authFailures: 120 },
       rateLimitStore: 'database',
       maxBodyBytes: 1_048_576,
+      batchLimits: {
+        maxBodyBytes: 2_097_152,
+        maxDecompressedBytes: 8_388_608,
+        maxLineBytes: 1_048_576,
+      },
       requestTimeoutSeconds: 30,
       trustedProxies: [],
       corsOrigins: ['*'],
@@ -98,6 +103,13 @@ describe('loadConfig', () => {
       { rateLimits: { authFailures: 3 } },
     ],
     ['SERVICE_MAX_BODY_BYTES', '2048', { maxBodyBytes: 2048 }],
+    ['SERVICE_BATCH_MAX_BODY_BYTES', '4096', { batchLimits: { maxBodyBytes: 4096 } }],
+    [
+      'SERVICE_BATCH_MAX_DECOMPRESSED_BYTES',
+      '8192',
+      { batchLimits: { maxDecompressedBytes: 8192 } },
+    ],
+    ['SERVICE_BATCH_MAX_ENVELOPE_BYTES', '512', { batchLimits: { maxLineBytes: 512 } }],
     ['SERVICE_REQUEST_TIMEOUT_SECONDS', '5', { requestTimeoutSeconds: 5 }],
     ['SERVICE_TRUSTED_PROXIES', '10.0.0.1, 10.0.0.2', { trustedProxies: ['10.0.0.1', '10.0.0.2'] }],
     ['SERVICE_TRUSTED_PROXIES', '*', { trustedProxies: ['*'] }],
@@ -190,6 +202,11 @@ describe('loadConfig', () => {
       'SERVICE_CORS_ORIGINS must be `*` or a comma-separated list of origins (scheme://host[:port])',
     ],
     ['SERVICE_MAX_BODY_BYTES', '1e6', 'SERVICE_MAX_BODY_BYTES must be an integer'],
+    [
+      'SERVICE_BATCH_MAX_DECOMPRESSED_BYTES',
+      '0',
+      'SERVICE_BATCH_MAX_DECOMPRESSED_BYTES must be an integer of at least 1',
+    ],
     [
       'SERVICE_REQUEST_TIMEOUT_SECONDS',
       '0',

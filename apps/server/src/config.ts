@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { RateLimitSettings } from '@tis/ingest'
+import type { BatchLimits, RateLimitSettings } from '@tis/ingest'
 import {
   CONFIG_VARIABLES,
   type COOKIE_SECURE_MODES,
@@ -59,6 +59,8 @@ export interface ServerConfig {
   /** `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`: where request counts live. */
   readonly rateLimitStore: RateLimitStoreKind
   readonly maxBodyBytes: number
+  /** `SERVICE_BATCH_MAX_*`: the caps of `POST /api/v1/ingest_events/batch`. */
+  readonly batchLimits: BatchLimits
   /** `SERVICE_REQUEST_TIMEOUT_SECONDS`: time allowed to receive a whole request. */
   readonly requestTimeoutSeconds: number
   /** Peers whose `X-Forwarded-For` is trusted; `['*']` trusts every peer, `[]` none. */
@@ -147,6 +149,11 @@ export function loadConfig(
     },
     rateLimitStore: e.SERVICE_PUBLIC_API_RATE_LIMIT_STORE,
     maxBodyBytes: e.SERVICE_MAX_BODY_BYTES,
+    batchLimits: {
+      maxBodyBytes: e.SERVICE_BATCH_MAX_BODY_BYTES,
+      maxDecompressedBytes: e.SERVICE_BATCH_MAX_DECOMPRESSED_BYTES,
+      maxLineBytes: e.SERVICE_BATCH_MAX_ENVELOPE_BYTES,
+    },
     requestTimeoutSeconds: e.SERVICE_REQUEST_TIMEOUT_SECONDS,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,
     corsOrigins: e.SERVICE_CORS_ORIGINS,

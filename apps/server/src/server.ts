@@ -176,8 +176,7 @@ export async function createServer(
     rateLimits: config.rateLimits,
     ...rateLimiter(config),
     batch: opened.batch,
-    // A batch body is capped at the request cap once decompressed, too.
-    batchMaxBytes: config.maxBodyBytes,
+    batchLimits: config.batchLimits,
     logger,
     ...(options.now ? { now: options.now } : {}),
     sources: sourceOptions(config, logger),
@@ -189,6 +188,7 @@ export async function createServer(
     logger,
     analytics,
     maxBodyBytes: config.maxBodyBytes,
+    maxBatchBodyBytes: config.batchLimits.maxBodyBytes,
     trustedProxies: config.trustedProxies,
     corsOrigins: config.corsOrigins,
     ...(publicUrl ? { publicUrl } : {}),

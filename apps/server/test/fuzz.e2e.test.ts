@@ -22,7 +22,7 @@ describeFuzz('fuzzing the ingestion endpoints', [
 
 // A cap of 5 requests per window: after the first few cases of each endpoint every answer is a
 // 429, whose body and headers (Retry-After, X-RateLimit-*) are checked like any other answer;
-// a batch gets 429 lines once the window is nearly full.
+// a batch that does not fit in what is left is a whole 429 (more lines than the cap: 413).
 describe('fuzzing the ingestion endpoints at their rate limit', () => {
   let fuzz: FuzzServer
   let run: FuzzRun
@@ -101,16 +101,15 @@ describe('bugs found by fuzzing (fixed; kept as regression tests)', () => {
     acceptedOr422((await post(path, body)).status)
   })
 
-  it('B1: a batch line with occurred_at 9999-12-31T23:59:60Z answers 200 with a line result, not 500', async () => {
+  it('B1: a batch with a line whose occurred_at is 9999-12-31T23:59:60Z answers 202 or 422, not 500', async () => {
     const line = (id: string, extra: string) =>
       `{"event":{"event_id":"${id}","event_type":"log","message":"m"${extra}}}`
     const body = [
       line('0190b1c2-3d4e-7f80-9a1b-2c3d4e5f60b1', ''),
       line('0190b1c2-3d4e-7f80-9a1b-2c3d4e5f60b2', ',"occurred_at":"9999-12-31T23:59:60Z"'),
     ].join('\n')
-    expect((await post('/api/v1/ingest_events/batch', body, 'application/x-ndjson')).status).toBe(
-      200,
-    )
+    const reply = await post('/api/v1/ingest_events/batch', body, 'application/x-ndjson')
+    expect([202, 422]).toContain(reply.status)
   })
 
   // B2. The same instants as since/until of a read: 500 instead of 200 or 422.

@@ -1,21 +1,46 @@
 import { gunzipSync } from 'node:zlib'
+import { missingEnvelopeMessage } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 
-/** Most envelopes in one `POST /api/v1/ingest_events/batch`. */
+/**
+ * Most envelopes in one `POST /api/v1/ingest_events/batch`: what Logister's server takes and
+ * every Logister client sends at most (the Python client chunks by 100, the JS client by 50).
+ */
 export const MAX_BATCH_ENVELOPES = 100
-/** Default cap of a batch body after decompression, in bytes. */
-export const DEFAULT_BATCH_MAX_BYTES = 1_048_576
+
+/** The size caps of a batch request. */
+export interface BatchLimits {
+  /**
+   * Largest body as sent, compressed or not (Logister's wire cap; its Python client splits a
+   * batch whose gzip body is over 2 MiB). @default 2097152
+   */
+  readonly maxBodyBytes: number
+  /**
+   * Largest body once decompressed (the Python client splits past 8 MiB uncompressed); keeps
+   * a decompression bomb from taking more memory than this. @default 8388608
+   */
+  readonly maxDecompressedBytes: number
+  /** Largest single line (one envelope), in bytes. @default 1048576 */
+  readonly maxLineBytes: number
+}
+
+/** The default {@link BatchLimits}. */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxDecompressedBytes: 8 * 1024 * 1024,
+  maxLineBytes: 1024 * 1024,
+}
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl']
 
 /**
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
- * `jsonl`), optionally gzip-compressed (`Content-Encoding: gzip`), at most `maxBytes` once
- * decompressed and {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer.
+ * `jsonl`), optionally gzip-compressed (`Content-Encoding: gzip`), within `limits` and at most
+ * {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer: 415, 413 or 400.
  */
 export function batchLines(
   request: EngineRequest,
-  maxBytes: number,
+  limits: BatchLimits,
 ): { lines: string[] } | EngineResponse {
   const type = (readHeader(request.headers, 'content-type') ?? '').split(';')[0]!.trim()
   if (!NDJSON_TYPES.includes(type.toLowerCase())) {
@@ -24,57 +49,67 @@ export function batchLines(
     })
   }
   const encoding = (readHeader(request.headers, 'content-encoding') ?? 'identity').trim()
+  const gzip = encoding.toLowerCase() === 'gzip'
+  // A host without the raw bytes passes gzip as a binary (latin1) string, plain NDJSON as text.
+  const bytes =
+    request.bytes ??
+    (request.text === undefined ? undefined : Buffer.from(request.text, gzip ? 'latin1' : 'utf8'))
+  if (bytes && bytes.byteLength > limits.maxBodyBytes) {
+    return json(413, {
+      error: `batch is too large (maximum is ${limits.maxBodyBytes} bytes as sent)`,
+    })
+  }
   let text: string
-  if (encoding.toLowerCase() === 'gzip') {
-    const bytes =
-      request.bytes ??
-      (request.text === undefined ? undefined : Buffer.from(request.text, 'latin1'))
+  if (gzip) {
     if (!bytes) return json(400, { error: 'the gzip body is empty' })
     try {
-      text = gunzipSync(bytes, { maxOutputLength: maxBytes }).toString('utf8')
+      text = gunzipSync(bytes, { maxOutputLength: limits.maxDecompressedBytes }).toString('utf8')
     } catch (error) {
       if (
         error instanceof RangeError ||
         (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
       ) {
-        return tooLarge(maxBytes)
+        return tooLarge(limits.maxDecompressedBytes)
       }
       return json(400, { error: 'the body is not valid gzip' })
     }
   } else if (encoding.toLowerCase() === 'identity' || encoding === '') {
-    const bytes = request.bytes
-    if (bytes && bytes.byteLength > maxBytes) return tooLarge(maxBytes)
-    text = bytes ? Buffer.from(bytes).toString('utf8') : (request.text ?? '')
-    if (!bytes && Buffer.byteLength(text, 'utf8') > maxBytes) return tooLarge(maxBytes)
+    if (bytes && bytes.byteLength > limits.maxDecompressedBytes) {
+      return tooLarge(limits.maxDecompressedBytes)
+    }
+    text = bytes ? Buffer.from(bytes).toString('utf8') : ''
   } else {
     return json(415, { error: 'Content-Encoding must be gzip or identity' })
   }
-  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
-  const envelopes = lines.filter((line) => line.trim() !== '')
-  if (envelopes.length === 0) {
-    return json(422, { errors: ['batch must contain at least one {"event":…} line'] })
+  return splitLines(text, limits.maxLineBytes)
+}
+
+/** The non-blank lines of the NDJSON text, or the 400/413 for none, too many or one too long. */
+function splitLines(text: string, maxLineBytes: number): { lines: string[] } | EngineResponse {
+  const lines = text
+    .split('\n')
+    .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+    .filter((line) => line.trim() !== '')
+  if (lines.length === 0) {
+    return json(400, { error: `${missingEnvelopeMessage('event')} (the batch has no line)` })
   }
-  if (envelopes.length > MAX_BATCH_ENVELOPES) {
-    return json(422, {
-      errors: [`batch has ${envelopes.length} envelopes (maximum is ${MAX_BATCH_ENVELOPES})`],
+  // 413, not 422: Logister's clients answer a 413 by splitting the batch in halves.
+  if (lines.length > MAX_BATCH_ENVELOPES) {
+    return json(413, {
+      error: `batch has ${lines.length} envelopes (maximum is ${MAX_BATCH_ENVELOPES})`,
     })
   }
-  return { lines: envelopes }
+  for (const [index, line] of lines.entries()) {
+    // A UTF-16 length over the cap may still fit in UTF-8 bytes: count those only then.
+    if (line.length * 3 > maxLineBytes && Buffer.byteLength(line, 'utf8') > maxLineBytes) {
+      return json(413, {
+        error: `envelope ${index + 1} of the batch is too large (maximum is ${maxLineBytes} bytes per envelope)`,
+      })
+    }
+  }
+  return { lines }
 }
 
 function tooLarge(maxBytes: number): EngineResponse {
   return json(413, { error: `batch is too large (maximum is ${maxBytes} bytes uncompressed)` })
 }
-
-/** The answer for one line of a batch, in line order. */
-export type BatchLineResult =
-  | {
-      readonly index: number
-      readonly status: 201 | 200
-      readonly id: string
-      readonly legacy_id: number | null
-      readonly type?: 'span'
-      readonly duplicate?: true
-    }
-  | { readonly index: number; readonly status: 400 | 403 | 429; readonly error: string }
-  | { readonly index: number; readonly status: 422; readonly errors: readonly string[] }

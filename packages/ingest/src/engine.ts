@@ -10,7 +10,8 @@ import {
   parseMobileTokenEnvelope,
 } from '@tis/schema'
 import { type AccountApi, createAccountApi } from './account'
-import { type BatchLineResult, batchLines, DEFAULT_BATCH_MAX_BYTES } from './batch-ingest'
+import { createBatchIngest } from './batch-accept'
+import { type BatchLimits, DEFAULT_BATCH_LIMITS } from './batch-ingest'
 import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { type CredentialCache, createCredentialCache } from './credentials'
 import { issueGrouping } from './grouping'
@@ -25,7 +26,7 @@ import {
   MOBILE_ENDPOINTS,
   mintResponse,
 } from './mobile'
-import type { CredentialRecord, IngestStore, WriteOp, WriteResult } from './ports'
+import type { CredentialRecord, IngestStore, WriteOp } from './ports'
 import {
   createMemoryRateLimiter,
   type RateLimiter,
@@ -96,10 +97,10 @@ export interface IngestEngineOptions {
   readonly now?: () => Date
   readonly logger?: EngineLogger
   /**
-   * Largest body of `POST /api/v1/ingest_events/batch` after decompression, in bytes.
-   * @default 1048576
+   * Size caps of `POST /api/v1/ingest_events/batch`; each field defaults as in
+   * {@link DEFAULT_BATCH_LIMITS} (2 MiB as sent, 8 MiB decompressed, 1 MiB per envelope).
    */
-  readonly batchMaxBytes?: number
+  readonly batchLimits?: Partial<BatchLimits>
   /**
    * Source excerpts of error events (issue 11): the code host, tokens and limits. Without it,
    * frames are still listed, and answer `not_configured` unless a project stores its own token
@@ -124,8 +125,9 @@ export interface IngestEngine {
   ingestEvent(request: EngineRequest): Promise<EngineResponse>
   /**
    * `POST /api/v1/ingest_events/batch`: NDJSON (optionally gzip) of up to 100 event envelopes,
-   * each with an `event_id`. Answers 200 with one result per line; the new records of the valid
-   * lines are written in one transaction (all or none).
+   * each with an `event_id`, all or nothing: 202 with one result per line when every line is
+   * stored (or already was), 422 with the invalid lines' errors and nothing stored otherwise, a
+   * whole-request 429 (taking none of the window) when the lines do not fit in it.
    */
   ingestEventBatch(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/check_ins` */
@@ -223,9 +225,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     request: EngineRequest,
     at: Date,
     count = 1,
-  ): Promise<
-    { credential: CredentialRecord; rate: RateLimitState; fits: number } | EngineResponse
-  > {
+  ): Promise<{ credential: CredentialRecord; rate: RateLimitState } | EngineResponse> {
     const check = await credentials.check(request.headers, at)
     if (!check.ok) {
       // A refused credential that was found names its project, whose override then applies.
@@ -239,18 +239,20 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       return json(403, ERROR_BODIES.forbidden)
     }
     const override = check.credential.rateLimit
-    const rate = await limiter.hit(
-      `${check.credential.id}:${endpoint}`,
-      override?.requests ?? limits.requests,
-      override?.periodSeconds ?? limits.periodSeconds,
-      at,
-      count,
-    )
-    // How many of the `count` hits fit in the window: a batch admits those and answers the
-    // rest 429 line by line; a request that fits in nothing is a 429 as a whole.
-    const fits = Math.max(0, Math.min(count, rate.limit - (rate.count - count)))
-    if (fits === 0) return tooManyRequests(rate)
-    return { credential: check.credential, rate, fits }
+    const limit = override?.requests ?? limits.requests
+    const period = override?.periodSeconds ?? limits.periodSeconds
+    const key = `${check.credential.id}:${endpoint}`
+    // A batch larger than a whole window could never fit: 413, which Logister's clients answer
+    // by splitting it.
+    if (count > limit) {
+      return json(413, {
+        error: `batch has ${count} envelopes; this credential may send at most ${limit} per ${period}-second window`,
+      })
+    }
+    const rate = await limiter.hit(key, limit, period, at, count)
+    if (rate.allowed) return { credential: check.credential, rate }
+    // A batch (count > 1) is all or nothing: refused, it gives its units back at once.
+    return tooManyRequests(count > 1 ? await limiter.hit(key, limit, period, at, -count) : rate)
   }
 
   /** Runs one operation: admit, parse, build the record, write it durably, answer 201. */
@@ -342,100 +344,23 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   // Batches are written straight to the store, one transaction each (all or none); flush and
   // close wait for them like for the batch writer's.
   const batchWrites = new Set<Promise<unknown>>()
-  const batchMaxBytes = options.batchMaxBytes ?? DEFAULT_BATCH_MAX_BYTES
   let closed = false
-
-  async function ingestEventBatch(request: EngineRequest): Promise<EngineResponse> {
-    const at = now()
-    const decoded = batchLines(request, batchMaxBytes)
-    if ('status' in decoded) return decoded
-    const { lines } = decoded
-    const admitted = await admit('ingest_events', request, at, lines.length)
-    if ('status' in admitted) return admitted
-    const headers: Record<string, string> = rateLimitHeaders(admitted.rate)
-    if (admitted.fits < lines.length) headers['Retry-After'] = String(admitted.rate.retryAfter)
-    const results: (BatchLineResult | undefined)[] = new Array(lines.length)
-    const ops: { index: number; op: WriteOp }[] = []
-    lines.forEach((line, index) => {
-      if (index >= admitted.fits) {
-        results[index] = {
-          index,
-          status: 429,
-          error: `Rate limit exceeded: retry after ${admitted.rate.retryAfter} seconds`,
-        }
-        return
-      }
-      let body: unknown
-      try {
-        body = JSON.parse(line)
-      } catch {
-        results[index] = {
-          index,
-          status: 400,
-          error: `${missingEnvelopeMessage('event')} (line ${index + 1} is not valid JSON)`,
-        }
-        return
-      }
-      const parsed = parseEventEnvelope(body, { now: at })
-      if (!parsed.ok) {
-        results[index] =
-          parsed.status === 400
-            ? { index, status: 400, error: parsed.error }
-            : { index, status: 422, errors: parsed.errors }
-        return
-      }
-      if (!parsed.value.event_id) {
-        results[index] = { index, status: 422, errors: ['event_id is required in a batch'] }
-        return
-      }
-      const op = buildEventOp(parsed.value, admitted.credential, at)
-      if ('status' in op) {
-        const b = op.body as { error?: string; errors?: string[] }
-        results[index] =
-          op.status === 403
-            ? { index, status: 403, error: b.error ?? 'Forbidden' }
-            : { index, status: 422, errors: b.errors ?? [] }
-        return
-      }
-      ops.push({ index, op })
-    })
-    if (ops.length > 0) {
+  const ingestEventBatch = createBatchIngest({
+    limits: { ...DEFAULT_BATCH_LIMITS, ...options.batchLimits },
+    now,
+    admit: (request, at, count) => admit('ingest_events', request, at, count),
+    build: buildEventOp,
+    async write(ops) {
       if (closed) throw new Error('the engine is closed')
-      const write = store.writeBatch(ops.map((o) => o.op))
+      const write = store.writeBatch(ops, { allOrNothing: true })
       batchWrites.add(write)
-      let written: readonly WriteResult[]
       try {
-        written = await write
+        return await write
       } finally {
         batchWrites.delete(write)
       }
-      ops.forEach(({ index, op }, i) => {
-        const r = written[i]!
-        results[index] = r.conflict
-          ? { index, status: 422, errors: ['event_id is already used by another project'] }
-          : {
-              index,
-              status: r.duplicate ? 200 : 201,
-              id: r.id,
-              legacy_id: r.legacyId,
-              ...(op.type === 'span' ? { type: 'span' as const } : {}),
-              ...(r.duplicate ? { duplicate: true as const } : {}),
-            }
-      })
-    }
-    const all = results as BatchLineResult[]
-    return json(
-      200,
-      {
-        accepted: all.filter((r) => r.status === 201).length,
-        duplicates: all.filter((r) => r.status === 200).length,
-        rejected: all.filter((r) => r.status >= 400 && r.status !== 429).length,
-        rate_limited: all.filter((r) => r.status === 429).length,
-        results: all,
-      },
-      headers,
-    )
-  }
+    },
+  })
 
   return {
     ingestEventBatch,

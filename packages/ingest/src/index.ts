@@ -1,4 +1,6 @@
 export * from './account'
+export * from './batch-accept'
+export * from './batch-answer'
 export * from './batch-ingest'
 export * from './batch-writer'
 export * from './bootstrap'

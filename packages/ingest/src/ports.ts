@@ -215,7 +215,19 @@ export interface TelemetryStore {
    * and deployment updates they imply — and resolves only once it is durable (committed).
    * Results are in the order of `batch`. Rejects without writing anything on failure.
    */
-  writeBatch(batch: readonly WriteOp[]): Promise<readonly WriteResult[]>
+  writeBatch(batch: readonly WriteOp[], options?: WriteOptions): Promise<readonly WriteResult[]>
+}
+
+/** Options of {@link TelemetryStore.writeBatch}. */
+export interface WriteOptions {
+  /**
+   * All or nothing (a batch request): when any op's id belongs to another project, nothing of
+   * the batch is written. The results then flag the conflicts (and the duplicates), and every
+   * other result (`legacyId: null`) is of an op that was not stored. Without it, a conflicting
+   * op is skipped and the rest written.
+   * @default false
+   */
+  readonly allOrNothing?: boolean
 }
 
 /** Looks up credentials by the SHA-256 hex digest of their token. */

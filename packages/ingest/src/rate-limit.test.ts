@@ -20,6 +20,18 @@ describe('memory rate limiter (fixed window)', () => {
     expect((await limiter.hit('k', 1, 60, at(60))).allowed).toBe(true)
   })
 
+  it('gives hits back to their own window, never to a later one', async () => {
+    const limiter = createMemoryRateLimiter()
+    await limiter.hit('k', 10, 60, at(1), 4)
+    expect(await limiter.hit('k', 10, 60, at(2), 8)).toMatchObject({ allowed: false, count: 12 })
+    expect(await limiter.hit('k', 10, 60, at(2), -8)).toMatchObject({ count: 4, remaining: 6 })
+    expect((await limiter.hit('k', 10, 60, at(3), 6)).allowed).toBe(true)
+    // The window ended meanwhile: giving back leaves the new window's count alone.
+    await limiter.hit('k', 10, 60, at(61), 9)
+    expect(await limiter.hit('k', 10, 60, at(59), -5)).toMatchObject({ count: 0 })
+    expect(await limiter.hit('k', 10, 60, at(62))).toMatchObject({ count: 10, allowed: true })
+  })
+
   it('counts keys separately', async () => {
     const limiter = createMemoryRateLimiter()
     await limiter.hit('a', 1, 60, at(0))

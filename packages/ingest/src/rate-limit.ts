@@ -20,7 +20,9 @@ export interface RateLimitState {
 export interface RateLimiter {
   /**
    * Counts `count` hits (default 1; a batch counts each of its envelopes) for `key` in the window
-   * containing `at` and answers the window's state after them.
+   * containing `at` and answers the window's state after them. A negative `count` gives hits
+   * back to that window (a batch refused as a whole takes none); once the window has ended,
+   * giving back changes nothing.
    */
   hit(
     key: string,
@@ -61,7 +63,10 @@ export function createMemoryRateLimiter(): RateLimiter {
       const start = Math.floor(at.getTime() / 1000 / windowSeconds) * windowSeconds
       const mapKey = `${windowSeconds}:${key}`
       const current = windows.get(mapKey)
-      const count = current && current.start === start ? current.count + hits : hits
+      const same = current !== undefined && current.start === start
+      // Hits given back belong to their own window only: never to a later one.
+      if (hits < 0 && !same) return windowState(0, limit, windowSeconds, at)
+      const count = same ? current.count + hits : hits
       windows.set(mapKey, { start, count })
       if (at.getTime() - lastPrune > 60_000) {
         lastPrune = at.getTime()

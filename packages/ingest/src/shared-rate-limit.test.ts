@@ -44,6 +44,23 @@ describe('shared rate limiter (group-committed counters)', () => {
     expect(states.filter((s) => s.allowed)).toHaveLength(7)
   })
 
+  it('counts hits given back in a tick before the other hits of that tick', async () => {
+    const { store } = memoryStore()
+    const limiter = createSharedRateLimiter(store, { maxInFlight: 1 })
+    await limiter.hit('k', 5, 60, at(0), 5)
+    // A refund queued after two new hits: both fit once the five are given back.
+    const states = await Promise.all([
+      limiter.hit('k', 5, 60, at(1)),
+      limiter.hit('k', 5, 60, at(1)),
+      limiter.hit('k', 5, 60, at(1), -5),
+    ])
+    expect(states.map((s) => [s.allowed, s.count])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 0],
+    ])
+  })
+
   it('counts keys and windows separately', async () => {
     const { store } = memoryStore()
     const limiter = createSharedRateLimiter(store)

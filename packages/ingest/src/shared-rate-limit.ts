@@ -81,7 +81,8 @@ export function createSharedRateLimiter(
       const totals = await store.incrementWindows(increments)
       list.forEach((group, i) => {
         let total = (totals[i] ?? 0) - increments[i]!.count
-        for (const hit of group) {
+        // Hits given back (a refused batch) count first, so the hits beside them see them free.
+        for (const hit of group.sort((x, y) => Math.sign(x.count) - Math.sign(y.count))) {
           total += hit.count
           hit.resolve(windowState(total, hit.limit, hit.windowSeconds, hit.at))
         }

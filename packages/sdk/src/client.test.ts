@@ -36,7 +36,7 @@ describe('payloads (sections 2.1–2.4)', () => {
       context: { service: 'api' },
     })
     expect(id).toMatch(UUID)
-    expect(await client.flush()).toEqual({ sent: 1, dropped: {}, pending: 0 })
+    expect(await client.flush()).toEqual({ sent: 1, duplicates: 0, dropped: {}, pending: 0 })
     expect(seen[0]!.path).toBe('/api/v1/ingest_events')
     expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${apiKey}`)
     expect(seen[0]!.headers.get('content-type')).toBe('application/json')
@@ -273,7 +273,12 @@ describe('policy', () => {
     client.captureMessage('public')
     client.captureMessage('secret')
     client.captureMessage('throw')
-    expect(await client.flush()).toEqual({ sent: 1, dropped: { before_send: 2 }, pending: 0 })
+    expect(await client.flush()).toEqual({
+      sent: 1,
+      duplicates: 0,
+      dropped: { before_send: 2 },
+      pending: 0,
+    })
     expect(calls).toBe(3)
     expect(seen.map((s) => s.body.event.message)).toEqual(['edited public'])
   })
@@ -287,7 +292,12 @@ describe('policy', () => {
     client.captureMessage('kept')
     client.checkIn('always', 'ok')
     random.mockRestore()
-    expect(await client.flush()).toEqual({ sent: 2, dropped: { sampled: 1 }, pending: 0 })
+    expect(await client.flush()).toEqual({
+      sent: 2,
+      duplicates: 0,
+      dropped: { sampled: 1 },
+      pending: 0,
+    })
     expect(seen.map((s) => s.body.event?.message ?? s.body.check_in.slug)).toEqual([
       'kept',
       'always',
@@ -297,7 +307,12 @@ describe('policy', () => {
   it('enabled: false sends nothing but still returns ids', async () => {
     const { client, seen } = setup({ enabled: false })
     expect(client.captureMessage('nothing')).toMatch(UUID)
-    expect(await client.flush()).toEqual({ sent: 0, dropped: { disabled: 1 }, pending: 0 })
+    expect(await client.flush()).toEqual({
+      sent: 0,
+      duplicates: 0,
+      dropped: { disabled: 1 },
+      pending: 0,
+    })
     expect(seen).toHaveLength(0)
   })
 
@@ -359,7 +374,7 @@ describe('policy', () => {
       tokenProvider: async () => ({ token: `mobile-${++n}`, expires_at: '2999-01-01T00:00:00Z' }),
     })
     client.captureMessage('from the app')
-    expect(await client.flush()).toEqual({ sent: 1, dropped: {}, pending: 0 })
+    expect(await client.flush()).toEqual({ sent: 1, duplicates: 0, dropped: {}, pending: 0 })
     expect(seen.map((s) => s.headers.get('authorization'))).toEqual([
       'Bearer mobile-1',
       'Bearer mobile-2',
@@ -390,6 +405,7 @@ describe('policy', () => {
       expect(client.captureMessage('two')).toMatch(UUID)
       expect(await client.flush()).toEqual({
         sent: 0,
+        duplicates: 0,
         dropped: { internal_error: 1 },
         pending: 0,
       })

@@ -274,7 +274,7 @@ export function createClient(clientOptions: ClientOptions): Client {
   }
 
   async function settle(run: () => Promise<FlushResult>): Promise<FlushResult> {
-    let result: FlushResult = { sent: 0, dropped: {}, pending: 0 }
+    let result: FlushResult = { sent: 0, duplicates: 0, dropped: {}, pending: 0 }
     try {
       result = await run()
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { CredentialSource } from './credentials'
 import { createTransport, type TransportOptions } from './transport'
-import type { Transport } from './transport-types'
+import type { BatchLine, Transport } from './transport-types'
 
 /** Options of {@link makeFetchTransport}. */
 export interface FetchTransportOptions extends TransportOptions {
@@ -41,12 +41,11 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
       )
       // Reading the body releases the connection back to the pool.
       const text = await response.text().catch(() => '')
-      let lines: number[] | undefined
-      if (request.batch && response.status === 200) {
+      // A batch's 202 and 422 carry one result per line.
+      let lines: BatchLine[] | undefined
+      if (request.batch) {
         try {
-          lines = (JSON.parse(text) as { results: { status: number }[] }).results.map(
-            (r) => r.status,
-          )
+          lines = (JSON.parse(text) as { results?: BatchLine[] }).results
         } catch {}
       }
       return {

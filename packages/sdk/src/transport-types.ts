@@ -25,13 +25,20 @@ export type DropReason =
 
 /** The outcome of one {@link Transport.send}; the promise never rejects. */
 export type TransportResult =
-  | { readonly status: 'sent'; readonly statusCode: number }
+  | {
+      readonly status: 'sent'
+      readonly statusCode: number
+      /** The server already had this record (a retry of one it stored): nothing was written. */
+      readonly duplicate?: true
+    }
   | { readonly status: 'dropped'; readonly reason: DropReason; readonly statusCode?: number }
 
 /** Counts since the previous flush. */
 export interface FlushResult {
-  /** Records the server accepted. */
+  /** Records the server accepted, duplicates included. */
   readonly sent: number
+  /** Of `sent`, records the server already had (answered as duplicates). */
+  readonly duplicates: number
   /** Records given up on, by reason. */
   readonly dropped: Partial<Record<DropReason, number>>
   /** Records still queued or in flight when the flush returned (its timeout ran out). */
@@ -57,13 +64,25 @@ export interface Transport {
   close?(timeoutMs?: number): Promise<FlushResult>
 }
 
+/** The server's answer for one line of a batch (the part of its result the queue reads). */
+export interface BatchLine {
+  /**
+   * `accepted` (stored, or already stored: `duplicate`), `rejected` (this line is invalid) or
+   * `rolled_back` (valid, but not stored because another line of the batch was not).
+   */
+  readonly status: 'accepted' | 'rejected' | 'rolled_back'
+  readonly duplicate?: boolean
+  /** Why the line was refused. */
+  readonly errors?: readonly string[]
+}
+
 /** What a request function reports back to the queue. */
 export interface RequestOutcome {
   readonly status: number
   /** The `Retry-After` header, when present. */
   readonly retryAfter: string | null
-  /** For a batch answered 200: the status of each line, in order. */
-  readonly lines?: readonly number[]
+  /** For a batch answered 202 or 422: the result of each line, in order. */
+  readonly lines?: readonly BatchLine[]
 }
 
 /**

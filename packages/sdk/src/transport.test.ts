@@ -38,7 +38,7 @@ describe('fetch transport', () => {
     const seen = serve(baseUrl)
     expect(await transport.send(ev(1))).toEqual({ status: 'sent', statusCode: 201 })
     expect(seen[0]!.body).toEqual({ event: { message: 'm1' } })
-    expect(await transport.flush(100)).toEqual({ sent: 1, dropped: {}, pending: 0 })
+    expect(await transport.flush(100)).toEqual({ sent: 1, duplicates: 0, dropped: {}, pending: 0 })
   })
 
   it('retries a network error with backoff, then drops it as network_error', async () => {
@@ -54,6 +54,7 @@ describe('fetch transport', () => {
     expect(await result).toEqual({ status: 'dropped', reason: 'network_error' })
     expect(await transport.flush(0)).toEqual({
       sent: 0,
+      duplicates: 0,
       dropped: { network_error: 1 },
       pending: 0,
     })
@@ -101,7 +102,7 @@ describe('fetch transport', () => {
     await vi.advanceTimersByTimeAsync(200)
     expect(await first).toMatchObject({ status: 'sent' })
     expect(seen.map((s) => s.body.event?.message)).toEqual(['m1', undefined, 'm1', 'm2'])
-    expect(await transport.flush(1000)).toEqual({ sent: 3, dropped: {}, pending: 0 })
+    expect(await transport.flush(1000)).toEqual({ sent: 3, duplicates: 0, dropped: {}, pending: 0 })
   })
 
   it('a shorter pause on one endpoint is not held up by a longer one on another', async () => {
@@ -196,7 +197,12 @@ describe('fetch transport', () => {
     serve(baseUrl)
     const results = [1, 2, 3, 4, 5].map((n) => transport.send(ev(n)))
     expect(await results[4]).toEqual({ status: 'dropped', reason: 'queue_full' })
-    expect(await transport.flush(1000)).toEqual({ sent: 3, dropped: { queue_full: 2 }, pending: 0 })
+    expect(await transport.flush(1000)).toEqual({
+      sent: 3,
+      duplicates: 0,
+      dropped: { queue_full: 2 },
+      pending: 0,
+    })
 
     const small = fetchTransport({ maxQueueBytes: 100 })
     serve(small.baseUrl)
@@ -210,7 +216,7 @@ describe('fetch transport', () => {
     transport.send(ev(1))
     const flushed = transport.flush(100)
     await vi.advanceTimersByTimeAsync(100)
-    expect(await flushed).toEqual({ sent: 0, dropped: {}, pending: 1 })
+    expect(await flushed).toEqual({ sent: 0, duplicates: 0, dropped: {}, pending: 1 })
     const closed = transport.close!(0)
     await vi.advanceTimersByTimeAsync(0)
     expect(await closed).toMatchObject({ dropped: { closed: 1 } })
@@ -232,7 +238,7 @@ describe('queue policy', () => {
     for (let i = 0; i < 6; i++) transport.send(ev(i))
     await vi.advanceTimersByTimeAsync(100)
     expect(peak).toBe(2)
-    expect(await transport.flush(0)).toEqual({ sent: 6, dropped: {}, pending: 0 })
+    expect(await transport.flush(0)).toEqual({ sent: 6, duplicates: 0, dropped: {}, pending: 0 })
   })
 
   it('an urgent flush starts every queued record past the concurrency limit, as one batch', async () => {
@@ -254,30 +260,6 @@ describe('queue policy', () => {
     expect(requests).toHaveLength(2)
     await vi.advanceTimersByTimeAsync(50)
     expect(await flushed).toMatchObject({ sent: 5, pending: 0 })
-  })
-
-  it('settles each record of a batch by its line: sent, rejected, or retried after a 429', async () => {
-    const requests: TransportRequest[] = []
-    const answers = [
-      { status: 201, retryAfter: null },
-      { status: 200, retryAfter: '1', lines: [201, 422, 429] },
-      { status: 201, retryAfter: null },
-    ]
-    const transport = createTransport({ concurrency: 1 }, async (request) => {
-      requests.push(request)
-      return answers[requests.length - 1]!
-    })
-    const results = [0, 1, 2, 3].map((i) => transport.send(ev(i)))
-    await vi.advanceTimersByTimeAsync(1500)
-    expect(await Promise.all(results)).toEqual([
-      { status: 'sent', statusCode: 201 },
-      { status: 'sent', statusCode: 201 },
-      { status: 'dropped', reason: 'rejected', statusCode: 422 },
-      { status: 'sent', statusCode: 201 },
-    ])
-    // The 429'd line waited for Retry-After and went alone.
-    expect(requests.map((r) => r.batch ?? false)).toEqual([false, true, false])
-    expect(requests[2]!.body).toBe(ev(3).body)
   })
 
   it('falls back to one request per record when the server has no batch endpoint', async () => {

@@ -44,8 +44,12 @@ interface Item {
   readonly resolve: (result: TransportResult) => void
   attempt: number
   refreshed: boolean
-  /** A batch: the queued records it carries (each settled by its own line's status). */
+  /** A batch: the queued records it carries (each settled by its own line's result). */
   members?: Item[]
+  /** Rolled back once already (another line of its batch was invalid): not re-sent again. */
+  resent?: boolean
+  /** Its batch was too large for the server (413): it goes in a request of its own. */
+  alone?: boolean
 }
 
 /** Most records, and body bytes (a keepalive request's budget), in one batch request. */
@@ -80,6 +84,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   let active = 0
   let bytes = 0
   let sent = 0
+  let duplicates = 0
   let dropped: DropCounts = {}
   let closed = false
   let urgent = false
@@ -94,8 +99,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
       return
     }
     bytes -= item.bytes
-    if (result.status === 'sent') sent++
-    else dropped = addCounts(dropped, { [result.reason]: 1 })
+    if (result.status === 'dropped') dropped = addCounts(dropped, { [result.reason]: 1 })
+    else {
+      sent++
+      if (result.duplicate) duplicates++
+    }
     item.resolve(result)
   }
 
@@ -138,28 +146,29 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
    * are any (and the server has not refused batches).
    */
   function batchOf(item: Item): Item {
-    if (noBatch || item.request.endpoint !== 'ingest_events' || item.members) return item
+    const alone = (i: Item) => i.alone || i.members || i.request.endpoint !== 'ingest_events'
+    if (noBatch || alone(item)) return item
     const members = [item]
     let size = item.bytes
     for (let i = 0; i < queue.length && members.length < BATCH_RECORDS; ) {
       const next = queue[i]!
-      if (
-        next.request.endpoint === 'ingest_events' &&
-        !next.members &&
-        size + next.bytes < BATCH_BYTES
-      ) {
+      if (!alone(next) && size + next.bytes < BATCH_BYTES) {
         members.push(queue.splice(i, 1)[0]!)
         size += next.bytes + 1
       } else i++
     }
-    if (members.length === 1) return item
+    return members.length === 1 ? item : batch(members)
+  }
+
+  /** One batch request carrying `members`. */
+  function batch(members: Item[]): Item {
     return {
       request: {
         endpoint: 'ingest_events',
         batch: true,
         body: members.map((m) => m.request.body).join('\n'),
       },
-      bytes: size,
+      bytes: members.reduce((n, m) => n + m.bytes + 1, 0),
       resolve() {},
       attempt: 0,
       refreshed: false,
@@ -191,7 +200,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           controller.signal.addEventListener('abort', () => reject(new Error('timeout')))
         }),
       ])
-      if (outcome.status === 429 || outcome.lines?.includes(429)) {
+      if (outcome.status === 429) {
         const seconds = parseRetryAfter(outcome.retryAfter, 60)
         blockedUntil[item.request.endpoint] = Date.now() + seconds * 1000
       }
@@ -223,9 +232,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         const outcome = await attempt(item)
         const status = outcome === 'network' ? outcome : outcome.status
         const members = item.members
-        if (members && status !== 'network' && [404, 405, 415].includes(status)) {
-          // This server has no batch endpoint: send the records one by one.
-          noBatch = true
+        if (members && status !== 'network' && [404, 405, 413, 415].includes(status)) {
+          // No batch endpoint (from now on), or over its caps or rate-limit window (413, these
+          // records): one record per request.
+          noBatch ||= status !== 413
+          for (const m of members) m.alone = true
           queue.unshift(...members)
           return
         }
@@ -239,18 +250,29 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           await sleep(Math.random() * ceiling)
           continue
         }
+        const lines = outcome === 'network' ? undefined : outcome.lines
+        // A single record's 200 is a duplicate; a batch's 202 says so line by line.
+        const ok = (m: Item, duplicate?: boolean) =>
+          finish(m, { status: 'sent', statusCode: status, ...(duplicate ? { duplicate } : {}) })
         if (status < 300) {
-          const lines = outcome === 'network' ? undefined : outcome.lines
-          if (!members || !lines) return finish(item, { status: 'sent', statusCode: status })
+          if (!members) return ok(item, status === 200)
+          for (const [i, m] of members.entries()) ok(m, lines?.[i]?.duplicate)
+          return
+        }
+        if (members && status === 422 && lines) {
+          // All or nothing: the invalid lines are dropped, the valid ones sent again, once.
+          const back: Item[] = []
           members.forEach((m, i) => {
-            const code = lines[i] ?? 500
-            if (code < 300) finish(m, { status: 'sent', statusCode: code })
-            else if (code !== 429) drop(m, 'rejected', code)
-            // Over the rate limit: waits for Retry-After like a 429'd request.
-            else if (rateLimited(m) === 'drop' || m.attempt++ >= maxRetries) {
-              drop(m, 'rate_limited', 429)
-            } else queue.push(m)
+            const line = lines[i]
+            if (line?.status === 'accepted') ok(m, line.duplicate)
+            else if (line?.status === 'rolled_back' && !m.resent) back.push(m)
+            else {
+              log('batch line rejected', line?.errors)
+              drop(m, 'rejected', 422)
+            }
           })
+          for (const m of back) m.resent = true
+          if (back.length > 0) queue.unshift(batch(back))
           return
         }
         if (status === 429) {
@@ -306,8 +328,8 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   }
 
   function take(): FlushResult {
-    const result = { sent, dropped, pending: queue.length + active }
-    sent = 0
+    const result = { sent, duplicates, dropped, pending: queue.length + active }
+    sent = duplicates = 0
     dropped = {}
     return result
   }
@@ -341,6 +363,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     const rest = await flush(1000)
     return {
       sent: flushed.sent + rest.sent,
+      duplicates: flushed.duplicates + rest.duplicates,
       dropped: addCounts(flushed.dropped, rest.dropped),
       pending: rest.pending,
     }

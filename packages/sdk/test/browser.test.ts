@@ -99,7 +99,7 @@ describeWithChromium('in a browser (headless Chromium, apt-get install chromium)
       client.captureSpan('page load', 120, { kind: 'browser' })
       return client.flush(5000)
     }, base)
-    expect(result).toEqual({ sent: 3, dropped: {}, pending: 0 })
+    expect(result).toEqual({ sent: 3, duplicates: 0, dropped: {}, pending: 0 })
     const error = received.find((r) => r.body['event']?.['event_type'] === 'error')!
     const exception = (error.body['event']!['context'] as Record<string, Record<string, unknown>>)[
       'exception'

@@ -32,8 +32,11 @@ export function useMsw() {
     const seen: Seen[] = []
     const next = () => answers[Math.min(seen.length - 1, answers.length - 1)] ?? 201
     server.use(
-      // The batch endpoint: each line is recorded as if sent alone and gets the next answer; a
-      // line answered with a Response (or 429, or 5xx) answers the whole request with it.
+      // The batch endpoint, all or nothing as tis answers it: each line is recorded as if sent
+      // alone and gets the next answer (201 stored, 200 duplicate, any other 4xx invalid). A line
+      // answered with a Response (or 413, 429, 5xx) answers the whole request with it; otherwise
+      // 202 when every line is accepted, else 422 with the invalid lines rejected and the others
+      // rolled back.
       http.post(`${base}/api/v1/:endpoint/batch`, async ({ request }) => {
         const path = new URL(request.url).pathname.replace(/\/batch$/, '')
         const lines = (await request.text()).split('\n').filter(Boolean)
@@ -42,11 +45,22 @@ export function useMsw() {
           seen.push({ path, headers: request.headers, body: JSON.parse(line) })
           const answer = next()
           if (typeof answer !== 'number') return typeof answer === 'function' ? answer() : answer
-          if (answer === 429 || answer >= 500)
+          if (answer === 413 || answer === 429 || answer >= 500)
             return HttpResponse.json({ error: 'e' }, { status: answer })
           statuses.push(answer)
         }
-        return HttpResponse.json({ results: statuses.map((status, index) => ({ index, status })) })
+        const rejected = statuses.some((status) => status >= 300)
+        const results = statuses.map((status, index) =>
+          status >= 300
+            ? { index, status: 'rejected', type: 'event', errors: [`line ${index} is invalid`] }
+            : rejected
+              ? { index, status: 'rolled_back', type: 'event', errors: ['rolled back'] }
+              : { index, status: 'accepted', type: 'event', id: 'x', duplicate: status === 200 },
+        )
+        return HttpResponse.json(
+          { schema_version: 1, batch_id: 'b', status: rejected ? 'rejected' : 'accepted', results },
+          { status: rejected ? 422 : 202 },
+        )
       }),
       http.post(`${base}/api/v1/:endpoint`, async ({ request }) => {
         const path = new URL(request.url).pathname

@@ -11,7 +11,7 @@ it('every capture parses with @tis/schema', async () => {
       sent.push(request)
       return { status: 'sent', statusCode: 201 }
     },
-    flush: async () => ({ sent: sent.length, dropped: {}, pending: 0 }),
+    flush: async () => ({ sent: sent.length, duplicates: 0, dropped: {}, pending: 0 }),
   }
   const client = createClient({
     baseUrl: 'https://unused.test',

@@ -5,9 +5,11 @@ import { expect, it } from 'vitest'
 
 /**
  * The budget of the whole core (every export), minified and gzipped: 5.5 KiB since batching
- * (`POST /api/v1/ingest_events/batch`); core + @tis/browser stay within 8 KiB (their own test).
+ * (`POST /api/v1/ingest_events/batch`), 5.75 KiB since its all-or-nothing answers (issue 17:
+ * duplicates counted, a 422's valid lines re-sent, a 413'd batch split; 5,733 B then); core +
+ * @tis/browser stay within 8 KiB (their own test).
  */
-const BUDGET = 5.5 * 1024
+const BUDGET = 5.75 * 1024
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({

@@ -60,7 +60,7 @@ export function createStore(
     ...createSessionQueries(db),
     ...createChartQueries(db),
     ...createCheckInQueries(db),
-    writeBatch: (batch) => writeBatch(db, batch, { analyticsOutbox }),
+    writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),
     ping: async () => {

@@ -1,4 +1,4 @@
-import type { WriteOp, WriteResult } from '@tis/ingest'
+import type { WriteOp, WriteOptions, WriteResult } from '@tis/ingest'
 import { type BatchPlan, type IssueRow, type MonitorRow, planBatch } from './batch-plan'
 import { deploymentColumns } from './batch-rows'
 import {
@@ -34,7 +34,8 @@ const UNIQUE_VIOLATION_ATTEMPTS = 3
  * resolves the results in batch order once the transaction has committed. Ops marked `dedupe`
  * that repeat a stored record (or an earlier op) resolve as duplicates and are not written. Any
  * failure rolls the whole batch back and rejects; a unique violation (a concurrent batch stored
- * the same id first) retries it, and the retry answers that op as a duplicate.
+ * the same id first) retries it, and the retry answers that op as a duplicate. With
+ * `allOrNothing`, an op whose id belongs to another project leaves the whole batch unwritten.
  */
 export async function writeBatch(
   db: SqlExecutor,
@@ -42,10 +43,9 @@ export async function writeBatch(
   options: WriteBatchOptions = {},
 ): Promise<readonly WriteResult[]> {
   if (batch.length === 0) return []
-  const outbox = options.analyticsOutbox ?? false
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => writeInTransaction(tx, batch, outbox))
+      return await db.transaction((tx) => writeInTransaction(tx, batch, options))
     } catch (error) {
       const retry =
         attempt < UNIQUE_VIOLATION_ATTEMPTS &&
@@ -59,10 +59,19 @@ export async function writeBatch(
 async function writeInTransaction(
   tx: SqlExecutor,
   batch: readonly WriteOp[],
-  outbox: boolean,
+  options: WriteBatchOptions,
 ): Promise<WriteResult[]> {
   const dedupe = await planDedupe(tx, batch)
   const ops = dedupe.fresh.map((i) => batch[i]!)
+  // All or nothing: a conflict leaves the fresh ops unwritten (only the lookup ran).
+  if (options.allOrNothing && [...dedupe.known.values()].some((r) => r.conflict)) {
+    return dedupeResults(
+      batch,
+      dedupe,
+      ops.map((op) => ({ id: op.id, legacyId: null })),
+    )
+  }
+  const outbox = options.analyticsOutbox ?? false
   const written = ops.length === 0 ? [] : resultsOf(ops, await runPlan(tx, planBatch(ops), outbox))
   return dedupeResults(batch, dedupe, written)
 }
@@ -91,7 +100,7 @@ function resultsOf(
 }
 
 /** Options of {@link writeBatch}. */
-export interface WriteBatchOptions {
+export interface WriteBatchOptions extends WriteOptions {
   /** Also queue the batch's events and spans in the analytics outbox (same transaction). */
   readonly analyticsOutbox?: boolean
 }

@@ -98,6 +98,24 @@ export function describeOutbox(name: string, factory: () => Promise<OutboxStores
       expect((await stores.queueing.outbox.stats()).depth).toBe(0)
     })
 
+    it('queues nothing for an all-or-nothing batch left unwritten by a conflict', async () => {
+      await drain()
+      const { queueing } = stores
+      const one = await seedProject(queueing)
+      const two = await seedProject(queueing)
+      const taken = { ...eventOp(one.projectId), dedupe: true }
+      await queueing.writeBatch([taken])
+      await drain()
+      const batch = [
+        eventOp(two.projectId),
+        spanOp(two.projectId, 't'),
+        { ...taken, projectId: two.projectId },
+      ]
+      const results = await queueing.writeBatch(batch, { allOrNothing: true })
+      expect(results.map((r) => r.conflict ?? false)).toEqual([false, false, true])
+      expect((await queueing.outbox.stats()).depth).toBe(0)
+    })
+
     it('leases disjoint records; complete and release act on their own lease only', async () => {
       await drain()
       const { queueing } = stores

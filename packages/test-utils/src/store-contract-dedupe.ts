@@ -57,6 +57,35 @@ export function describeDedupeContract(h: () => StoreHarness) {
       expect(await probe.count('events', two.projectId)).toBe(0)
     })
 
+    it("with allOrNothing, another project's id leaves the whole batch unwritten", async () => {
+      const { store, probe } = h()
+      const one = await seedProject(store)
+      const two = await seedProject(store)
+      const taken = dedupe(eventOp(one.projectId))
+      const stored = dedupe(eventOp(two.projectId))
+      await store.writeBatch([taken, stored])
+      const hash = uniqueHash()
+      const slug = `m-${randomUUID()}`
+      const fresh = dedupe(eventOp(two.projectId, { issue: { hash } }))
+      const checkIn = dedupe(checkInOp(two.projectId, monitorUpdate(slug, 'ok', at(1))))
+      const batch = [fresh, { ...taken, projectId: two.projectId }, stored, checkIn]
+      const results = await store.writeBatch(batch, { allOrNothing: true })
+      expect(results).toEqual([
+        { id: fresh.id, legacyId: null },
+        { id: taken.id, legacyId: null, conflict: true },
+        { id: stored.id, legacyId: expect.any(Number), duplicate: true },
+        { id: checkIn.id, legacyId: null },
+      ])
+      expect(await probe.count('events', two.projectId)).toBe(1)
+      expect(await probe.issue(two.projectId, hash)).toBeNull()
+      expect(await probe.monitor(two.projectId, slug, 'production')).toBeNull()
+      expect(await probe.count('check_ins', two.projectId)).toBe(0)
+      // Without a conflict the same option writes the batch as usual.
+      const [written] = await store.writeBatch([fresh], { allOrNothing: true })
+      expect(written).toEqual({ id: fresh.id, legacyId: expect.any(Number) })
+      expect((await probe.issue(two.projectId, hash))?.count).toBe(1)
+    })
+
     it('identifies spans by (trace_id, span_id) within the project', async () => {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)

@@ -66,7 +66,9 @@ export function record(
   reply: FuzzReply,
   markers: readonly (readonly string[])[],
 ): string[] {
-  const ok = reply.status === 200 || reply.status === 201
+  // A batch stores its lines on 202 only: all or nothing.
+  const ok =
+    endpoint === 'batch' ? reply.status === 202 : reply.status === 200 || reply.status === 201
   if (!ok) {
     for (const m of markers.flat()) {
       ledger.refused.add(m)
@@ -86,17 +88,9 @@ export function record(
       for (const m of first) ledger.accepted.add(m)
       return []
     case 'batch':
-      return body.results.flatMap((line: Body, i: number) => {
-        const lineMarkers = markers[i] ?? []
-        if (line.status === 200 || line.status === 201) {
-          return recordRecord(ledger, 'events', line, line.status, lineMarkers)
-        }
-        for (const m of lineMarkers) {
-          ledger.refused.add(m)
-          ledger.answers.set(m, `batch line ${JSON.stringify(line).slice(0, 200)}`)
-        }
-        return []
-      })
+      return body.results.flatMap((line: Body, i: number) =>
+        recordRecord(ledger, 'events', line, line.duplicate ? 200 : 201, markers[i] ?? []),
+      )
     case 'mobileToken':
       ledger.counts.apiKeys += 1
       return []

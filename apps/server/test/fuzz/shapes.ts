@@ -13,7 +13,7 @@ import type { FuzzReply } from './server'
 export interface EndpointSpec {
   /** Statuses the endpoint may answer; anything else is a finding. */
   readonly statuses: readonly number[]
-  /** Success bodies (200/201/204) by status. */
+  /** Bodies of their own by status: the success bodies (200/201/202), and a batch's 422. */
   readonly success: Partial<Record<number, z.ZodType>>
   /** Answers after authentication carry `X-RateLimit-*` (ingestion endpoints). */
   readonly rateLimitHeaders?: readonly number[]
@@ -25,41 +25,43 @@ const acceptedSpan = strict(acceptedSpanSchema.omit({ duplicate: true }))
 const duplicateOf = <T extends z.ZodObject>(schema: T) =>
   schema.extend({ duplicate: z.literal(true) }).strict()
 
-/** A 201 or 200 line of a batch answer, or a rejected line. */
+const lineType = z.union([z.literal('event'), z.literal('span')])
+
+/** One line of a batch answer: accepted (new or duplicate), rejected or rolled back. */
 const batchLine = z.union([
   z.strictObject({
     index: z.int().min(0),
-    status: z.literal(201),
+    status: z.literal('accepted'),
+    type: lineType,
     id: z.uuid(),
     legacy_id: z.int(),
-    type: z.literal('span').optional(),
+    duplicate: z.boolean(),
   }),
   z.strictObject({
     index: z.int().min(0),
-    status: z.literal(200),
-    id: z.uuid(),
-    legacy_id: z.int(),
-    type: z.literal('span').optional(),
-    duplicate: z.literal(true),
-  }),
-  z.strictObject({
-    index: z.int().min(0),
-    status: z.union([z.literal(400), z.literal(403), z.literal(429)]),
-    error: z.string().min(1),
-  }),
-  z.strictObject({
-    index: z.int().min(0),
-    status: z.literal(422),
+    status: z.union([z.literal('rejected'), z.literal('rolled_back')]),
+    type: lineType,
     errors: z.array(z.string().min(1)).min(1),
   }),
 ])
 
-/** `200` body of `POST /api/v1/ingest_events/batch`. */
-export const batchBodySchema = z.strictObject({
-  accepted: z.int().min(0),
+const batchHeader = { schema_version: z.literal(1), batch_id: z.string().min(1).max(128) }
+
+/** `202` body of `POST /api/v1/ingest_events/batch`: every line accepted. */
+export const batchAcceptedSchema = z.strictObject({
+  ...batchHeader,
+  status: z.literal('accepted'),
+  accepted: z.int().min(1),
   duplicates: z.int().min(0),
-  rejected: z.int().min(0),
-  rate_limited: z.int().min(0),
+  results: z.array(batchLine).min(1).max(100),
+})
+
+/** `422` body of the batch endpoint: at least one line rejected, nothing stored. */
+export const batchRejectedSchema = z.strictObject({
+  ...batchHeader,
+  status: z.literal('rejected'),
+  rejected: z.int().min(1),
+  rolled_back: z.int().min(0),
   results: z.array(batchLine).min(1).max(100),
 })
 
@@ -109,9 +111,9 @@ export const ENDPOINTS = {
     },
   },
   batch: {
-    rateLimitHeaders: [200, 429],
-    statuses: [200, 400, 401, 403, 413, 415, 422, 429],
-    success: { 200: batchBodySchema },
+    rateLimitHeaders: [202, 422, 429],
+    statuses: [202, 400, 401, 413, 415, 422, 429],
+    success: { 202: batchAcceptedSchema, 422: batchRejectedSchema },
   },
   checkIn: {
     ...INGEST,
@@ -239,24 +241,38 @@ export function replyProblems(endpoint: EndpointName, reply: FuzzReply): string[
     }
   }
   if (spec.rateLimitHeaders?.includes(status)) problems.push(...checkRateLimitHeaders(reply))
-  if (status === 200 && endpoint === 'batch') problems.push(...batchConsistency(body))
+  if (endpoint === 'batch') problems.push(...batchConsistency(body))
   return problems
 }
 
-/** The batch counters agree with its per-line results. */
+/**
+ * The batch counters agree with its per-line results, each line indexed in order: a 202 has only
+ * accepted lines, a 422 at least one rejected line and every other one rolled back.
+ */
 function batchConsistency(body: unknown): string[] {
-  const parsed = batchBodySchema.safeParse(body)
-  if (!parsed.success) return []
-  const b = parsed.data
-  const count = (s: number) => b.results.filter((r) => r.status === s).length
+  const accepted = batchAcceptedSchema.safeParse(body)
+  const rejected = batchRejectedSchema.safeParse(body)
+  const results = accepted.data?.results ?? rejected.data?.results
+  if (!results) return []
+  const count = (s: string) => results.filter((r) => r.status === s).length
   const problems: string[] = []
-  if (b.accepted !== count(201)) problems.push(`accepted ${b.accepted} ≠ ${count(201)} lines`)
-  if (b.duplicates !== count(200)) problems.push(`duplicates ${b.duplicates} ≠ ${count(200)}`)
-  if (b.rate_limited !== count(429)) problems.push(`rate_limited ${b.rate_limited} ≠ ${count(429)}`)
-  const rejected = count(400) + count(403) + count(422)
-  if (b.rejected !== rejected) problems.push(`rejected ${b.rejected} ≠ ${rejected}`)
-  b.results.forEach((r, i) => {
+  results.forEach((r, i) => {
     if (r.index !== i) problems.push(`results[${i}].index is ${r.index}`)
   })
+  if (accepted.data) {
+    const b = accepted.data
+    const dups = results.filter((r) => r.status === 'accepted' && r.duplicate).length
+    if (count('accepted') !== results.length) problems.push('a 202 with lines not accepted')
+    if (b.accepted !== results.length) problems.push(`accepted ${b.accepted} ≠ ${results.length}`)
+    if (b.duplicates !== dups) problems.push(`duplicates ${b.duplicates} ≠ ${dups}`)
+  }
+  if (rejected.data) {
+    const b = rejected.data
+    if (b.rejected !== count('rejected'))
+      problems.push(`rejected ${b.rejected} ≠ ${count('rejected')}`)
+    if (b.rolled_back !== count('rolled_back') || count('accepted') > 0) {
+      problems.push(`rolled_back ${b.rolled_back} ≠ ${count('rolled_back')} (others accepted)`)
+    }
+  }
   return problems
 }

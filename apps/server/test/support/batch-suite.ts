@@ -1,157 +1,259 @@
 import { randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
+import { batchProject, type Fields, logLine, ndjson } from './batch-helpers'
+import { describeBatchSizes } from './batch-size-suite'
 import { createClient, freshIp } from './client'
 import { ADMIN_TOKEN, type Harness } from './harness'
 
-type Fields = Record<string, unknown>
-
 /**
- * `POST /api/v1/ingest_events/batch` end to end: NDJSON (optionally gzip), per-line results in
- * order, duplicates, rejections, the caps and the rate limit counting each envelope.
+ * `POST /api/v1/ingest_events/batch` end to end, all or nothing as Logister answers it: 202 when
+ * every line is stored (or already was), 422 with per-line results and nothing stored, a
+ * whole-request 429 that takes none of the window; then the size caps.
  */
 export function describeBatchIngest(harness: () => Harness) {
-  async function setup() {
-    const c = createClient(harness().url)
-    const { projectId, key } = await c.projectWithKey()
-    /** Posts raw bytes; NDJSON by default. */
-    async function post(body: Uint8Array | string, headers: Record<string, string> = {}) {
-      const response = await fetch(`${harness().url}/api/v1/ingest_events/batch`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${key}`,
-          'Content-Type': 'application/x-ndjson',
-          'X-Forwarded-For': freshIp(),
-          ...headers,
-        },
-        body,
-      })
-      const text = await response.text()
-      return { status: response.status, headers: response.headers, body: JSON.parse(text) }
-    }
-    const ndjson = (events: Fields[]) => events.map((event) => JSON.stringify({ event })).join('\n')
-    const get = (path: string) =>
-      c.api('GET', `/api/v1/projects/${projectId}${path}`, { token: ADMIN_TOKEN })
-    return { post, ndjson, get }
-  }
-  const log = (message: string, extra: Fields = {}) => ({
-    event_type: 'log',
-    message,
+  const error = (message: string): Fields => ({ ...logLine(message), event_type: 'error' })
+  const span = () => ({
+    event_type: 'span',
+    name: 'GET /x',
     event_id: randomUUID(),
-    ...extra,
+    trace_id: randomUUID().replaceAll('-', ''),
+    span_id: randomUUID().slice(0, 16),
+  })
+  const checkIn = (slug: string) => ({
+    event_type: 'check_in',
+    message: 'job ok',
+    event_id: randomUUID(),
+    check_in_slug: slug,
+  })
+  const deploying = (message: string) =>
+    logLine(message, { release: '1.2.3', repository: 'acme/app', commit_sha: 'abcdef1234567' })
+
+  it('stores every line and answers 202 with Logister’s body, echoing X-Logister-Batch-Id', async () => {
+    const s = await batchProject(harness())
+    const lines = [logLine('one'), error('Batch boom'), span(), checkIn('nightly')]
+    const batchId = 'a'.repeat(64)
+    const r = await s.post(ndjson(lines), { 'X-Logister-Batch-Id': batchId })
+    expect(r.status).toBe(202)
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('21')
+    expect(r.body).toEqual({
+      schema_version: 1,
+      batch_id: batchId,
+      status: 'accepted',
+      accepted: 4,
+      duplicates: 0,
+      results: lines.map((line, index) => ({
+        index,
+        status: 'accepted',
+        type: line['event_type'] === 'span' ? 'span' : 'event',
+        id: line['event_id'],
+        legacy_id: expect.any(Number),
+        duplicate: false,
+      })),
+    })
+    expect(await s.counts()).toMatchObject({ events: 3, spans: 1, issues: 1, monitors: 1 })
+    const messages = (await s.get('/events')).body.events.map((e: Fields) => e['message'])
+    expect(messages.sort()).toEqual(['Batch boom', 'job ok', 'one'])
+    // Without a usable header, the batch gets an id of its own.
+    const own = await s.post(ndjson([logLine('two')]), { 'X-Logister-Batch-Id': 'x y' })
+    expect(own.body.batch_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/)
   })
 
-  it('answers each line in order: accepted, duplicate, rejected; writes only the valid new ones', async () => {
-    const s = await setup()
-    const first = log('one')
-    const error = { event_type: 'error', message: 'Batch boom', event_id: randomUUID() }
-    const span = {
-      event_type: 'span',
-      name: 'GET /x',
-      event_id: randomUUID(),
-      trace_id: 'f'.repeat(32),
-      span_id: '1'.repeat(16),
-    }
+  it('one invalid line among valid ones: 422, per-line results, nothing stored', async () => {
+    const s = await batchProject(harness())
+    const before = await s.counts()
     const body = [
-      JSON.stringify({ event: first }),
+      JSON.stringify({ event: error('Rolled back error') }),
+      JSON.stringify({ event: checkIn('rolled-back-job') }),
+      JSON.stringify({ event: deploying('rolled back deploy') }),
       '{not json',
       JSON.stringify({ event: { event_type: 'log', message: 'no id' } }),
-      JSON.stringify({ event: { event_type: 'nope', message: 'x', event_id: randomUUID() } }),
-      JSON.stringify({ event: error }),
-      JSON.stringify({ event: { ...first, message: 'repeat' } }),
-      '',
-      JSON.stringify({ event: span }),
-    ].join('\r\n')
-    const r = await s.post(`${body}\n`)
-    expect(r.status).toBe(200)
-    expect(r.headers.get('x-ratelimit-limit')).not.toBeNull()
-    expect(r.body).toMatchObject({ accepted: 3, duplicates: 1, rejected: 3, rate_limited: 0 })
-    const [a, b, c, d, e, f, g] = r.body.results
-    expect(a).toMatchObject({ index: 0, status: 201, id: first.event_id })
-    expect(b).toEqual({
-      index: 1,
-      status: 400,
-      error: 'param is missing or the value is empty: event (line 2 is not valid JSON)',
+      JSON.stringify({ event: { ...span(), duration_ms: -5 } }),
+      JSON.stringify({ event: logLine('fine') }),
+    ].join('\n')
+    const r = await s.post(body)
+    expect(r.status).toBe(422)
+    expect(r.headers.get('x-ratelimit-limit')).toBe('25')
+    expect(r.body).toMatchObject({
+      schema_version: 1,
+      batch_id: expect.any(String),
+      status: 'rejected',
+      rejected: 3,
+      rolled_back: 4,
     })
-    expect(c).toEqual({ index: 2, status: 422, errors: ['event_id is required in a batch'] })
-    expect(d).toMatchObject({ index: 3, status: 422 })
-    expect(d.errors[0]).toMatch(/^event_type is not included in the list/)
-    expect(e).toMatchObject({ index: 4, status: 201, id: error.event_id })
-    expect(f).toEqual({ ...a, index: 5, status: 200, duplicate: true })
-    expect(g).toMatchObject({ index: 6, status: 201, id: span.event_id, type: 'span' })
-    const events = await s.get('/events')
-    expect(events.body.events.map((x: Fields) => x['message']).sort()).toEqual([
-      'Batch boom',
-      'one',
+    const rolledBack = {
+      status: 'rolled_back',
+      type: 'event',
+      errors: ['Batch was rolled back because another envelope was invalid'],
+    }
+    const [a, b, c, d, e, f, g] = r.body.results
+    expect([a, b, c, g]).toEqual([0, 1, 2, 6].map((index) => ({ index, ...rolledBack })))
+    expect(d).toEqual({
+      index: 3,
+      status: 'rejected',
+      type: 'event',
+      errors: ['param is missing or the value is empty: event (line 4 is not valid JSON)'],
+    })
+    expect(e).toEqual({
+      index: 4,
+      status: 'rejected',
+      type: 'event',
+      errors: ['event_id (or uuid) is required in a batch'],
+    })
+    expect(f).toMatchObject({ index: 5, status: 'rejected', type: 'span' })
+    expect(f.errors.join()).toMatch(/duration_ms/)
+    expect(await s.counts()).toEqual(before)
+    expect((await s.get('/monitors')).body.monitors).toEqual([])
+  })
+
+  it('an event type a mobile token may not send: 422 for that line, nothing stored', async () => {
+    const c = createClient(harness().url)
+    const project = await c.createProject(ADMIN_TOKEN, 'android')
+    const key = await c.createKey(project.id)
+    const minted = await c.api('POST', '/api/v1/mobile_ingest_tokens', {
+      apiKey: key.token,
+      json: {
+        mobile_ingest_token: {
+          platform: 'android',
+          service: 'com.acme.app',
+          environment: 'production',
+          allowed_event_types: ['log'],
+        },
+      },
+    })
+    expect(minted.status).toBe(201)
+    const r = await c.api('POST', '/api/v1/ingest_events/batch', {
+      token: minted.body.token,
+      text: ndjson([logLine('allowed'), span()]),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    })
+    expect(r.status).toBe(422)
+    expect(r.body.results.map((l: Fields) => [l['status'], l['type'], l['errors']])).toEqual([
+      ['rolled_back', 'event', ['Batch was rolled back because another envelope was invalid']],
+      ['rejected', 'span', ['Forbidden: this token may not send span events']],
     ])
-    // Posting the same batch again stores nothing new.
-    const again = await s.post(body)
-    expect(again.body).toMatchObject({ accepted: 0, duplicates: 4, rejected: 3 })
-    const issues = await s.get('/issues')
-    expect(issues.body.issues).toEqual([expect.objectContaining({ title: 'Batch boom', count: 1 })])
+    const [row] = await harness().query<{ n: number }>(
+      'select count(*)::int as n from events where project_id = $1',
+      [project.id],
+    )
+    expect(row?.n).toBe(0)
   })
 
-  it('accepts a gzip body and caps it once decompressed', async () => {
-    const s = await setup()
-    const events = [log('zipped 1'), log('zipped 2')]
-    const r = await s.post(gzipSync(s.ndjson(events)), { 'Content-Encoding': 'gzip' })
-    expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ accepted: 2, rejected: 0 })
-    // A small gzip that inflates past the cap (the suite's SERVICE_MAX_BODY_BYTES, 64 KiB).
-    const bomb = gzipSync(s.ndjson([log('x'.repeat(40_000)), log('y'.repeat(40_000))]))
-    expect(bomb.byteLength).toBeLessThan(65_536)
-    const big = await s.post(bomb, { 'Content-Encoding': 'gzip' })
-    expect(big.status).toBe(413)
-    expect(big.body).toEqual({ error: 'batch is too large (maximum is 65536 bytes uncompressed)' })
-    const broken = await s.post('not gzip', { 'Content-Encoding': 'gzip' })
-    expect(broken).toMatchObject({ status: 400, body: { error: 'the body is not valid gzip' } })
-    const brotli = await s.post(s.ndjson(events), { 'Content-Encoding': 'br' })
-    expect(brotli.status).toBe(415)
+  it('an event_id another project already used: 422 for that line, nothing stored', async () => {
+    const other = await batchProject(harness())
+    const taken = logLine('taken')
+    expect((await other.post(ndjson([taken]))).status).toBe(202)
+    const s = await batchProject(harness())
+    const r = await s.post(ndjson([error('New error'), { ...taken, message: 'mine' }]))
+    expect(r.status).toBe(422)
+    expect(r.body.results.map((l: Fields) => [l['status'], l['errors']])).toEqual([
+      ['rolled_back', ['Batch was rolled back because another envelope was invalid']],
+      ['rejected', ['event_id is already used by another project']],
+    ])
+    expect(await s.counts()).toMatchObject({ events: 0, issues: 0 })
   })
 
-  it('refuses a wrong content type, an empty batch and more than 100 envelopes', async () => {
-    const s = await setup()
-    const json = await s.post(JSON.stringify({ event: log('x') }), {
+  it('a batch of duplicates: 202, every line a duplicate, nothing written again', async () => {
+    const s = await batchProject(harness())
+    const lines = [error('Dup error'), logLine('dup log')]
+    expect((await s.post(ndjson(lines))).status).toBe(202)
+    const again = await s.post(ndjson(lines.map((l) => ({ ...l, message: 'changed' }))))
+    expect(again.status).toBe(202)
+    expect(again.body).toMatchObject({ status: 'accepted', accepted: 2, duplicates: 2 })
+    expect(again.body.results.map((l: Fields) => [l['id'], l['duplicate']])).toEqual(
+      lines.map((l) => [l['event_id'], true]),
+    )
+    expect(await s.counts()).toMatchObject({ events: 2, issues: 1 })
+    const issues = (await s.get('/issues')).body.issues
+    expect(issues).toEqual([expect.objectContaining({ title: 'Dup error', count: 1 })])
+  })
+
+  it('a batch partly duplicates: 202 with the right counts, only the new lines stored', async () => {
+    const s = await batchProject(harness())
+    const old = [logLine('old 1'), logLine('old 2')]
+    await s.post(ndjson(old))
+    const fresh = [logLine('new 1'), logLine('new 2'), logLine('new 3')]
+    // A line repeated inside the batch is a duplicate of the first, too.
+    const r = await s.post(ndjson([fresh[0]!, old[0]!, fresh[1]!, old[1]!, fresh[2]!, fresh[0]!]))
+    expect(r.status).toBe(202)
+    expect(r.body).toMatchObject({ accepted: 6, duplicates: 3 })
+    expect(r.body.results.map((l: Fields) => l['duplicate'])).toEqual([
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+    ])
+    expect((await s.counts()).events).toBe(5)
+  })
+
+  it('a batch larger than what is left of the window: 429, nothing stored, window not taken', async () => {
+    const s = await batchProject(harness())
+    // The suite allows 25 requests per key per hour; 20 are used here.
+    const first = await s.post(ndjson(Array.from({ length: 20 }, (_, i) => logLine(`r${i}`))))
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('5')
+    const six = await s.post(ndjson(Array.from({ length: 6 }, (_, i) => logLine(`s${i}`))))
+    expect(six.status).toBe(429)
+    expect(six.body).toEqual({
+      error: 'Rate limit exceeded',
+      limit: 25,
+      window_seconds: 3600,
+      retry_after: expect.any(Number),
+    })
+    expect(Number(six.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(six.headers.get('x-ratelimit-remaining')).toBe('5')
+    expect((await s.counts()).events).toBe(20)
+    // The five units left are still there: five lines fit exactly.
+    const five = await s.post(ndjson(Array.from({ length: 5 }, (_, i) => logLine(`t${i}`))))
+    expect(five.status).toBe(202)
+    expect(five.headers.get('x-ratelimit-remaining')).toBe('0')
+    expect((await s.post(ndjson([logLine('late')]))).status).toBe(429)
+    expect((await s.counts()).events).toBe(25)
+  })
+
+  it('a batch with more lines than a whole window: 413, so that clients split it', async () => {
+    const s = await batchProject(harness())
+    expect((await s.setLimit(3)).status).toBe(200)
+    const r = await s.post(ndjson([logLine('a'), logLine('b'), logLine('c'), logLine('d')]))
+    expect(r.status).toBe(413)
+    expect(r.body.error).toBe(
+      'batch has 4 envelopes; this credential may send at most 3 per 3600-second window',
+    )
+    expect((await s.post(ndjson([logLine('a'), logLine('b'), logLine('c')]))).status).toBe(202)
+  })
+
+  it('takes gzip and plain bodies, application/ndjson too; refuses other types', async () => {
+    const s = await batchProject(harness())
+    const zipped = await s.post(gzipSync(ndjson([logLine('z1'), logLine('z2')])), {
+      'Content-Encoding': 'gzip',
+    })
+    expect(zipped).toMatchObject({ status: 202, body: { accepted: 2 } })
+    const plain = await s.post(ndjson([logLine('p1')]), { 'Content-Type': 'application/ndjson' })
+    expect(plain).toMatchObject({ status: 202, body: { accepted: 1 } })
+    const json = await s.post(JSON.stringify({ event: logLine('x') }), {
       'Content-Type': 'application/json',
     })
     expect(json.status).toBe(415)
     expect(json.body.error).toMatch(/^Content-Type must be application\/x-ndjson/)
+    const brotli = await s.post(ndjson([logLine('b')]), { 'Content-Encoding': 'br' })
+    expect(brotli.status).toBe(415)
+    const broken = await s.post('not gzip', { 'Content-Encoding': 'gzip' })
+    expect(broken).toMatchObject({ status: 400, body: { error: 'the body is not valid gzip' } })
     const empty = await s.post('\n\n')
-    expect(empty).toMatchObject({ status: 422 })
-    const many = await s.post(s.ndjson(Array.from({ length: 101 }, (_, i) => log(`m${i}`))))
-    expect(many.status).toBe(422)
-    expect(many.body.errors).toEqual(['batch has 101 envelopes (maximum is 100)'])
-    expect((await s.get('/events')).body.events).toEqual([])
-  })
-
-  it('counts every envelope against the rate limit', async () => {
-    const s = await setup()
-    // The suite allows 25 requests per key per hour on ingest_events.
-    const twenty = await s.post(s.ndjson(Array.from({ length: 20 }, (_, i) => log(`r${i}`))))
-    expect(twenty.status).toBe(200)
-    expect(twenty.headers.get('x-ratelimit-remaining')).toBe('5')
-    // Five of the next ten fit: they are stored, the other five answered 429 line by line.
-    const ten = await s.post(s.ndjson(Array.from({ length: 10 }, (_, i) => log(`s${i}`))))
-    expect(ten.status).toBe(200)
-    expect(ten.body).toMatchObject({ accepted: 5, rate_limited: 5, rejected: 0 })
-    expect(ten.body.results.map((r: Fields) => r['status'])).toEqual([
-      ...Array(5).fill(201),
-      ...Array(5).fill(429),
-    ])
-    expect(ten.body.results[9].error).toMatch(/^Rate limit exceeded: retry after \d+ seconds$/)
-    expect(ten.headers.get('retry-after')).not.toBeNull()
-    // Nothing fits any more: the whole request is a 429.
-    const one = await s.post(s.ndjson([log('late')]))
-    expect(one.status).toBe(429)
-    expect((await s.get('/events?limit=200')).body.events).toHaveLength(25)
+    expect(empty).toMatchObject({ status: 400 })
+    expect(empty.body.error).toMatch(/^param is missing or the value is empty: event/)
+    expect((await s.counts()).events).toBe(3)
   })
 
   it('answers 401 without a valid key', async () => {
     const r = await fetch(`${harness().url}/api/v1/ingest_events/batch`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-ndjson', 'X-Forwarded-For': freshIp() },
-      body: JSON.stringify({ event: log('x') }),
+      body: ndjson([logLine('x')]),
     })
     expect(r.status).toBe(401)
   })
+
+  describeBatchSizes(harness)
 }
