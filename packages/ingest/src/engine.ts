@@ -291,7 +291,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     if (event.event_type === 'span') {
       const traceId = event.trace_id ?? event.context.trace_id
       const spanId = event.span_id ?? event.context.span_id
-      if (traceId !== undefined && spanId !== undefined) {
+      if (traceId !== undefined && typeof spanId === 'string') {
         return { id: uuidFromParts('span', projectId.toLowerCase(), traceId, spanId), dedupe: true }
       }
     }
