@@ -332,6 +332,8 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       'duration_ms',
       'environment',
       'release',
+      'status',
+      'level',
       'context',
     ],
     properties: {
@@ -349,6 +351,15 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       },
       environment: nullableString,
       release: nullableString,
+      status: {
+        type: ['string', 'integer', 'null'],
+        description:
+          'As sent (`ok`, `error`, an HTTP code, …): the top-level `status`, else `context.status`; null when neither is set.',
+      },
+      level: {
+        ...nullableString,
+        description: 'As sent; clients send `error` for a failed span. null when not sent.',
+      },
       context: { type: 'object' },
     },
   },
