@@ -173,8 +173,10 @@ export async function createServer(
     rateLimits: config.rateLimits,
     ...rateLimiter(config),
     batch: opened.batch,
-    // A batch body is capped at the request cap once decompressed, too.
+    // A compressed body (batch or single record) is capped at the request cap once
+    // decompressed, too.
     batchMaxBytes: config.maxBodyBytes,
+    maxBodyBytes: config.maxBodyBytes,
     logger,
     ...(options.now ? { now: options.now } : {}),
     sources: sourceOptions(config, logger),

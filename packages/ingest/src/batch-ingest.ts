@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib'
+import { decodeBody } from './body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 
 /** Most envelopes in one `POST /api/v1/ingest_events/batch`. */
@@ -10,7 +10,7 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
 
 /**
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
- * `jsonl`), optionally gzip-compressed (`Content-Encoding: gzip`), at most `maxBytes` once
+ * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`), at most `maxBytes` once
  * decompressed and {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer.
  */
 export function batchLines(
@@ -23,32 +23,13 @@ export function batchLines(
       error: 'Content-Type must be application/x-ndjson: one {"event":…} envelope per line',
     })
   }
-  const encoding = (readHeader(request.headers, 'content-encoding') ?? 'identity').trim()
-  let text: string
-  if (encoding.toLowerCase() === 'gzip') {
-    const bytes =
-      request.bytes ??
-      (request.text === undefined ? undefined : Buffer.from(request.text, 'latin1'))
-    if (!bytes) return json(400, { error: 'the gzip body is empty' })
-    try {
-      text = gunzipSync(bytes, { maxOutputLength: maxBytes }).toString('utf8')
-    } catch (error) {
-      if (
-        error instanceof RangeError ||
-        (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-      ) {
-        return tooLarge(maxBytes)
-      }
-      return json(400, { error: 'the body is not valid gzip' })
-    }
-  } else if (encoding.toLowerCase() === 'identity' || encoding === '') {
-    const bytes = request.bytes
-    if (bytes && bytes.byteLength > maxBytes) return tooLarge(maxBytes)
-    text = bytes ? Buffer.from(bytes).toString('utf8') : (request.text ?? '')
-    if (!bytes && Buffer.byteLength(text, 'utf8') > maxBytes) return tooLarge(maxBytes)
-  } else {
-    return json(415, { error: 'Content-Encoding must be gzip or identity' })
+  const decoded = decodeBody(request, maxBytes)
+  if (!decoded.ok) {
+    return decoded.status === 413
+      ? tooLarge(maxBytes)
+      : json(decoded.status, { error: decoded.problem })
   }
+  const { text } = decoded
   const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
   const envelopes = lines.filter((line) => line.trim() !== '')
   if (envelopes.length === 0) {

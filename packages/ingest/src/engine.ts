@@ -40,6 +40,7 @@ import {
   monitorFromCheckIn,
   monitorFromEvent,
 } from './records'
+import { DEFAULT_MAX_BODY_BYTES, parseBody } from './request-body'
 import { createSharedRateLimiter } from './shared-rate-limit'
 import { createSourceExcerpts, type SourceExcerptsOptions } from './source/excerpts'
 import { createSourceSettingsApi, type SourceSettingsApi } from './source/settings-api'
@@ -99,6 +100,13 @@ export interface IngestEngineOptions {
    */
   readonly batchMaxBytes?: number
   /**
+   * Largest body of `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and
+   * `/mobile_ingest_tokens` once decompressed (`Content-Encoding: gzip` or `deflate`), in bytes:
+   * the host's byte cap counts the compressed bytes, this the inflated ones.
+   * @default 1048576
+   */
+  readonly maxBodyBytes?: number
+  /**
    * Source excerpts of error events (issue 11): the code host, tokens and limits. Without it,
    * frames are still listed, and answer `not_configured` unless a project stores its own token
    * (which needs `secretKey`).
@@ -149,23 +157,12 @@ type Endpoint = 'ingest_events' | 'check_ins' | 'deployments' | 'mobile_ingest_t
 
 const DEFAULT_LIMITS: RateLimitSettings = { requests: 1200, periodSeconds: 60, authFailures: 120 }
 
-/** The request's JSON body, or the 400 for text that is not JSON. */
-function parseBody(request: EngineRequest, envelope: string): { value: unknown } | EngineResponse {
-  if (request.text === undefined) return { value: request.body }
-  try {
-    return { value: JSON.parse(request.text) }
-  } catch {
-    return json(400, {
-      error: `${missingEnvelopeMessage(envelope)} (the request body is not valid JSON)`,
-    })
-  }
-}
-
 /** Creates the ingestion engine over a store. */
 export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   const now = options.now ?? (() => new Date())
   const serviceEnvironment = options.serviceEnvironment ?? 'production'
   const limits = { ...DEFAULT_LIMITS, ...options.rateLimits }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const { store } = options
   const limiter =
     options.limiter ??
@@ -257,7 +254,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     const admitted = await admit(endpoint, request, at)
     if ('status' in admitted) return admitted
     const headers = rateLimitHeaders(admitted.rate)
-    const body = parseBody(request, envelope)
+    const body = parseBody(request, envelope, maxBodyBytes)
     if ('status' in body) return { ...body, headers }
     const parsed = parse(body.value, at, admitted.credential)
     if (!parsed.ok) {
@@ -504,7 +501,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       const admitted = await admit('mobile_ingest_tokens', request, at)
       if ('status' in admitted) return admitted
       const headers = rateLimitHeaders(admitted.rate)
-      const body = parseBody(request, 'mobile_ingest_token')
+      const body = parseBody(request, 'mobile_ingest_token', maxBodyBytes)
       if ('status' in body) return { ...body, headers }
       const parsed = parseMobileTokenEnvelope(body.value)
       if (!parsed.ok) {
