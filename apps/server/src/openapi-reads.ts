@@ -221,7 +221,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
   Transaction: {
     type: 'object',
     description:
-      'The transactions of one name (`transaction_name`, else `message`) in the window. An error is a transaction whose HTTP status code is 500 or more, or whose level is `error` or `fatal`; the status code is the first of `context.status_code`, `context.http_status`, `context.status`, `context.response.status_code`, `context.response.status` that is an integer (or three-digit string) from 100 to 599.',
+      'The transactions of one name (`transaction_name`, else `message`) in the window. An error is a transaction whose HTTP status code is 500 or more, or whose level is `error` or `fatal`; the status code is the first of `context.status_code`, `context.http_status`, `context.http.status_code`, `context.status`, `context.response.status_code`, `context.response.status` that is an integer (or three-digit string) from 100 to 599.',
     required: [
       'name',
       'count',
