@@ -269,7 +269,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
   Transaction: {
     type: 'object',
     description:
-      'The transactions of one name (`transaction_name`, else `message`) in the window. An error is a transaction whose HTTP status code is 500 or more, or whose level is `error` or `fatal`; the status code is the first of `context.status_code`, `context.http_status`, `context.status`, `context.response.status_code`, `context.response.status` that is an integer (or three-digit string) from 100 to 599.',
+      'The transactions of one name (`transaction_name`, else `message`) in the window. An error is a transaction whose HTTP status code is 500 or more, or whose level is `error` or `fatal`; the status code is the first of `context.status_code`, `context.http_status`, `context.http.status_code`, `context.status`, `context.response.status_code`, `context.response.status` that is an integer (or three-digit string) from 100 to 599.',
     required: [
       'name',
       'count',
@@ -380,6 +380,8 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       'duration_ms',
       'environment',
       'release',
+      'status',
+      'level',
       'context',
     ],
     properties: {
@@ -397,6 +399,15 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       },
       environment: nullableString,
       release: nullableString,
+      status: {
+        type: ['string', 'integer', 'null'],
+        description:
+          'As sent (`ok`, `error`, an HTTP code, …): the top-level `status`, else `context.status`; null when neither is set.',
+      },
+      level: {
+        ...nullableString,
+        description: 'As sent; clients send `error` for a failed span. null when not sent.',
+      },
       context: { type: 'object' },
     },
   },

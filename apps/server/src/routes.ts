@@ -27,13 +27,18 @@ function baseRequest(c: Context, clientIp: ClientIpResolver) {
 }
 
 /**
- * An ingestion route: the raw body text goes to the engine unparsed, so the engine parses it
- * exactly once and answers malformed JSON itself, as every host must.
+ * An ingestion route: the raw body goes to the engine unparsed, so the engine parses it exactly
+ * once and answers malformed JSON itself, as every host must. A body with a `Content-Encoding`
+ * goes as bytes, which the engine decompresses (gzip, deflate) with its cap on the output.
  */
 function ingestRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {
-    const text = await c.req.text()
-    return sendEngineResponse(c, await operation({ ...baseRequest(c, clientIp), text }))
+    const encoding = (c.req.header('content-encoding') ?? '').trim().toLowerCase()
+    const body =
+      encoding === '' || encoding === 'identity'
+        ? { text: await c.req.text() }
+        : { bytes: new Uint8Array(await c.req.arrayBuffer()) }
+    return sendEngineResponse(c, await operation({ ...baseRequest(c, clientIp), ...body }))
   }
 }
 

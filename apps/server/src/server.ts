@@ -177,6 +177,8 @@ export async function createServer(
     ...rateLimiter(config),
     batch: opened.batch,
     batchLimits: config.batchLimits,
+    // A compressed single-record body is capped at the request cap once decompressed, too.
+    maxBodyBytes: config.maxBodyBytes,
     logger,
     ...(options.now ? { now: options.now } : {}),
     sources: sourceOptions(config, logger),

@@ -4,6 +4,8 @@ import { describeFuzz, PARAMETERS, RUNS, TIMEOUT } from './fuzz/describe-fuzz'
 import {
   batchPlan,
   checkInPlan,
+  clientCheckInPlan,
+  clientEventPlan,
   deploymentPlan,
   ingestEventPlan,
   mobileTokenPlan,
@@ -18,6 +20,8 @@ describeFuzz('fuzzing the ingestion endpoints', [
   ['POST /api/v1/check_ins', checkInPlan],
   ['POST /api/v1/deployments', deploymentPlan],
   ['POST /api/v1/mobile_ingest_tokens', mobileTokenPlan],
+  ["POST /api/v1/ingest_events, Logister clients' bodies (must be accepted)", clientEventPlan],
+  ["POST /api/v1/check_ins, Logister clients' bodies (must be accepted)", clientCheckInPlan],
 ])
 
 // A cap of 5 requests per window: after the first few cases of each endpoint every answer is a
@@ -41,6 +45,8 @@ describe('fuzzing the ingestion endpoints at their rate limit', () => {
         checkInPlan,
         deploymentPlan,
         mobileTokenPlan,
+        clientEventPlan,
+        clientCheckInPlan,
       )
       const parameters = { ...PARAMETERS, numRuns: Math.max(200, Math.ceil(RUNS / 5)) }
       await fc.assert(fc.asyncProperty(plans, run.check), parameters)

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  epochMs,
-  exceptionClassOf,
-  routeOf,
-  statusCodeOf,
-  tagColumns,
-  timestampColumns,
-} from './rows'
+import { epochMs, exceptionClassOf, routeOf, tagColumns, timestampColumns } from './rows'
 
 describe('row mapping', () => {
   it.each([
@@ -27,16 +20,6 @@ describe('row mapping', () => {
     [{}, 'span name'],
   ])('route of %j is %j', (context, expected) => {
     expect(routeOf(context, 'span name')).toBe(expected)
-  })
-
-  it.each([
-    [{ status_code: 201 }, 201],
-    [{ status: '404' }, 404],
-    [{ status: 'ok' }, null],
-    [{ status: 1.5 }, null],
-    [{}, null],
-  ])('status code of %j is %j', (context, expected) => {
-    expect(statusCodeOf(context)).toBe(expected)
   })
 
   it('turns tags into parallel key and value arrays', () => {

@@ -1,4 +1,5 @@
 import type { OutboxEventRow, OutboxSpanRow } from '@tis/ingest'
+import { statusCodeOf } from '@tis/schema'
 
 // Outbox rows → JSONEachRow objects for the raw tables. Mapping never throws: one odd record
 // must not block the queue behind it, so missing or malformed values become neutral defaults.
@@ -96,15 +97,6 @@ export function eventRow(row: OutboxEventRow, layout: TimestampLayout): ClickHou
 export function routeOf(context: JsonRecord, name: string): string {
   const request = isObject(context['request']) ? context['request'] : {}
   return str(context['route']) ?? str(request['route']) ?? name
-}
-
-/** An HTTP-like status code from `context.status_code` or `context.status`, when numeric. */
-export function statusCodeOf(context: JsonRecord): number | null {
-  for (const value of [context['status_code'], context['status']]) {
-    const n = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value
-    if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 65_535) return n
-  }
-  return null
 }
 
 /** A raw `spans` row; a missing duration or end is derived from the other. */

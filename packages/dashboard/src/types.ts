@@ -142,6 +142,8 @@ export interface SpanJson {
   duration_ms: number | null
   environment: string | null
   release: string | null
+  status: string | number | null
+  level: string | null
   depth?: number
 }
 

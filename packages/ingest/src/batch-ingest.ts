@@ -1,5 +1,5 @@
-import { gunzipSync } from 'node:zlib'
 import { missingEnvelopeMessage } from '@tis/schema'
+import { bodyEncoding, decodeBody } from './body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 
 /**
@@ -35,7 +35,8 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
 
 /**
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
- * `jsonl`), optionally gzip-compressed (`Content-Encoding: gzip`), within `limits` and at most
+ * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`),
+ * within `limits` and at most
  * {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer: 415, 413 or 400.
  */
 export function batchLines(
@@ -48,40 +49,23 @@ export function batchLines(
       error: 'Content-Type must be application/x-ndjson: one {"event":…} envelope per line',
     })
   }
-  const encoding = (readHeader(request.headers, 'content-encoding') ?? 'identity').trim()
-  const gzip = encoding.toLowerCase() === 'gzip'
-  // A host without the raw bytes passes gzip as a binary (latin1) string, plain NDJSON as text.
-  const bytes =
-    request.bytes ??
-    (request.text === undefined ? undefined : Buffer.from(request.text, gzip ? 'latin1' : 'utf8'))
-  if (bytes && bytes.byteLength > limits.maxBodyBytes) {
+  // A host without the raw bytes passes a compressed body as a binary (latin1) string.
+  const compressed = bodyEncoding(request) !== 'identity'
+  const sent =
+    request.bytes?.byteLength ??
+    Buffer.byteLength(request.text ?? '', compressed ? 'latin1' : 'utf8')
+  if (sent > limits.maxBodyBytes) {
     return json(413, {
       error: `batch is too large (maximum is ${limits.maxBodyBytes} bytes as sent)`,
     })
   }
-  let text: string
-  if (gzip) {
-    if (!bytes) return json(400, { error: 'the gzip body is empty' })
-    try {
-      text = gunzipSync(bytes, { maxOutputLength: limits.maxDecompressedBytes }).toString('utf8')
-    } catch (error) {
-      if (
-        error instanceof RangeError ||
-        (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-      ) {
-        return tooLarge(limits.maxDecompressedBytes)
-      }
-      return json(400, { error: 'the body is not valid gzip' })
-    }
-  } else if (encoding.toLowerCase() === 'identity' || encoding === '') {
-    if (bytes && bytes.byteLength > limits.maxDecompressedBytes) {
-      return tooLarge(limits.maxDecompressedBytes)
-    }
-    text = bytes ? Buffer.from(bytes).toString('utf8') : ''
-  } else {
-    return json(415, { error: 'Content-Encoding must be gzip or identity' })
+  const decoded = decodeBody(request, limits.maxDecompressedBytes)
+  if (!decoded.ok) {
+    return decoded.status === 413
+      ? tooLarge(limits.maxDecompressedBytes)
+      : json(decoded.status, { error: decoded.problem })
   }
-  return splitLines(text, limits.maxLineBytes)
+  return splitLines(decoded.text, limits.maxLineBytes)
 }
 
 /** The non-blank lines of the NDJSON text, or the 400/413 for none, too many or one too long. */

@@ -43,6 +43,7 @@ import {
   monitorFromEvent,
 } from './records'
 import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './sessions'
+import { DEFAULT_MAX_BODY_BYTES, parseBody } from './request-body'
 import { createSharedRateLimiter } from './shared-rate-limit'
 import { createSourceExcerpts, type SourceExcerptsOptions } from './source/excerpts'
 import { createSourceSettingsApi, type SourceSettingsApi } from './source/settings-api'
@@ -102,6 +103,13 @@ export interface IngestEngineOptions {
    */
   readonly batchLimits?: Partial<BatchLimits>
   /**
+   * Largest body of `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and
+   * `/mobile_ingest_tokens` once decompressed (`Content-Encoding: gzip` or `deflate`), in bytes:
+   * the host's byte cap counts the compressed bytes, this the inflated ones.
+   * @default 1048576
+   */
+  readonly maxBodyBytes?: number
+  /**
    * Source excerpts of error events (issue 11): the code host, tokens and limits. Without it,
    * frames are still listed, and answer `not_configured` unless a project stores its own token
    * (which needs `secretKey`).
@@ -160,23 +168,12 @@ type Endpoint = 'ingest_events' | 'check_ins' | 'deployments' | 'mobile_ingest_t
 
 const DEFAULT_LIMITS: RateLimitSettings = { requests: 1200, periodSeconds: 60, authFailures: 120 }
 
-/** The request's JSON body, or the 400 for text that is not JSON. */
-function parseBody(request: EngineRequest, envelope: string): { value: unknown } | EngineResponse {
-  if (request.text === undefined) return { value: request.body }
-  try {
-    return { value: JSON.parse(request.text) }
-  } catch {
-    return json(400, {
-      error: `${missingEnvelopeMessage(envelope)} (the request body is not valid JSON)`,
-    })
-  }
-}
-
 /** Creates the ingestion engine over a store. */
 export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
   const now = options.now ?? (() => new Date())
   const serviceEnvironment = options.serviceEnvironment ?? 'production'
   const limits = { ...DEFAULT_LIMITS, ...options.rateLimits }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const { store } = options
   const limiter =
     options.limiter ??
@@ -268,7 +265,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     const admitted = await admit(endpoint, request, at)
     if ('status' in admitted) return admitted
     const headers = rateLimitHeaders(admitted.rate)
-    const body = parseBody(request, envelope)
+    const body = parseBody(request, envelope, maxBodyBytes)
     if ('status' in body) return { ...body, headers }
     const parsed = parse(body.value, at, admitted.credential)
     if (!parsed.ok) {
@@ -302,7 +299,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
     if (event.event_type === 'span') {
       const traceId = event.trace_id ?? event.context.trace_id
       const spanId = event.span_id ?? event.context.span_id
-      if (traceId !== undefined && spanId !== undefined) {
+      if (traceId !== undefined && typeof spanId === 'string') {
         return { id: uuidFromParts('span', projectId.toLowerCase(), traceId, spanId), dedupe: true }
       }
     }
@@ -438,7 +435,7 @@ export function createIngestEngine(options: IngestEngineOptions): IngestEngine {
       const admitted = await admit('mobile_ingest_tokens', request, at)
       if ('status' in admitted) return admitted
       const headers = rateLimitHeaders(admitted.rate)
-      const body = parseBody(request, 'mobile_ingest_token')
+      const body = parseBody(request, 'mobile_ingest_token', maxBodyBytes)
       if ('status' in body) return { ...body, headers }
       const parsed = parseMobileTokenEnvelope(body.value)
       if (!parsed.ok) {

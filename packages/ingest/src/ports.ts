@@ -600,6 +600,13 @@ export interface SpanRecord {
   readonly durationMs: number | null
   readonly environment: string | null
   readonly release: string | null
+  /**
+   * The span's status as sent (`ok`, `error`, an HTTP code, …): the top-level `status`, else
+   * `context.status`; `null` when neither is set.
+   */
+  readonly status: string | number | null
+  /** The span's `level` as sent (clients send `error` for a failed span); `null` when none. */
+  readonly level: string | null
   /** The normalised span event as accepted (its `context` is shown). */
   readonly payload: Readonly<Record<string, unknown>>
 }

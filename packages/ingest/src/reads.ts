@@ -211,6 +211,8 @@ export function spanJson(s: SpanRecord) {
     duration_ms: s.durationMs,
     environment: s.environment,
     release: s.release,
+    status: s.status,
+    level: s.level,
     context: s.payload['context'] ?? {},
   }
 }

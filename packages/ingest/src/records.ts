@@ -30,22 +30,39 @@ export function monitorFromCheckIn(checkIn: NormalizedCheckIn): MonitorUpdate {
   }
 }
 
-/** The monitor update of a `check_in` event (section 4 rule 1), with the check-in defaults. */
+/**
+ * A check-in field of a `check_in` event as the engine reads it: the top-level value, else the
+ * one in `context`, where Logister's clients put them (issue 17). The normaliser has validated
+ * both on check_in events, so only the absent case is left to narrow.
+ */
+function checkInField<K extends keyof NormalizedEvent & string>(
+  event: NormalizedEvent,
+  name: K,
+): NonNullable<NormalizedEvent[K]> | undefined {
+  return (event[name] ?? event.context[name] ?? undefined) as NonNullable<NormalizedEvent[K]>
+}
+
+/**
+ * The monitor update of a `check_in` event (section 4 rule 1), with the check-in defaults. Each
+ * field comes from the top level, else from `context`, so a check-in whose fields sit only in
+ * `context` moves its monitor exactly like the compact shape.
+ */
 export function monitorFromEvent(
   event: NormalizedEvent,
   serviceEnvironment: string,
 ): MonitorUpdate {
-  const status = event.check_in_status ?? 'ok'
+  const status = checkInField(event, 'check_in_status') ?? 'ok'
   return {
-    slug: event.check_in_slug ?? '',
-    environment: event.environment ?? serviceEnvironment,
+    slug: checkInField(event, 'check_in_slug') ?? '',
+    environment: checkInField(event, 'environment') ?? serviceEnvironment,
     status,
     health: monitorHealth(status),
-    release: event.release ?? null,
-    expectedIntervalSeconds: event.expected_interval_seconds ?? DEFAULT_CHECK_IN_INTERVAL_SECONDS,
-    durationMs: event.duration_ms ?? null,
-    traceId: event.trace_id ?? null,
-    requestId: event.request_id ?? null,
+    release: checkInField(event, 'release') ?? null,
+    expectedIntervalSeconds:
+      checkInField(event, 'expected_interval_seconds') ?? DEFAULT_CHECK_IN_INTERVAL_SECONDS,
+    durationMs: checkInField(event, 'duration_ms') ?? null,
+    traceId: checkInField(event, 'trace_id') ?? null,
+    requestId: checkInField(event, 'request_id') ?? null,
     occurredAt: parseDateTime(event.occurred_at),
   }
 }

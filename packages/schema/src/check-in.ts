@@ -1,16 +1,10 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import {
-  dateTime,
-  eventId,
-  intervalSeconds,
-  nonNegativeNumber,
-  requiredText,
-  text,
-} from './formats'
+import { dateTime, eventId, intervalSeconds, nonNegativeNumber } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
+import { clippedText, requiredClippedText } from './truncate'
 
 /** Default `expected_interval_seconds` of a check-in (section 2.3). */
 export const DEFAULT_CHECK_IN_INTERVAL_SECONDS = 300
@@ -18,30 +12,36 @@ export const DEFAULT_CHECK_IN_INTERVAL_SECONDS = 300
 /** The compact `check_in` object of `POST /api/v1/check_ins` (section 2.3). */
 export const checkInSchema = z
   .looseObject({
-    slug: requiredText().meta({ description: 'Monitor name.' }),
-    status: text().optional().meta({
+    slug: requiredClippedText().meta({ description: 'Monitor name.' }),
+    status: clippedText().optional().meta({
       description: '`ok` keeps the monitor healthy; `error` marks the latest run failed.',
     }),
-    occurred_at: dateTime().optional(),
-    environment: text().optional().meta({
+    occurred_at: dateTime()
+      .optional()
+      .meta({ description: 'Defaults to the receive time; alias `checked_at` (logister-js).' }),
+    environment: clippedText().optional().meta({
       description: "Separates monitor streams; defaults to the service's own environment.",
     }),
-    release: text().optional(),
+    release: clippedText().optional(),
     expected_interval_seconds: intervalSeconds()
       .optional()
       .meta({ description: 'How often a report is expected; default 300.' }),
     duration_ms: nonNegativeNumber().optional(),
-    trace_id: text().optional(),
-    request_id: text().optional(),
+    trace_id: clippedText().optional(),
+    request_id: clippedText().optional(),
     event_id: eventId().optional(),
   })
   .meta({
     id: 'tis.CheckIn',
-    description: 'A cron check-in (section 2.3); unknown properties are kept.',
+    description:
+      'A cron check-in (section 2.3); unknown properties are kept. Strings over their limit are cut to it and end in `…[truncated]`.',
   })
 
 const CHECK_IN_FIELDS = Object.keys(checkInSchema.shape)
-const CHECK_IN_KEYS: KeySpec = { known: new Set(CHECK_IN_FIELDS), aliases: { uuid: 'event_id' } }
+const CHECK_IN_KEYS: KeySpec = {
+  known: new Set(CHECK_IN_FIELDS),
+  aliases: { uuid: 'event_id', checked_at: 'occurred_at' },
+}
 
 /**
  * An accepted check-in with the defaults of section 2.3 applied; "blank" is `null`.
@@ -83,7 +83,8 @@ export interface ParseCheckInOptions {
 
 /**
  * Parses the body of `POST /api/v1/check_ins`: unwraps `check_in`/`CHECK_IN`, renames camelCase
- * and upper-case fields, validates section 2.3 and applies its defaults.
+ * and upper-case fields (and `checked_at` to `occurred_at`), validates section 2.3, cuts long
+ * strings and applies its defaults.
  */
 export function parseCheckInEnvelope(
   body: unknown,

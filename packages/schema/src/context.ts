@@ -1,81 +1,75 @@
 import * as z from 'zod'
-import { REPOSITORY_ALIASES, SPAN_KINDS } from './enums'
-import {
-  commitSha,
-  dateTime,
-  freeObject,
-  intervalSeconds,
-  nonNegativeNumber,
-  oneOf,
-  repository,
-  stringOrInteger,
-  text,
-} from './formats'
+import { CONTEXT_RULES, contextKeySpec } from './context-rules'
+import { EVENT_TYPES, REPOSITORY_ALIASES } from './enums'
+import { commitSha, freeObject, nonNegativeNumber, repository } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
 import type { KnownFields } from './result'
+import { clippedStringOrInteger, clippedText } from './truncate'
 
 const exceptionSchema = z
-  .looseObject({ exception_class: text().optional() }, { error: 'must be an object' })
+  .looseObject({ exception_class: clippedText().optional() }, { error: 'must be an object' })
   .meta({ description: 'Error details: class, message, stack frames; any other keys are kept.' })
 
 const requestSchema = z
   .looseObject(
     {
-      method: text().optional(),
-      url: text(8_192).optional(),
-      path: text(8_192).optional(),
-      query_string: text(8_192).optional(),
-      route: text().optional(),
+      method: clippedText().optional(),
+      url: clippedText(LIMITS.maxUrlLength).optional(),
+      path: clippedText(LIMITS.maxUrlLength).optional(),
+      query_string: clippedText(LIMITS.maxUrlLength).optional(),
+      route: clippedText().optional(),
       headers: freeObject().optional(),
       params: freeObject().optional(),
-      request_id: text().optional(),
+      request_id: clippedText().optional(),
     },
     { error: 'must be an object' },
   )
   .meta({ description: 'The HTTP request the event happened in.' })
 
 const tagsSchema = z
-  .record(text(200), text().meta({ description: 'Tag value' }), {
+  .record(clippedText(LIMITS.maxTagKeyLength), clippedText().meta({ description: 'Tag value' }), {
     error: 'must be an object of string values',
   })
   .refine((tags) => Object.keys(tags).length <= LIMITS.maxTags, {
     error: `has too many entries (maximum is ${LIMITS.maxTags})`,
   })
 
-/** `context` of an event (section 2.2): known properties are typed, any other key is kept. */
+/** Documentation of a property validated only where it is used (see `CONTEXT_RULES`). */
+const ruleDocs = Object.fromEntries(
+  Object.entries(CONTEXT_RULES).map(([name, rule]) => [
+    name,
+    z.unknown().optional().meta({ description: rule.description }),
+  ]),
+)
+
+/**
+ * `context` of an event (section 2.2). The properties of section 2.2 are validated on every event
+ * (its check-in fields on check_in events only); span and HTTP fields only where the event uses
+ * them (`CONTEXT_RULES`). Any other key is user context, kept as sent.
+ */
 export const eventContextSchema = z
   .looseObject(
     {
-      environment: text().optional(),
-      release: text().optional(),
-      branch: text().optional(),
-      service: text().optional(),
+      environment: clippedText().optional(),
+      release: clippedText().optional(),
+      branch: clippedText().optional(),
+      service: clippedText().optional(),
       commit_sha: commitSha().optional(),
       repository: repository().optional(),
-      trace_id: text().optional(),
-      request_id: text().optional(),
-      session_id: text().optional(),
-      user_id: stringOrInteger().optional(),
-      transaction_name: text().optional(),
+      trace_id: clippedText().optional(),
+      request_id: clippedText().optional(),
+      session_id: clippedText().optional(),
+      user_id: clippedStringOrInteger().optional(),
+      transaction_name: clippedText().optional(),
       duration_ms: nonNegativeNumber().optional(),
       value: z.number({ error: 'must be a number' }).optional(),
-      unit: text().optional(),
+      unit: clippedText().optional(),
       tags: tagsSchema.optional(),
       exception: exceptionSchema.optional(),
       request: requestSchema.optional(),
-      method: text().optional(),
-      url: text(8_192).optional(),
-      check_in_slug: text().optional(),
-      check_in_status: text().optional(),
-      expected_interval_seconds: intervalSeconds().optional(),
       metadata: freeObject().optional(),
-      span_id: text().optional(),
-      parent_span_id: text().optional(),
-      kind: oneOf(SPAN_KINDS).optional(),
-      started_at: dateTime().optional(),
-      ended_at: dateTime().optional(),
-      status: stringOrInteger().optional(),
+      ...ruleDocs,
     },
     { error: 'must be an object' },
   )
@@ -84,16 +78,24 @@ export const eventContextSchema = z
 /** The normalised `context` of an accepted event. */
 export type EventContext = KnownFields<typeof eventContextSchema.shape> & Record<string, unknown>
 
-const CONTEXT_KEYS: KeySpec = {
-  known: new Set(Object.keys(eventContextSchema.shape)),
-  aliases: { ...REPOSITORY_ALIASES, monitor_slug: 'check_in_slug', span_kind: 'kind' },
+const BASE_CONTEXT_KEYS: KeySpec = {
+  known: new Set(Object.keys(eventContextSchema.shape).filter((k) => !(k in CONTEXT_RULES))),
+  aliases: REPOSITORY_ALIASES,
 }
+/** Documented context names per event type (anything else: the properties of every event). */
+const CONTEXT_KEYS = new Map<unknown, KeySpec>(
+  EVENT_TYPES.map((type) => [type, contextKeySpec(BASE_CONTEXT_KEYS, type)]),
+)
 const EXCEPTION_KEYS: KeySpec = { known: new Set(['exception_class']) }
 const REQUEST_KEYS: KeySpec = { known: new Set(Object.keys(requestSchema.shape)) }
 
-/** Canonical names for `context` and its `exception` and `request` objects; other values as given. */
-export function canonicalizeContext(context: JsonObject): JsonObject {
-  const out = canonicalizeKeys(context, CONTEXT_KEYS)
+/**
+ * Canonical names for the documented keys of an event's `context` (those of its `event_type`:
+ * see `CONTEXT_RULES`) and of its `exception` and `request` objects. Every other key, at every
+ * depth, is user context and kept exactly as sent.
+ */
+export function canonicalizeContext(context: JsonObject, eventType?: unknown): JsonObject {
+  const out = canonicalizeKeys(context, CONTEXT_KEYS.get(eventType) ?? BASE_CONTEXT_KEYS)
   if (isPlainObject(out['exception']))
     out['exception'] = canonicalizeKeys(out['exception'], EXCEPTION_KEYS)
   if (isPlainObject(out['request'])) out['request'] = canonicalizeKeys(out['request'], REQUEST_KEYS)

@@ -5,8 +5,10 @@ import {
   type EventContext,
   eventContextSchema,
 } from './context'
+import { checkContextRules } from './context-rules'
 import { EVENT_TYPES, REPOSITORY_ALIASES, SPAN_KINDS } from './enums'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
+import { crossFieldProblems, effectiveSpanField } from './event-rules'
 import {
   commitSha,
   dateTime,
@@ -15,43 +17,50 @@ import {
   nonNegativeNumber,
   oneOf,
   repository,
-  stringOrInteger,
-  text,
 } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
-import { formatIssues, type Problem, renderProblems } from './messages'
+import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
+import { storedSpanKind } from './span-kind'
+import { nestedTraceId } from './trace-id'
+import { clippedStringOrInteger, clippedText } from './truncate'
 
 /** The `event` object of `POST /api/v1/ingest_events` (section 2.1), after normalisation. */
 export const eventSchema = z
   .looseObject({
     event_type: oneOf(EVENT_TYPES),
-    message: text(LIMITS.maxMessageLength)
+    message: clippedText(LIMITS.maxMessageLength)
       .optional()
       .meta({ description: 'Primary label; required for every type except `span`.' }),
-    name: text(LIMITS.maxMessageLength).optional().meta({ description: 'Span label.' }),
-    level: text().optional().meta({ description: 'Severity: info, warn, error, fatal, …' }),
-    fingerprint: text().optional().meta({ description: 'Stable grouping key.' }),
-    occurred_at: dateTime().optional().meta({ description: 'Defaults to the receive time.' }),
-    environment: text().optional(),
-    release: text().optional(),
+    name: clippedText(LIMITS.maxMessageLength).optional().meta({ description: 'Span label.' }),
+    level: clippedText().optional().meta({ description: 'Severity: info, warn, error, fatal, …' }),
+    fingerprint: clippedText().optional().meta({ description: 'Stable grouping key.' }),
+    occurred_at: dateTime().optional().meta({
+      description: 'Defaults to the receive time (alias `checked_at` on check_in events).',
+    }),
+    environment: clippedText().optional(),
+    release: clippedText().optional(),
     commit_sha: commitSha().optional(),
     repository: repository().optional(),
-    branch: text().optional(),
-    trace_id: text().optional(),
-    request_id: text().optional(),
-    session_id: text().optional(),
-    user_id: stringOrInteger().optional(),
-    transaction_name: text().optional(),
+    branch: clippedText().optional(),
+    trace_id: clippedText().optional(),
+    request_id: clippedText().optional(),
+    session_id: clippedText().optional(),
+    user_id: clippedStringOrInteger().optional(),
+    transaction_name: clippedText().optional(),
     duration_ms: nonNegativeNumber().optional(),
     expected_interval_seconds: intervalSeconds().optional(),
-    check_in_slug: text().optional(),
-    check_in_status: text().optional(),
-    status: stringOrInteger().optional(),
-    span_id: text().optional(),
-    parent_span_id: text().optional(),
-    kind: oneOf(SPAN_KINDS).optional(),
+    check_in_slug: clippedText().optional(),
+    check_in_status: clippedText().optional(),
+    status: clippedStringOrInteger().optional(),
+    span_id: clippedText().optional(),
+    parent_span_id: clippedText().optional(),
+    kind: clippedText()
+      .optional()
+      .meta({
+        description: `Span kind (alias \`span_kind\`): ${SPAN_KINDS.join(', ')}, matched case-insensitively; any other string is stored as \`internal\`, the kind as sent staying in \`context.kind\`.`,
+      }),
     started_at: dateTime().optional(),
     ended_at: dateTime().optional(),
     context: eventContextSchema.optional(),
@@ -59,7 +68,8 @@ export const eventSchema = z
   })
   .meta({
     id: 'tis.Event',
-    description: 'A telemetry event (section 2.1); unknown properties are kept.',
+    description:
+      'A telemetry event (section 2.1); unknown properties are kept. Strings over their limit are cut to it and end in `…[truncated]`.',
   })
 
 /** The documented event fields in interface order; 422 messages follow it. */
@@ -73,6 +83,12 @@ const EVENT_KEYS: KeySpec = {
     span_kind: 'kind',
     uuid: 'event_id',
   },
+}
+
+/** `checked_at` (logister-js) is an alias of `occurred_at` on check_in events. */
+const CHECK_IN_TIME_KEYS: KeySpec = {
+  known: new Set(['occurred_at']),
+  aliases: { checked_at: 'occurred_at' },
 }
 
 /** An accepted event: canonical names, `occurred_at` always set, `context` always an object. */
@@ -94,38 +110,6 @@ export interface ParseEventOptions {
   readonly now?: Date
 }
 
-const blank = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '')
-
-/** Rules that span fields, checked on the canonical input so every problem is listed at once. */
-function crossFieldProblems(event: JsonObject): Problem[] {
-  const problems: Problem[] = []
-  if (event['event_type'] === 'span') {
-    if (blank(event['name']) && blank(event['message'])) {
-      problems.push({
-        path: ['name'],
-        message: "can't be blank (a span needs a name or a message)",
-      })
-    }
-  } else if (blank(event['message'])) {
-    problems.push({ path: ['message'], message: "can't be blank" })
-  }
-  if (event['event_type'] === 'check_in' && blank(event['check_in_slug'])) {
-    problems.push({
-      path: ['check_in_slug'],
-      message: "can't be blank (a check_in event names its monitor)",
-    })
-  }
-  const started = event['started_at']
-  const ended = event['ended_at']
-  if (typeof started === 'string' && typeof ended === 'string') {
-    const [s, e] = [Date.parse(started), Date.parse(ended)]
-    if (!Number.isNaN(s) && !Number.isNaN(e) && e < s) {
-      problems.push({ path: ['ended_at'], message: 'must not be before started_at' })
-    }
-  }
-  return problems
-}
-
 /**
  * Parses the body of `POST /api/v1/ingest_events`: unwraps `event`/`EVENT`, renames camelCase,
  * upper-case and aliased fields, validates section 2.1, copies the convenience fields into
@@ -137,21 +121,47 @@ export function parseEventEnvelope(
 ): ParseResult<NormalizedEvent> {
   const unwrapped = unwrapEnvelope(body, ENVELOPE_KEYS.event)
   if (!unwrapped.ok) return unwrapped
-  const input = canonicalizeKeys(unwrapped.value, EVENT_KEYS)
-  if (isPlainObject(input['context'])) input['context'] = canonicalizeContext(input['context'])
+  let input = canonicalizeKeys(unwrapped.value, EVENT_KEYS)
+  if (input['event_type'] === 'check_in') input = canonicalizeKeys(input, CHECK_IN_TIME_KEYS)
+  if (isPlainObject(input['context'])) {
+    input['context'] = canonicalizeContext(input['context'], input['event_type'])
+  }
 
   const parsed = eventSchema.safeParse(input)
-  const problems = [...crossFieldProblems(input)]
+  const problems = crossFieldProblems(input)
   if (!parsed.success) problems.push(...formatIssues(parsed.error.issues))
+  const rules = checkContextRules(input, isPlainObject(input['context']) ? input['context'] : {})
+  problems.push(...rules.problems)
   if (problems.length > 0 || !parsed.success) {
     return unprocessable(renderProblems(problems, EVENT_FIELDS))
   }
+  return success(finish(parsed.data, { ...parsed.data.context, ...rules.values }, options))
+}
 
-  const event = parsed.data
-  const occurredAt =
-    event.occurred_at ??
-    (event.event_type === 'span' ? event.started_at : undefined) ??
+/**
+ * The accepted event: a trace id found only in a nested context object lifted to `trace_id`,
+ * the convenience fields copied into `context` (the kind as sent), the stored span kind, and
+ * `occurred_at` defaulted.
+ */
+function finish(
+  parsed: z.output<typeof eventSchema>,
+  validContext: JsonObject,
+  options: ParseEventOptions,
+): NormalizedEvent {
+  const event: JsonObject = { ...parsed }
+  if (event['trace_id'] === undefined && validContext['trace_id'] === undefined) {
+    const lifted = nestedTraceId(validContext)
+    if (lifted !== undefined) event['trace_id'] = lifted
+  }
+  const context = copyIntoContext(event, validContext)
+  const kind = effectiveSpanField(event, context, 'kind')
+  if (typeof kind === 'string') event['kind'] = storedSpanKind(kind)
+  const startedAt =
+    parsed.event_type === 'span' ? effectiveSpanField(event, context, 'started_at') : undefined
+  event['occurred_at'] =
+    parsed.occurred_at ??
+    (typeof startedAt === 'string' ? startedAt : undefined) ??
     (options.now ?? new Date()).toISOString()
-  const context = copyIntoContext(event, event.context ?? {}) as EventContext
-  return success({ ...event, occurred_at: occurredAt, context } as NormalizedEvent)
+  event['context'] = context
+  return event as NormalizedEvent
 }

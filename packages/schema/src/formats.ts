@@ -70,8 +70,12 @@ export function normalizeRepository(value: string): string {
   return REPOSITORY_URL.exec(trimmed)?.[1] ?? trimmed
 }
 
-// A required field that is absent reads "can't be blank" (Rails-style), a wrong type names the type.
-const mustBe = (what: string) => (issue: { input?: unknown }) =>
+/**
+ * The message of a type error: "can't be blank" (Rails-style) when the value is absent, else
+ * `must be <what>`.
+ * @internal
+ */
+export const mustBe = (what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? "can't be blank" : `must be ${what}`
 
 /** A string field with a documented meaning, bounded in length. */
@@ -177,4 +181,6 @@ export const eventId = () =>
 
 /** An absolute URI. */
 export const uri = () =>
-  text(8_192).refine(isAbsoluteUri, { error: 'must be an absolute URI' }).meta({ format: 'uri' })
+  text(LIMITS.maxUrlLength)
+    .refine(isAbsoluteUri, { error: 'must be an absolute URI' })
+    .meta({ format: 'uri' })

@@ -1,5 +1,6 @@
 export * from './check-in'
 export * from './context'
+export { CONTEXT_RULES, type ContextRule } from './context-rules'
 export * from './deployment'
 export * from './enums'
 export * from './envelope'
@@ -19,3 +20,7 @@ export type {
   ParseSuccess,
   ParseUnprocessable,
 } from './result'
+export * from './span-kind'
+export * from './status-code'
+export * from './trace-id'
+export { TRUNCATION_MARKER, truncateText } from './truncate'

@@ -1,7 +1,9 @@
 /**
  * Bounds the normaliser enforces beyond the interface's own (which are in the schemas). They keep
- * one request from exhausting memory, the stack or a database index; each is reported as a 422
- * naming the field. The server adds a byte cap on the whole body.
+ * one request from exhausting memory, the stack or a database index. On events and compact
+ * check-ins a string over its limit is cut to it (see `truncateText`); elsewhere (deployments,
+ * mobile tokens, management bodies) it is a 422 naming the field. The server adds a byte cap on
+ * the whole body.
  */
 export const LIMITS = {
   /** Deepest nesting of objects and arrays in a body, counted from the body itself. */
@@ -10,6 +12,10 @@ export const LIMITS = {
   maxMessageLength: 65_536,
   /** Longest value of every other string field with a known meaning (ids, names, tags). */
   maxStringLength: 1_024,
+  /** Longest URL-like value: `context.request.url`, `path`, `query_string`, deployment links. */
+  maxUrlLength: 8_192,
+  /** Longest key of `context.tags`. */
+  maxTagKeyLength: 200,
   /** Most entries in `context.tags`. */
   maxTags: 256,
   /** Largest `expected_interval_seconds` (a 32-bit integer column: about 68 years). */

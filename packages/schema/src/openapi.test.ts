@@ -156,6 +156,13 @@ describe('the JSON Schemas agree with the normaliser', () => {
     ['Event', 'event', { event_type: 'log', message: 'x', expected_interval_seconds: 0 }, false],
     ['Event', 'event', { event_type: 'log', message: 'x', commit_sha: 'xyz' }, false],
     ['Event', 'event', { event_type: 'log', message: 'x', occurred_at: 'soon' }, false],
+    // Issue 17: long strings are cut, unknown kinds stored as internal, user context kept.
+    ['Event', 'event', { event_type: 'log', message: 'x'.repeat(70_000) }, true],
+    ['Event', 'event', { event_type: 'span', name: 's', kind: 'graphql' }, true],
+    ['Event', 'event', { event_type: 'span', name: 's', kind: 7 }, false],
+    ['Event', 'event', { event_type: 'log', message: 'x', context: { started_at: 'x' } }, true],
+    ['Event', 'event', { event_type: 'log', message: 'x', context: { commit_sha: 'HEAD' } }, false],
+    ['CheckIn', 'check_in', { slug: 'x'.repeat(2_000) }, true],
     ['CheckIn', 'check_in', { slug: 'nightly', expected_interval_seconds: 60 }, true],
     ['CheckIn', 'check_in', { status: 'ok' }, false],
     [

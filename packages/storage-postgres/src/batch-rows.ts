@@ -1,4 +1,5 @@
 import type { DeploymentUpsert, MonitorUpdate, WriteOp } from '@tis/ingest'
+import { statusCodeOf } from '@tis/schema'
 
 type EventOp = Extract<WriteOp, { type: 'event' }>
 type SpanOp = Extract<WriteOp, { type: 'span' }>
@@ -23,33 +24,6 @@ const text = (v: unknown): string | null =>
   v === null || v === undefined ? null : typeof v === 'string' ? v : String(v)
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
 const date = (v: unknown): string | null => (typeof v === 'string' ? v : null)
-
-/** An HTTP status: an integer from 100 to 599, or a string of one. */
-function httpStatus(v: unknown): number | null {
-  const n = typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : v
-  return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : null
-}
-
-/**
- * The HTTP status code of an event: `context.status_code`, `http_status`, `status` (the SDK's
- * `captureTransaction` option), `response.status_code` or `response.status`, the first that is one.
- */
-export function statusCodeOf(context: Readonly<Record<string, unknown>>): number | null {
-  const response = context['response']
-  const r =
-    typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {}
-  for (const v of [
-    context['status_code'],
-    context['http_status'],
-    context['status'],
-    r['status_code'],
-    r['status'],
-  ]) {
-    const code = httpStatus(v)
-    if (code !== null) return code
-  }
-  return null
-}
 
 /** An `events` row. */
 export type EventRow = ReturnType<typeof eventRow>

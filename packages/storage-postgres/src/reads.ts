@@ -102,7 +102,20 @@ function toEvent(row: Row): EventRecord {
 const SPAN_COLUMNS = `s.id::text as id, s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind,
   s.started_at, s.ended_at, s.duration_ms, s.environment, s.release, s.payload`
 
+const statusValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? v : null)
+
+/** A span's status as sent: the top-level `status`, else `context.status`. */
+function spanStatus(payload: Record<string, unknown>): string | number | null {
+  const context = payload['context']
+  const inContext =
+    typeof context === 'object' && context !== null
+      ? (context as Record<string, unknown>)['status']
+      : undefined
+  return statusValue(payload['status']) ?? statusValue(inContext)
+}
+
 function toSpan(row: Row): SpanRecord {
+  const payload = row['payload'] as Record<string, unknown>
   return {
     id: row['id'] as string,
     traceId: textOrNull(row, 'trace_id'),
@@ -115,7 +128,9 @@ function toSpan(row: Row): SpanRecord {
     durationMs: numberOrNull(row, 'duration_ms'),
     environment: textOrNull(row, 'environment'),
     release: textOrNull(row, 'release'),
-    payload: row['payload'] as Record<string, unknown>,
+    status: spanStatus(payload),
+    level: typeof payload['level'] === 'string' ? payload['level'] : null,
+    payload,
   }
 }
 

@@ -7,6 +7,7 @@ import {
   eventOp,
   monitorUpdate,
   seedProject,
+  spanOp,
   uniqueHash,
 } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
@@ -228,6 +229,24 @@ export function describeReadsContract(h: () => StoreHarness) {
       expect(Number.isSafeInteger(all[2]!.legacyId)).toBe(true)
     })
   })
+  describe('trace reads', () => {
+    it("lists a trace's spans with their status and level as sent (issue 17)", async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const trace = randomUUID()
+      const failed = spanOp(projectId, trace, { status: 'error', level: 'error' })
+      const fromContext = spanOp(projectId, trace, { context: { status: 503 } })
+      const plain = spanOp(projectId, trace)
+      await store.writeBatch([failed, fromContext, plain, spanOp(projectId, randomUUID())])
+      const spans = await store.listTraceSpans(projectId, trace, 10)
+      const byId = new Map(spans.map((s) => [s.id, s]))
+      expect(spans).toHaveLength(3)
+      expect(byId.get(failed.id)).toMatchObject({ status: 'error', level: 'error' })
+      expect(byId.get(fromContext.id)).toMatchObject({ status: 503, level: null })
+      expect(byId.get(plain.id)).toMatchObject({ status: null, level: null })
+    })
+  })
+
   describe('monitor, deployment and event detail reads', () => {
     it('lists monitors by (last_check_in_at desc, id desc), by environment, after a cursor', async () => {
       const { store } = h()

@@ -88,8 +88,12 @@ export function eventOp(projectId: string, f: EventOpFields = {}): EventOp {
   }
 }
 
-/** A span op. */
-export function spanOp(projectId: string, traceId: string): WriteOp {
+/** A span op; `fields` are merged into its event. */
+export function spanOp(
+  projectId: string,
+  traceId: string,
+  fields: Partial<NormalizedEvent> = {},
+): WriteOp {
   return {
     type: 'span',
     id: randomUUID(),
@@ -103,6 +107,7 @@ export function spanOp(projectId: string, traceId: string): WriteOp {
       span_id: randomUUID().slice(0, 16),
       started_at: at(0).toISOString(),
       ended_at: at(1).toISOString(),
+      ...fields,
     }),
   }
 }

@@ -73,7 +73,12 @@ export const validEvent: fc.Arbitrary<Record<string, unknown>> = fc
       }),
     }),
     fc.record({ span_id: smallId, parent_span_id: fc.option(smallId, { nil: undefined }) }),
-    optional({ kind: fc.constantFrom(...KINDS), started_at: date, ended_at: date }),
+    // Kinds outside the list are stored as internal (issue 17), so they are valid too.
+    optional({
+      kind: fc.constantFrom(...KINDS, 'job', 'graphql', 'client', 'DB'),
+      started_at: date,
+      ended_at: date,
+    }),
     fc.record({ slug: smallId, interval: fc.integer({ min: 1, max: 86_400 }) }),
   )
   .map(([event_type, fields, span, spanTimes, check]) => {
@@ -97,6 +102,7 @@ export const validCheckIn = fc
       event_id: eventId,
       status: fc.constantFrom('ok', 'error', 'in_progress'),
       occurred_at: date,
+      checked_at: date,
       environment: fc.constantFrom('production', 'staging'),
       release: fc.constantFrom('v1', 'v2'),
       expected_interval_seconds: fc.oneof(

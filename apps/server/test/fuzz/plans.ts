@@ -1,7 +1,9 @@
 import fc from 'fast-check'
+import { clientCheckIn, clientEvent } from './client-events'
 import { validCheckIn, validDeployment, validEvent, validMobileToken } from './envelopes'
 import {
   type AuthPlan,
+  acceptedJsonBody,
   type BodyPlan,
   ingestAuth,
   jsonBody,
@@ -49,8 +51,31 @@ export const ingestEventPlan = plan(
   'POST',
   fixed('/api/v1/ingest_events'),
   ingestAuth,
-  jsonBody('event', validEvent),
+  jsonBody('event', validEvent, true),
 )
+
+/**
+ * `POST /api/v1/ingest_events` with the bodies of Logister's clients (issue 17): valid under
+ * every rule, so each must be accepted.
+ */
+export const clientEventPlan = plan(
+  'ingestEvent',
+  'POST',
+  fixed('/api/v1/ingest_events'),
+  fc.constant({ kind: 'apiKey' as const }),
+  acceptedJsonBody('event', clientEvent),
+  fc.constant('application/json'),
+).map((p) => ({ ...p, mustAccept: true }))
+
+/** `POST /api/v1/check_ins` as logister-js sends it: each must be accepted. */
+export const clientCheckInPlan = plan(
+  'checkIn',
+  'POST',
+  fixed('/api/v1/check_ins'),
+  fc.constant({ kind: 'apiKeyBearer' as const }),
+  acceptedJsonBody('check_in', clientCheckIn),
+  fc.constant('application/json'),
+).map((p) => ({ ...p, mustAccept: true }))
 
 /** `POST /api/v1/ingest_events/batch`. */
 export const batchPlan = plan(
@@ -85,7 +110,7 @@ export const checkInPlan = plan(
   'POST',
   fixed('/api/v1/check_ins'),
   ingestAuth,
-  jsonBody('check_in', validCheckIn),
+  jsonBody('check_in', validCheckIn, true),
 )
 
 /** `POST /api/v1/deployments`. */
@@ -94,7 +119,7 @@ export const deploymentPlan = plan(
   'POST',
   fixed('/api/v1/deployments'),
   ingestAuth,
-  jsonBody('deployment', validDeployment),
+  jsonBody('deployment', validDeployment, true),
 )
 
 /** `POST /api/v1/mobile_ingest_tokens`. */
@@ -103,7 +128,7 @@ export const mobileTokenPlan = plan(
   'POST',
   fixed('/api/v1/mobile_ingest_tokens'),
   ingestAuth,
-  jsonBody('mobile_ingest_token', validMobileToken),
+  jsonBody('mobile_ingest_token', validMobileToken, true),
 )
 
 /** A path segment: usually the intended id, else another project's, a random UUID or junk. */

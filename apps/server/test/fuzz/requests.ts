@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib'
+import { deflateSync, gzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { SHARED_IDS } from './envelopes'
 import {
@@ -40,9 +40,20 @@ export interface JsonBody {
   readonly text: TextMutation
 }
 
+/** How a single-record JSON body is sent: as is, or compressed with a `Content-Encoding`. */
+export type Compression =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'gzip' | 'deflate' | 'plain'
+      /** What `Content-Encoding` claims (`plain`: the body is sent uncompressed anyway). */
+      readonly header: string
+      /** Cut the compressed bytes short. */
+      readonly truncate: boolean
+    }
+
 /** A request body before the marker and credentials are filled in. */
 export type BodyPlan =
-  | ({ readonly kind: 'json' } & JsonBody)
+  | ({ readonly kind: 'json'; readonly compression?: Compression } & JsonBody)
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   | { readonly kind: 'none' }
   | {
@@ -71,6 +82,8 @@ export interface RequestPlan {
   readonly body: BodyPlan
   /** Send a correct `Content-Length`. */
   readonly contentLength: boolean
+  /** The body is valid under every rule: anything but an acceptance (or 429) is a finding. */
+  readonly mustAccept?: boolean
 }
 
 const garbageAuth = fc.oneof(
@@ -220,9 +233,59 @@ export const rawBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
   }),
 )
 
-/** A JSON body for `envelope`: a valid envelope mutated, a generated value, or raw bytes. */
-export function jsonBody(envelope: string, valid: fc.Arbitrary<unknown>): fc.Arbitrary<BodyPlan> {
+/** Compression of a single-record body: mostly none; gzip, deflate, or a false claim. */
+export const compression: fc.Arbitrary<Compression> = fc.oneof(
+  { weight: 12, arbitrary: fc.constant({ kind: 'none' as const }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('gzip' as const, 'deflate' as const),
+      header: fc.constantFrom('gzip', 'deflate', 'GZIP', ' x-gzip'),
+      truncate: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('plain' as const),
+      header: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'gzip, deflate', 'zstd', ''),
+      truncate: fc.constant(false),
+    }),
+  },
+)
+
+/** A valid compression: none, or gzip or deflate, named right. */
+export const validCompression: fc.Arbitrary<Compression> = fc.oneof(
+  fc.constant({ kind: 'none' as const }),
+  fc.constantFrom('gzip' as const, 'deflate' as const).map((kind) => ({
+    kind,
+    header: kind,
+    truncate: false,
+  })),
+)
+
+/** A body that must be accepted: `valid` wrapped in its envelope, unmutated, maybe compressed. */
+export function acceptedJsonBody(envelope: string, valid: fc.Arbitrary<unknown>) {
+  return fc.record({
+    kind: fc.constant('json' as const),
+    value: valid.map((v) => ({ [envelope]: v })),
+    mutations: fc.constant([]),
+    text: fc.constant({ kind: 'none' as const }),
+    compression: validCompression,
+  })
+}
+
+/**
+ * A JSON body for `envelope`: a valid envelope mutated, a generated value, or raw bytes;
+ * compressed sometimes when `compress` (the single-record ingestion endpoints).
+ */
+export function jsonBody(
+  envelope: string,
+  valid: fc.Arbitrary<unknown>,
+  compress = false,
+): fc.Arbitrary<BodyPlan> {
   const upper = envelope.toUpperCase()
+  const coding = compress ? compression : fc.constant({ kind: 'none' as const })
   const wrapped = fc
     .tuple(valid, fc.nat(9))
     .map(([v, n]) => (n === 0 ? { [upper]: v } : { [envelope]: v }))
@@ -238,6 +301,7 @@ export function jsonBody(envelope: string, valid: fc.Arbitrary<unknown>): fc.Arb
           { weight: 3, arbitrary: mutations.filter((m) => m.length > 0) },
         ),
         text: textMutation,
+        compression: coding,
       }),
     },
     {
@@ -415,6 +479,15 @@ export function buildRequest(
   switch (plan.body.kind) {
     case 'json':
       body = encodeJson(plan.body, marker)
+      if (plan.body.compression && plan.body.compression.kind !== 'none') {
+        const c = plan.body.compression
+        let bytes: Uint8Array = enc.encode(body)
+        if (c.kind === 'gzip') bytes = gzipSync(bytes)
+        if (c.kind === 'deflate') bytes = deflateSync(bytes)
+        if (c.truncate) bytes = bytes.slice(0, Math.max(0, bytes.length - 9))
+        headers['Content-Encoding'] = c.header
+        body = bytes
+      }
       break
     case 'bytes':
       body = plan.body.bytes

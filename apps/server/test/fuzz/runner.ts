@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN } from '../support/harness'
+import { storedInvariantProblems } from './invariants'
 import { knownBug } from './known-bugs'
 import {
   type Baseline,
@@ -17,7 +18,7 @@ import { replyProblems } from './shapes'
 export interface FuzzRun {
   /** Sends one case; throws with the request and reply on any violation of the spec. */
   check(plan: RequestPlan): Promise<void>
-  /** Compares the ledger with the database; the problems found. */
+  /** Compares the ledger with the database and checks the stored rows' rules; the problems found. */
   verify(): Promise<string[]>
   /** Cases answered 500 by a known, still open bug, by bug. */
   readonly tally: Map<string, number>
@@ -36,7 +37,10 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
     tally,
     statuses,
     ledger,
-    verify: () => verifyLedger(fuzz, ledger, base),
+    verify: async () => [
+      ...(await verifyLedger(fuzz, ledger, base)),
+      ...(await storedInvariantProblems(fuzz)),
+    ],
     async check(plan) {
       const { request, markers } = buildRequest(plan, fuzz.fixture, ADMIN_TOKEN)
       const reply = await fuzz.send(request)
@@ -54,6 +58,9 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
           ...replyProblems(plan.endpoint, reply),
           ...record(ledger, plan.endpoint, reply, markers),
         )
+        if (plan.mustAccept && ![200, 201, 429].includes(reply.status)) {
+          problems.push(`a body valid under every rule was answered ${reply.status}`)
+        }
       }
       if (problems.length === 0) return
       const body = typeof request.body === 'string' ? request.body.slice(0, 2000) : request.body

@@ -1,10 +1,12 @@
 import { describe } from 'vitest'
 import { describeBatchIngest } from './batch-suite'
+import { describeEncodedBodies } from './encoded-bodies-suite'
 import type { Harness } from './harness'
 import { describeHttp } from './http-suite'
 import { describeIdempotency } from './idempotency-suite'
 import { describeIngestRecords } from './ingest-records-suite'
 import { describeIngestStatuses } from './ingest-status-suite'
+import { describeLogisterClients } from './logister-clients-suite'
 import { describeManagement } from './management-suite'
 import { describeMobileTokens } from './mobile-suite'
 import { describePerformance } from './performance-suite'
@@ -19,6 +21,8 @@ export function describeApi(harness: () => Harness): void {
   describe('ingestion records', () => describeIngestRecords(harness))
   describe('idempotent ingest', () => describeIdempotency(harness))
   describe('batch ingest', () => describeBatchIngest(harness))
+  describe('compressed bodies and long strings', () => describeEncodedBodies(harness))
+  describe("Logister's clients", () => describeLogisterClients(harness))
   describe('management', () => describeManagement(harness))
   describe('mobile ingest tokens', () => describeMobileTokens(harness))
   describe('rate limits', () => describeRateLimits(harness))
