@@ -159,14 +159,19 @@ export function describeLogisterPythonReplay(harness: () => Harness) {
 
   it('moves a monitor for the check-ins sent as events with their fields in context', async () => {
     const r = await read('/monitors?limit=100')
-    const monitor = r.body.monitors.find((m: Json) => m['slug'] === 'event-shape-job')
-    expect(monitor).toMatchObject({
-      environment: 'staging',
+    const bySlug = (slug: string) => r.body.monitors.find((m: Json) => m['slug'] === slug)
+    const common = { environment: 'staging', expected_interval_seconds: 600, check_in_count: 1 }
+    expect(bySlug('event-shape-job')).toMatchObject({
+      ...common,
+      health: 'ok',
+      last_status: 'ok',
+      last_release: '2.8.0-py',
+      last_check_in_at: '2026-11-24T23:19:42.088Z',
+    })
+    expect(bySlug('event-shape-job-2')).toMatchObject({
+      ...common,
       health: 'error',
       last_status: 'error',
-      expected_interval_seconds: 600,
-      check_in_count: 2,
-      last_release: '2.8.0-py',
     })
   })
 
