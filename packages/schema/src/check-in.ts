@@ -1,13 +1,6 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import {
-  dateTime,
-  eventId,
-  intervalSeconds,
-  nonNegativeNumber,
-  requiredText,
-  text,
-} from './formats'
+import { dateTime, durationMs, eventId, intervalSeconds, requiredText, text } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
@@ -30,7 +23,7 @@ export const checkInSchema = z
     expected_interval_seconds: intervalSeconds()
       .optional()
       .meta({ description: 'How often a report is expected; default 300.' }),
-    duration_ms: nonNegativeNumber().optional(),
+    duration_ms: durationMs().optional(),
     trace_id: text().optional(),
     request_id: text().optional(),
     event_id: eventId().optional(),

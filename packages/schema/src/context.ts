@@ -3,13 +3,15 @@ import { REPOSITORY_ALIASES, SPAN_KINDS } from './enums'
 import {
   commitSha,
   dateTime,
+  durationMs,
   freeObject,
   intervalSeconds,
-  nonNegativeNumber,
+  metricValue,
   oneOf,
   repository,
-  stringOrInteger,
+  statusValue,
   text,
+  userId,
 } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
@@ -56,10 +58,10 @@ export const eventContextSchema = z
       trace_id: text().optional(),
       request_id: text().optional(),
       session_id: text().optional(),
-      user_id: stringOrInteger().optional(),
+      user_id: userId().optional(),
       transaction_name: text().optional(),
-      duration_ms: nonNegativeNumber().optional(),
-      value: z.number({ error: 'must be a number' }).optional(),
+      duration_ms: durationMs().optional(),
+      value: metricValue().optional(),
       unit: text().optional(),
       tags: tagsSchema.optional(),
       exception: exceptionSchema.optional(),
@@ -75,7 +77,7 @@ export const eventContextSchema = z
       kind: oneOf(SPAN_KINDS).optional(),
       started_at: dateTime().optional(),
       ended_at: dateTime().optional(),
-      status: stringOrInteger().optional(),
+      status: statusValue().optional(),
     },
     { error: 'must be an object' },
   )

@@ -10,13 +10,14 @@ import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
 import {
   commitSha,
   dateTime,
+  durationMs,
   eventId,
   intervalSeconds,
-  nonNegativeNumber,
   oneOf,
   repository,
-  stringOrInteger,
+  statusValue,
   text,
+  userId,
 } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
@@ -42,13 +43,13 @@ export const eventSchema = z
     trace_id: text().optional(),
     request_id: text().optional(),
     session_id: text().optional(),
-    user_id: stringOrInteger().optional(),
+    user_id: userId().optional(),
     transaction_name: text().optional(),
-    duration_ms: nonNegativeNumber().optional(),
+    duration_ms: durationMs().optional(),
     expected_interval_seconds: intervalSeconds().optional(),
     check_in_slug: text().optional(),
     check_in_status: text().optional(),
-    status: stringOrInteger().optional(),
+    status: statusValue().optional(),
     span_id: text().optional(),
     parent_span_id: text().optional(),
     kind: oneOf(SPAN_KINDS).optional(),
