@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
+import { describeExtremesContract } from './store-contract-extremes'
 import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
@@ -66,6 +67,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeDedupeContract(h)
     describeMonitorsContract(h)
     describeReadsContract(h)
+    describeExtremesContract(h)
     describeSourceContract(h)
   })
 }
