@@ -1,6 +1,7 @@
 import { parseSparkline, transactionLatency, withSparklines } from './chart-reads'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import { type ManagementApi, type ManagementOperation, projectOperation } from './management'
+import { readManagementBody } from './management-body'
 import type {
   DeploymentRecord,
   EventRecord,
@@ -433,15 +434,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     updateIssue: withProject(async (request, project) => {
       const issue = await store.findIssue(project.id, issueId(request))
       if (!issue) return json(404, NOT_FOUND)
-      let body = request.body
-      if (request.text !== undefined && request.text.trim() !== '') {
-        try {
-          body = JSON.parse(request.text)
-        } catch {
-          return json(400, { error: 'Request body must be a JSON object with an "issue" object' })
-        }
-      }
-      const status = (body as { issue?: { status?: unknown } } | null)?.issue?.status
+      const body = readManagementBody(request, { key: 'issue', fields: ['status'] })
+      if (!body.ok) return body.response
+      const status = body.value?.['status']
       if (typeof status !== 'string' || !ISSUE_STATUSES.includes(status as IssueStatus)) {
         return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
       }

@@ -498,7 +498,10 @@ describe('management API', () => {
     })
     expect(await e.management.createProject({ headers: admin, body: {} })).toMatchObject({
       status: 400,
-      body: { error: 'param is missing or the value is empty: project' },
+      body: {
+        error:
+          'param is missing or the value is empty: project (the request body has no "project" object)',
+      },
     })
   })
 

@@ -1,5 +1,6 @@
 import { describe } from 'vitest'
 import { describeBatchIngest } from './batch-suite'
+import { describeBounds } from './bounds-suite'
 import type { Harness } from './harness'
 import { describeHttp } from './http-suite'
 import { describeIdempotency } from './idempotency-suite'
@@ -23,4 +24,5 @@ export function describeApi(harness: () => Harness): void {
   describe('rate limits', () => describeRateLimits(harness))
   describe('read API', () => describeReads(harness))
   describe('performance reads', () => describePerformance(harness))
+  describe('extreme values, links and bodies', () => describeBounds(harness))
 }
