@@ -58,12 +58,19 @@ const q = (s: string) => `'${s.replaceAll("'", "''")}'`
 const f8 = (v: string | number) => `${q(String(v))}::float8`
 const ts = (v: string) => `${q(v)}::timestamptz`
 const id = 'gen_random_uuid()'
+// One row of each kind carries the 10,000-character names (more would only slow the fuzz).
+const long = (i: number) => (i === 0 ? EXTREME.longName : '')
 
 /**
  * The statements that seed project `projectId` with extreme rows, timed rows in the hour
- * before `now` (so the default windows of the reads hold them). Run them in order.
+ * before `now` (so the default windows of the reads hold them), spans and events in trace
+ * `traceId`. Run them in order.
  */
-export function extremeRowsSql(projectId: string, now: Date): string[] {
+export function extremeRowsSql(
+  projectId: string,
+  now: Date,
+  traceId: string = EXTREME.traceId,
+): string[] {
   const p = `${q(projectId)}::uuid`
   const recent = ts(new Date(now.getTime() - 30 * 60_000).toISOString())
   const event = (type: string, cols: Record<string, string>, payload: unknown = {}) => {
@@ -94,7 +101,7 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
           is_error: d === 'NaN' ? 'true' : 'false',
           status_code: d === 'NaN' ? '2147483647' : 'null',
           environment: q('production'),
-          trace_id: q(EXTREME.traceId),
+          trace_id: q(traceId),
         },
         { event_type: 'transaction', context: { duration_ms: '__HUGE__' } },
       ),
@@ -134,7 +141,7 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
       `insert into issues (id, project_id, hash, grouping_key, title, level, status, count,
          first_seen_at, last_seen_at, regression_count)
        values (${id}, ${p}, ${q(`${issue}-${projectId}`)}, ${q(`message:${issue}`)},
-         ${q(`${EXTREME.issueTitlePrefix} ${i} ${EXTREME.longName}`)}, 'error', 'unresolved',
+         ${q(`${EXTREME.issueTitlePrefix} ${i} ${long(i)}`)}, 'error', 'unresolved',
          ${EXTREME.maxBigint}, ${ts(FAR_TIMES[0]!)}, ${ts(at)}, ${EXTREME.maxBigint})`,
     )
     const issueId = `(select id from issues where project_id = ${p} and hash = ${q(`${issue}-${projectId}`)})`
@@ -147,9 +154,9 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
             issue_id: issueId,
             occurred_at: occurred === null ? recent : ts(occurred),
             environment: q('production'),
-            release: q(EXTREME.longName),
-            trace_id: q(EXTREME.traceId),
-            session_id: q(EXTREME.longName),
+            release: q(`r${long(i)}`),
+            trace_id: q(traceId),
+            session_id: q(`s${long(i)}`),
           },
           { event_type: 'error', repository: 'o/n', context: frames },
         ),
@@ -163,9 +170,9 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
       `insert into monitors (id, project_id, slug, environment, status, last_status,
          last_check_in_at, expected_interval_seconds, last_release, last_duration_ms,
          check_in_count, created_at, updated_at)
-       values (${id}, ${p}, ${q(`${EXTREME.monitorPrefix}-${i}-${EXTREME.longName}`)},
-         'production', 'ok', ${q(EXTREME.longName)}, ${ts(at)}, 2147483647,
-         ${q(EXTREME.longName)}, ${f8(MAX_DOUBLE)}, ${EXTREME.maxBigint}, ${recent}, ${recent})`,
+       values (${id}, ${p}, ${q(`${EXTREME.monitorPrefix}-${i}-${long(i)}`)},
+         'production', 'ok', ${q(`s${long(i)}`)}, ${ts(at)}, 2147483647,
+         ${q(`r${long(i)}`)}, ${f8(MAX_DOUBLE)}, ${EXTREME.maxBigint}, ${recent}, ${recent})`,
     )
   })
 
@@ -182,8 +189,9 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
       `insert into deployments (id, project_id, repository, environment, release, commit_sha,
          deployed_at, pull_request_number, pull_request_url, release_url, compare_url,
          workflow_run_url, deployment_url, release_tag, payload, source, created_at, updated_at)
-       values (${id}, ${p}, 'o/n', 'production', ${q(`${i}-${EXTREME.longName}`)}, 'abcdef1',
-         ${ts(at)}, ${q('9'.repeat(10_000))}, ${links.map(q).join(', ')}, ${q(EXTREME.longName)},
+       values (${id}, ${p}, 'o/n', 'production', ${q(`${i}-${long(i)}`)}, 'abcdef1',
+         ${ts(at)}, ${q(i === 0 ? '9'.repeat(10_000) : '42')}, ${links.map(q).join(', ')},
+         ${q(`t${long(i)}`)},
          '{}'::jsonb, 'api', ${recent}, ${recent})`,
     )
   })
@@ -194,8 +202,8 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
     const all: Record<string, string> = {
       id,
       project_id: p,
-      trace_id: q(EXTREME.traceId),
-      name: q(EXTREME.longName),
+      trace_id: q(traceId),
+      name: q('extreme span'),
       kind: q('server'),
       started_at: recent,
       received_at: recent,
@@ -204,7 +212,9 @@ export function extremeRowsSql(projectId: string, now: Date): string[] {
     }
     return `insert into spans (${Object.keys(all).join(', ')}) values (${Object.values(all).join(', ')})`
   }
-  statements.push(span({ span_id: q('root'), duration_ms: f8(MAX_DOUBLE) }))
+  statements.push(
+    span({ span_id: q('root'), duration_ms: f8(MAX_DOUBLE), name: q(EXTREME.longName) }),
+  )
   for (const d of BAD_DURATIONS) {
     statements.push(span({ span_id: q(`d-${d}`), parent_span_id: q('root'), duration_ms: f8(d) }))
   }

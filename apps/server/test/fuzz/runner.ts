@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN } from '../support/harness'
+import { bodyRuleProblems } from './body-oracle'
 import { knownBug } from './known-bugs'
 import {
   type Baseline,
@@ -52,6 +53,7 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
       } else {
         problems.push(
           ...replyProblems(plan.endpoint, reply),
+          ...bodyRuleProblems(plan.endpoint, request, reply),
           ...record(ledger, plan.endpoint, reply, markers),
         )
       }
