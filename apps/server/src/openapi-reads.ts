@@ -36,7 +36,10 @@ const errorResponse = (description: string, body: OpenApiObject) => ({
 })
 const errors = (...statuses: number[]) => {
   const all: Record<string, OpenApiObject> = {
-    '400': errorResponse('The body is not valid JSON.', ref('Error')),
+    '400': errorResponse(
+      'The body is missing, not valid JSON or not a JSON object, or its `issue` envelope is missing, null or empty.',
+      ref('Error'),
+    ),
     '401': errorResponse('The access token is missing or unknown.', ref('Error')),
     '404': errorResponse('No such project or issue, or the user may not see it.', ref('Error')),
     '422': errorResponse(
