@@ -120,11 +120,11 @@ const errors = (...statuses: number[]) =>
     }),
   )
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'The body is not valid JSON, or its envelope is missing.',
+  400: 'The body is missing, not valid JSON or not a JSON object, or its envelope is missing, null, empty or not an object; the message names the envelope.',
   401: 'The access token is missing or unknown.',
   403: 'The user may see the project but not manage it, or is not an administrator.',
   404: 'No such project or key, or the user may not see it.',
-  422: 'The envelope failed validation; every problem is listed.',
+  422: 'The envelope failed validation or names none of its fields; every problem is listed.',
 }
 const EXAMPLES: Record<number, OpenApiObject> = {
   400: { error: 'param is missing or the value is empty: project' },
@@ -331,9 +331,9 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
       }),
       put: operation('setRateLimits', 'Set project-level rate-limit overrides (administrators)', {
         description:
-          'Application administrators only (`SERVICE_ADMIN_EMAILS`); owners and members get 403. A field that is null or absent uses the server default; `{"rate_limit": null}` clears every override. Takes effect on every instance within a second.',
+          'Application administrators only (`SERVICE_ADMIN_EMAILS`); owners and members get 403. A field that is null or absent uses the server default; `{"rate_limit": null}` clears every override (a body of `null` or `{}`, or an empty envelope, is a 400). Takes effect on every instance within a second.',
         parameters: [PROJECT_ID],
-        requestBody: envelope('rate_limit', 'RateLimitRequest', false),
+        requestBody: envelope('rate_limit', 'RateLimitRequest'),
         responses: {
           ...ok(200, 'The effective limits.', { rate_limit: ref('RateLimits') }),
           ...errors(400, 401, 403, 404, 422),

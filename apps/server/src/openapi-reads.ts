@@ -4,6 +4,20 @@ import { EVENT_TYPES, type OpenApiExtension, type OpenApiObject } from '@tis/sch
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: OpenApiObject) => ({ 'application/json': { schema } })
 const dateTime = { type: 'string', format: 'date-time' }
+/** A stored instant: `null` only for one an old database holds without an RFC 3339 form. */
+const storedTime = {
+  type: ['string', 'null'],
+  format: 'date-time',
+  description:
+    'null only for an instant stored before issue 18 that has no RFC 3339 form (a BC date, ±infinity).',
+}
+/** A stored link: an http(s) URL, else null (also for a stored link of another scheme). */
+const link = {
+  type: ['string', 'null'],
+  format: 'uri',
+  description:
+    'An http or https URL; null when absent or when the stored value has another scheme.',
+}
 const uuid = { type: 'string', format: 'uuid' }
 const nullableString = { type: ['string', 'null'] }
 const nullableNumber = { type: ['number', 'null'] }
@@ -36,7 +50,10 @@ const errorResponse = (description: string, body: OpenApiObject) => ({
 })
 const errors = (...statuses: number[]) => {
   const all: Record<string, OpenApiObject> = {
-    '400': errorResponse('The body is not valid JSON.', ref('Error')),
+    '400': errorResponse(
+      'The body is missing, not valid JSON or not a JSON object, or its `issue` envelope is missing, null or empty.',
+      ref('Error'),
+    ),
     '401': errorResponse('The access token is missing or unknown.', ref('Error')),
     '404': errorResponse('No such project or issue, or the user may not see it.', ref('Error')),
     '422': errorResponse(
@@ -77,8 +94,8 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       level: { type: 'string' },
       status: { type: 'string', enum: STATUSES },
       count: { type: 'integer' },
-      first_seen_at: dateTime,
-      last_seen_at: dateTime,
+      first_seen_at: storedTime,
+      last_seen_at: storedTime,
       first_release: nullableString,
       last_release: nullableString,
       latest_event_id: { type: ['string', 'null'], format: 'uuid' },
@@ -121,7 +138,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       level: nullableString,
       message: nullableString,
       fingerprint: nullableString,
-      occurred_at: dateTime,
+      occurred_at: storedTime,
       context: { type: 'object' },
       issue_id: { type: ['string', 'null'], format: 'uuid' },
       environment: nullableString,
@@ -157,10 +174,10 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
         description: 'The last ok/error check-in; null until the first of them.',
       },
       last_status: { type: 'string', description: 'The status of the newest check-in as sent.' },
-      last_check_in_at: dateTime,
+      last_check_in_at: storedTime,
       expected_interval_seconds: { type: 'integer' },
-      next_expected_at: dateTime,
-      missed_after: dateTime,
+      next_expected_at: storedTime,
+      missed_after: storedTime,
       last_release: nullableString,
       check_in_count: { type: 'integer' },
     },
@@ -224,13 +241,13 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       commit_sha: { type: 'string' },
       branch: nullableString,
       release_tag: nullableString,
-      deployed_at: dateTime,
+      deployed_at: storedTime,
       pull_request_number: nullableString,
-      pull_request_url: nullableString,
-      release_url: nullableString,
-      compare_url: nullableString,
-      workflow_run_url: nullableString,
-      deployment_url: nullableString,
+      pull_request_url: link,
+      release_url: link,
+      compare_url: link,
+      workflow_run_url: link,
+      deployment_url: link,
       source: {
         type: 'string',
         enum: ['api', 'event'],
@@ -391,7 +408,7 @@ const SCHEMAS: OpenApiExtension['schemas'] = {
       parent_span_id: { ...nullableString, description: 'null for a root span' },
       name: nullableString,
       kind: nullableString,
-      started_at: dateTime,
+      started_at: storedTime,
       ended_at: { type: ['string', 'null'], format: 'date-time' },
       duration_ms: {
         ...nullableNumber,

@@ -205,7 +205,9 @@ export const SOURCE_OPENAPI: OpenApiExtension = {
           },
           responses: {
             '200': settingsResponse,
-            '400': error('The body is not valid JSON.'),
+            '400': error(
+              'The body is missing, not valid JSON, not a JSON object or empty (`{}`, or an envelope that is null or empty); the message begins `param is missing or the value is empty: source_settings`.',
+            ),
             '401': error('The access token is missing or unknown.'),
             '403': error('The user may see the project but not manage it.'),
             '404': error('No such project, or the user may not see it.'),

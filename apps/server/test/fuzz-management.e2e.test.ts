@@ -8,5 +8,6 @@ describeFuzz('fuzzing the management endpoints', [
   ['POST /api/v1/projects/:id/api_keys', managementPlans.createApiKey],
   ['POST /api/v1/projects/:id/members', managementPlans.addMember],
   ['PUT /api/v1/projects/:id/rate_limits', managementPlans.setRateLimits],
+  ['PUT /api/v1/projects/:id/source_settings', managementPlans.setSourceSettings],
   ['PATCH /api/v1/projects/:id/issues/:issue_id', managementPlans.updateIssue],
 ])

@@ -1,6 +1,7 @@
 import { type EngineResponse, json } from './http'
 import type { ProjectRecord, ReadStore, TransactionLatencyBucket } from './ports'
 import { everyBucket, parseMetricQuery, type QueryResult } from './read-query'
+import { finiteOrNull } from './stored-values'
 
 type RawQuery = Readonly<Record<string, string | undefined>>
 
@@ -66,10 +67,10 @@ export function latencyBucketsJson(
   return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
     count: b?.count ?? 0,
     error_count: b?.errorCount ?? 0,
-    p50_ms: b?.p50 ?? null,
-    p95_ms: b?.p95 ?? null,
-    p99_ms: b?.p99 ?? null,
-    avg_ms: b?.avg ?? null,
+    p50_ms: finiteOrNull(b?.p50),
+    p95_ms: finiteOrNull(b?.p95),
+    p99_ms: finiteOrNull(b?.p99),
+    avg_ms: finiteOrNull(b?.avg),
   }))
 }
 

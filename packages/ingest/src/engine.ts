@@ -1,6 +1,5 @@
 import {
   ERROR_BODIES,
-  missingEnvelopeMessage,
   type NormalizedEvent,
   type ParseResult,
   parseCheckInEnvelope,
@@ -42,8 +41,8 @@ import {
   monitorFromCheckIn,
   monitorFromEvent,
 } from './records'
-import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './sessions'
 import { DEFAULT_MAX_BODY_BYTES, parseBody } from './request-body'
+import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './sessions'
 import { createSharedRateLimiter } from './shared-rate-limit'
 import { createSourceExcerpts, type SourceExcerptsOptions } from './source/excerpts'
 import { createSourceSettingsApi, type SourceSettingsApi } from './source/settings-api'

@@ -1,14 +1,14 @@
 import {
   ERROR_BODIES,
+  MANAGEMENT_FIELDS,
   type ManagementEnvelopeKey,
   type ManagementRecords,
-  missingEnvelopeMessage,
-  type ParseResult,
   parseManagementEnvelope,
 } from '@tis/schema'
 import { StoreError } from './errors'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
+import { type ManagementBodySpec, readManagementBody } from './management-body'
 import { mobileTokenJson } from './mobile'
 import type {
   ApiKeyRecord,
@@ -154,35 +154,33 @@ function apiKeyJson(k: ApiKeyRecord) {
   }
 }
 
+/** The outcome of {@link readBody}: the parsed fields (`null`: a clearing envelope), or the answer. */
+type BodyOf<K extends ManagementEnvelopeKey> =
+  | { ok: true; value: ManagementRecords[K] | null }
+  | { ok: false; response: EngineResponse }
+
 /**
- * Reads and validates a management body: from `text` when the host passes raw text (empty means
- * no body; malformed JSON is a 400 like on the ingestion endpoints), else from `body`.
+ * Reads a management body: {@link readManagementBody} decides whether the body is usable at all
+ * (the same rule on every route), then the envelope's fields are validated by `@tis/schema`.
  */
 function readBody<K extends ManagementEnvelopeKey>(
   request: EngineRequest,
   key: K,
-  options: { optional?: boolean } = {},
-): ParseResult<ManagementRecords[K]> {
-  let body = request.body
-  if (request.text !== undefined && request.text.trim() !== '') {
-    try {
-      body = JSON.parse(request.text)
-    } catch {
-      return {
-        ok: false,
-        status: 400,
-        error: `${missingEnvelopeMessage(key)} (the request body is not valid JSON)`,
-      }
-    }
+  spec: Omit<ManagementBodySpec, 'key' | 'fields'> = {},
+): BodyOf<K> {
+  const body = readManagementBody(request, { key, fields: MANAGEMENT_FIELDS[key], ...spec })
+  if (!body.ok) return body
+  if (body.value === null) return { ok: true, value: null }
+  if (Object.keys(body.value).length === 0) return { ok: true, value: {} as ManagementRecords[K] }
+  const parsed = parseManagementEnvelope(key, { [key]: body.value })
+  if (parsed.ok) return parsed
+  return {
+    ok: false,
+    response:
+      parsed.status === 400
+        ? json(400, { error: parsed.error })
+        : json(422, { errors: parsed.errors }),
   }
-  return parseManagementEnvelope(key, body, options)
-}
-
-function invalid<T>(parsed: ParseResult<T>): EngineResponse | null {
-  if (parsed.ok) return null
-  return parsed.status === 400
-    ? json(400, { error: parsed.error })
-    : json(422, { errors: parsed.errors })
 }
 
 /** Creates the management operations over a store. */
@@ -236,12 +234,12 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
     createUser: authed(async (request, _user, admin) => {
       if (!admin) return json(403, ERROR_BODIES.forbidden)
       const parsed = readBody(request, 'user')
-      if (!parsed.ok) return invalid(parsed)!
+      if (!parsed.ok) return parsed.response
       const token = generateToken(TOKEN_PREFIXES.user)
       try {
         const user = await store.createUser({
           id: uuidv7(),
-          email: parsed.value.email,
+          email: parsed.value!.email,
           tokenDigest: sha256Hex(token),
           createdAt: now(),
         })
@@ -259,11 +257,12 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     createProject: authed(async (request, user) => {
       const parsed = readBody(request, 'project')
-      if (!parsed.ok) return invalid(parsed)!
+      if (!parsed.ok) return parsed.response
+      const value = parsed.value!
       const project = await store.createProject({
         id: uuidv7(),
-        name: parsed.value.name.trim(),
-        integrationKind: parsed.value.integration_kind,
+        name: value.name.trim(),
+        integrationKind: value.integration_kind,
         ownerId: user.id,
         createdAt: now(),
       })
@@ -286,7 +285,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     createApiKey: withProject(false, async (request, project) => {
       const parsed = readBody(request, 'api_key', { optional: true })
-      if (!parsed.ok) return invalid(parsed)!
+      if (!parsed.ok) return parsed.response
       if (project.status !== 'active') {
         return json(422, { errors: ['project is archived; restore it before creating keys'] })
       }
@@ -294,7 +293,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       const key = await store.createApiKey({
         id: uuidv7(),
         projectId: project.id,
-        name: parsed.value.name?.trim() || 'default',
+        name: parsed.value?.name?.trim() || 'default',
         tokenDigest: sha256Hex(token),
         createdAt: now(),
       })
@@ -332,13 +331,14 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     setRateLimits: withProject(false, async (request, project, _user, admin) => {
       if (!admin) return json(403, ERROR_BODIES.forbidden)
-      const parsed = readBody(request, 'rate_limit', { optional: true })
-      if (!parsed.ok) return invalid(parsed)!
+      // `{"rate_limit": null}` clears every override (documented); `{}` and `null` are refused.
+      const parsed = readBody(request, 'rate_limit', { nullClears: true })
+      if (!parsed.ok) return parsed.response
       const v = parsed.value
       const override: RateLimitOverride = {
-        requests: v.requests ?? null,
-        periodSeconds: v.period_seconds ?? null,
-        authFailureRequests: v.auth_failure_requests ?? null,
+        requests: v?.requests ?? null,
+        periodSeconds: v?.period_seconds ?? null,
+        authFailureRequests: v?.auth_failure_requests ?? null,
       }
       const empty = Object.values(override).every((x) => x === null)
       const updated = await store.setProjectRateLimit(project.id, empty ? null : override)
@@ -350,8 +350,8 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     addMember: withProject(true, async (request, project) => {
       const parsed = readBody(request, 'member')
-      if (!parsed.ok) return invalid(parsed)!
-      const member = await store.findUserByEmail(parsed.value.email)
+      if (!parsed.ok) return parsed.response
+      const member = await store.findUserByEmail(parsed.value!.email)
       if (!member) return json(422, { errors: ['email does not belong to a user'] })
       const added = await store.addMember(project.id, member.id, now())
       return json(added ? 201 : 200, {

@@ -13,6 +13,7 @@ import type {
   RootSpanQuery,
   TransactionQuery,
 } from './ports'
+import { isValidDate } from './stored-values'
 
 /** The first instant the store can hold: 0001-01-01T00:00:00Z. */
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
@@ -303,7 +304,11 @@ export async function keysetPage<Q extends { limit: number }, R>(
   const rows = await fetch({ ...parsed.value, limit: limit + 1 })
   const shown = rows.slice(0, limit)
   const last = shown[shown.length - 1]
-  return { rows: shown, next: rows.length > limit && last ? encodeCursor(key(last)) : null }
+  const position = last ? key(last) : undefined
+  // A row whose time JavaScript cannot represent (a BC date in an old database) has no keyset
+  // position to continue from: such rows sort last, so the list ends there.
+  const more = rows.length > limit && position !== undefined && isValidDate(position.at)
+  return { rows: shown, next: more ? encodeCursor(position) : null }
 }
 
 /** Parses the query of `GET …/deployments`. */

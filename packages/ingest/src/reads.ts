@@ -2,6 +2,7 @@ import { parseSparkline, transactionLatency, withSparklines } from './chart-read
 import { monitorCheckIns } from './check-in-reads'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import { type ManagementApi, type ManagementOperation, projectOperation } from './management'
+import { readManagementBody } from './management-body'
 import type {
   DeploymentRecord,
   EventRecord,
@@ -26,6 +27,7 @@ import {
   parseTransactionQuery,
 } from './read-query'
 import type { SourceExcerpts } from './source/excerpts'
+import { finiteOrNull, isoOrNull, isValidDate, linkOrNull } from './stored-values'
 
 const NOT_FOUND = { error: 'Not found' } as const
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
@@ -114,10 +116,10 @@ export function monitorJson(m: MonitorRecord, now: Date) {
     status: monitorStatus(m, now),
     health: m.health,
     last_status: m.lastStatus,
-    last_check_in_at: m.lastCheckInAt.toISOString(),
+    last_check_in_at: isoOrNull(m.lastCheckInAt),
     expected_interval_seconds: m.expectedIntervalSeconds,
-    next_expected_at: new Date(next).toISOString(),
-    missed_after: new Date(next + grace * 1000).toISOString(),
+    next_expected_at: isoOrNull(new Date(next)),
+    missed_after: isoOrNull(new Date(next + grace * 1000)),
     last_release: m.lastRelease,
     check_in_count: m.checkInCount,
   }
@@ -137,8 +139,8 @@ export function issueJson(i: IssueRecord) {
     level: i.level,
     status: i.status,
     count: i.count,
-    first_seen_at: i.firstSeenAt.toISOString(),
-    last_seen_at: i.lastSeenAt.toISOString(),
+    first_seen_at: isoOrNull(i.firstSeenAt),
+    last_seen_at: isoOrNull(i.lastSeenAt),
     first_release: i.firstRelease,
     last_release: i.lastRelease,
     latest_event_id: i.latestEventId,
@@ -156,7 +158,7 @@ export function eventJson(e: EventRecord) {
     level: e.level,
     message: e.message,
     fingerprint: e.fingerprint,
-    occurred_at: e.occurredAt.toISOString(),
+    occurred_at: isoOrNull(e.occurredAt),
     context: e.payload['context'] ?? {},
     issue_id: e.issueId,
     environment: e.environment,
@@ -174,10 +176,10 @@ export function transactionJson(t: TransactionSummary) {
     count: t.count,
     error_count: t.errorCount,
     error_rate: t.count === 0 ? 0 : t.errorCount / t.count,
-    p50_ms: t.p50,
-    p95_ms: t.p95,
-    p99_ms: t.p99,
-    avg_ms: t.avg,
+    p50_ms: finiteOrNull(t.p50),
+    p95_ms: finiteOrNull(t.p95),
+    p99_ms: finiteOrNull(t.p99),
+    avg_ms: finiteOrNull(t.avg),
   }
 }
 
@@ -190,10 +192,10 @@ export function metricBucketsJson(
 ) {
   return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
     count: b?.count ?? 0,
-    sum: b?.sum ?? null,
-    min: b?.min ?? null,
-    max: b?.max ?? null,
-    avg: b?.avg ?? null,
+    sum: finiteOrNull(b?.sum),
+    min: finiteOrNull(b?.min),
+    max: finiteOrNull(b?.max),
+    avg: finiteOrNull(b?.avg),
   }))
 }
 
@@ -206,9 +208,9 @@ export function spanJson(s: SpanRecord) {
     parent_span_id: s.parentSpanId,
     name: s.name,
     kind: s.kind,
-    started_at: s.startedAt.toISOString(),
-    ended_at: s.endedAt?.toISOString() ?? null,
-    duration_ms: s.durationMs,
+    started_at: isoOrNull(s.startedAt),
+    ended_at: isoOrNull(s.endedAt),
+    duration_ms: finiteOrNull(s.durationMs),
     environment: s.environment,
     release: s.release,
     status: s.status,
@@ -255,6 +257,22 @@ export function traceTree(spans: readonly SpanRecord[]) {
   return { root, depthOf }
 }
 
+/**
+ * The earliest span start and latest span end (`ended_at`, else start plus `duration_ms`) of a
+ * trace, as ISO strings; instants JavaScript cannot represent (from an old database) are skipped.
+ */
+export function traceExtent(spans: readonly SpanRecord[]) {
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  for (const s of spans) {
+    const start = s.startedAt.getTime()
+    const end = s.endedAt?.getTime() ?? start + (finiteOrNull(s.durationMs) ?? 0)
+    if (isValidDate(new Date(start)) && start < first) first = start
+    if (isValidDate(new Date(end)) && end > last) last = end
+  }
+  return { startedAt: isoOrNull(new Date(first)), endedAt: isoOrNull(new Date(last)) }
+}
+
 /** JSON of a deployment. */
 export function deploymentJson(d: DeploymentRecord) {
   return {
@@ -265,13 +283,13 @@ export function deploymentJson(d: DeploymentRecord) {
     commit_sha: d.commitSha,
     branch: d.branch,
     release_tag: d.releaseTag,
-    deployed_at: d.deployedAt.toISOString(),
+    deployed_at: isoOrNull(d.deployedAt),
     pull_request_number: d.pullRequestNumber,
-    pull_request_url: d.pullRequestUrl,
-    release_url: d.releaseUrl,
-    compare_url: d.compareUrl,
-    workflow_run_url: d.workflowRunUrl,
-    deployment_url: d.deploymentUrl,
+    pull_request_url: linkOrNull(d.pullRequestUrl),
+    release_url: linkOrNull(d.releaseUrl),
+    compare_url: linkOrNull(d.compareUrl),
+    workflow_run_url: linkOrNull(d.workflowRunUrl),
+    deployment_url: linkOrNull(d.deploymentUrl),
     source: d.source,
   }
 }
@@ -307,6 +325,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       const [exact] = await store.listDeployments({ ...base, release: e.release })
       if (exact) return exact
     }
+    if (!isValidDate(e.occurredAt)) return null
     const [before] = await store.listDeployments({ ...base, deployedBefore: e.occurredAt })
     return before ?? null
   }
@@ -361,16 +380,13 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       if (spans.length === 0 && events.length === 0) return json(404, NOT_FOUND)
       const shown = spans.slice(0, MAX_TRACE_SPANS)
       const { root, depthOf } = traceTree(shown)
-      const starts = shown.map((s) => s.startedAt.getTime())
-      const ends = shown.map(
-        (s) => s.endedAt?.getTime() ?? s.startedAt.getTime() + (s.durationMs ?? 0),
-      )
+      const { startedAt, endedAt } = traceExtent(shown)
       return json(200, {
         trace_id: traceId,
         root: root ? spanJson(root) : null,
-        duration_ms: root?.durationMs ?? null,
-        started_at: shown.length ? new Date(Math.min(...starts)).toISOString() : null,
-        ended_at: shown.length ? new Date(Math.max(...ends)).toISOString() : null,
+        duration_ms: finiteOrNull(root?.durationMs),
+        started_at: startedAt,
+        ended_at: endedAt,
         span_count: shown.length,
         truncated: spans.length > MAX_TRACE_SPANS,
         spans: shown.map((s) => ({ ...spanJson(s), depth: depthOf(s) })),
@@ -406,15 +422,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     updateIssue: withProject(async (request, project) => {
       const issue = await store.findIssue(project.id, issueId(request))
       if (!issue) return json(404, NOT_FOUND)
-      let body = request.body
-      if (request.text !== undefined && request.text.trim() !== '') {
-        try {
-          body = JSON.parse(request.text)
-        } catch {
-          return json(400, { error: 'Request body must be a JSON object with an "issue" object' })
-        }
-      }
-      const status = (body as { issue?: { status?: unknown } } | null)?.issue?.status
+      const body = readManagementBody(request, { key: 'issue', fields: ['status'] })
+      if (!body.ok) return body.response
+      const status = body.value?.['status']
       if (typeof status !== 'string' || !ISSUE_STATUSES.includes(status as IssueStatus)) {
         return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
       }

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { ENVELOPE_KEYS, unwrapEnvelope } from './envelope'
-import { dateTime, eventId, intervalSeconds, nonNegativeNumber } from './formats'
+import { dateTime, durationMs, eventId, intervalSeconds } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type KnownFields, type ParseResult, success, unprocessable } from './result'
@@ -26,7 +26,7 @@ export const checkInSchema = z
     expected_interval_seconds: intervalSeconds()
       .optional()
       .meta({ description: 'How often a report is expected; default 300.' }),
-    duration_ms: nonNegativeNumber().optional(),
+    duration_ms: durationMs().optional(),
     trace_id: clippedText().optional(),
     request_id: clippedText().optional(),
     event_id: eventId().optional(),

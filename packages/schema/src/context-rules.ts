@@ -1,6 +1,6 @@
 import type * as z from 'zod'
 import type { EventType } from './enums'
-import { dateTime, intervalSeconds } from './formats'
+import { dateTime, intervalSeconds, STATUS_BOUNDS } from './formats'
 import type { JsonObject, KeySpec } from './keys'
 import { LIMITS } from './limits'
 import { formatIssues, type Problem } from './messages'
@@ -59,7 +59,7 @@ export const CONTEXT_RULES: Readonly<Record<string, ContextRule>> = {
   ),
   started_at: span(dateTime(), 'RFC 3339 date-time.'),
   ended_at: span(dateTime(), 'RFC 3339 date-time.'),
-  status: http(clippedStringOrInteger(), 'Status (string or integer).', true),
+  status: http(clippedStringOrInteger(STATUS_BOUNDS), 'Status (string or integer).', true),
   method: http(clippedText(), 'HTTP method.', false),
   url: http(clippedText(LIMITS.maxUrlLength), 'URL.', false),
 }

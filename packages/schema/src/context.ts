@@ -1,7 +1,14 @@
 import * as z from 'zod'
 import { CONTEXT_RULES, contextKeySpec } from './context-rules'
 import { EVENT_TYPES, REPOSITORY_ALIASES } from './enums'
-import { commitSha, freeObject, nonNegativeNumber, repository } from './formats'
+import {
+  commitSha,
+  durationMs,
+  freeObject,
+  metricValue,
+  repository,
+  USER_ID_BOUNDS,
+} from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
 import type { KnownFields } from './result'
@@ -60,10 +67,10 @@ export const eventContextSchema = z
       trace_id: clippedText().optional(),
       request_id: clippedText().optional(),
       session_id: clippedText().optional(),
-      user_id: clippedStringOrInteger().optional(),
+      user_id: clippedStringOrInteger(USER_ID_BOUNDS).optional(),
       transaction_name: clippedText().optional(),
-      duration_ms: nonNegativeNumber().optional(),
-      value: z.number({ error: 'must be a number' }).optional(),
+      duration_ms: durationMs().optional(),
+      value: metricValue().optional(),
       unit: clippedText().optional(),
       tags: tagsSchema.optional(),
       exception: exceptionSchema.optional(),

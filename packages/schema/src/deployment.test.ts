@@ -116,19 +116,23 @@ describe('deployment validation', () => {
     [
       'pull_request_url relative',
       { pull_request_url: '/pull/1' },
-      'pull_request_url must be an absolute URI',
+      'pull_request_url must be an http or https URL',
     ],
-    ['release_url not a URI', { release_url: 'not a url' }, 'release_url must be an absolute URI'],
+    [
+      'release_url not a URI',
+      { release_url: 'not a url' },
+      'release_url must be an http or https URL',
+    ],
     ['compare_url a number', { compare_url: 5 }, 'compare_url must be a string'],
     [
       'workflow_run_url relative',
       { workflow_run_url: 'runs/1' },
-      'workflow_run_url must be an absolute URI',
+      'workflow_run_url must be an http or https URL',
     ],
     [
       'deployment_url without scheme',
       { deployment_url: 'example.com' },
-      'deployment_url must be an absolute URI',
+      'deployment_url must be an http or https URL',
     ],
     [
       'deployed_at not RFC 3339',

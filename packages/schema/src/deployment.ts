@@ -5,11 +5,11 @@ import {
   commitSha,
   dateTime,
   freeObject,
+  httpUrl,
+  pullRequestNumber,
   repository,
   requiredText,
-  stringOrInteger,
   text,
-  uri,
 } from './formats'
 import { canonicalizeKeys, type KeySpec } from './keys'
 import { formatIssues, renderProblems } from './messages'
@@ -31,12 +31,12 @@ export const deploymentSchema = z
     }),
     branch: text().optional(),
     deployed_at: dateTime().optional(),
-    pull_request_number: stringOrInteger().optional(),
-    pull_request_url: uri().optional(),
-    release_url: uri().optional(),
-    compare_url: uri().optional(),
-    workflow_run_url: uri().optional(),
-    deployment_url: uri().optional(),
+    pull_request_number: pullRequestNumber().optional(),
+    pull_request_url: httpUrl().optional(),
+    release_url: httpUrl().optional(),
+    compare_url: httpUrl().optional(),
+    workflow_run_url: httpUrl().optional(),
+    deployment_url: httpUrl().optional(),
     release_tag: text().optional(),
     github: freeObject().optional(),
   })

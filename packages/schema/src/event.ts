@@ -12,11 +12,13 @@ import { crossFieldProblems, effectiveSpanField } from './event-rules'
 import {
   commitSha,
   dateTime,
+  durationMs,
   eventId,
   intervalSeconds,
-  nonNegativeNumber,
   oneOf,
   repository,
+  STATUS_BOUNDS,
+  USER_ID_BOUNDS,
 } from './formats'
 import { canonicalizeKeys, isPlainObject, type JsonObject, type KeySpec } from './keys'
 import { LIMITS } from './limits'
@@ -47,13 +49,13 @@ export const eventSchema = z
     trace_id: clippedText().optional(),
     request_id: clippedText().optional(),
     session_id: clippedText().optional(),
-    user_id: clippedStringOrInteger().optional(),
+    user_id: clippedStringOrInteger(USER_ID_BOUNDS).optional(),
     transaction_name: clippedText().optional(),
-    duration_ms: nonNegativeNumber().optional(),
+    duration_ms: durationMs().optional(),
     expected_interval_seconds: intervalSeconds().optional(),
     check_in_slug: clippedText().optional(),
     check_in_status: clippedText().optional(),
-    status: clippedStringOrInteger().optional(),
+    status: clippedStringOrInteger(STATUS_BOUNDS).optional(),
     span_id: clippedText().optional(),
     parent_span_id: clippedText().optional(),
     kind: clippedText()

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { LIMITS } from './limits'
+import { LIMITS, NUMERIC_BOUNDS } from './limits'
 
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
@@ -45,6 +45,21 @@ export function parseDateTime(value: string): Date {
   if (!Number.isNaN(direct.getTime())) return direct
   const leap = value.replace(/:60(?=[.,Zz+-]|$)/, ':59')
   return new Date(new Date(leap).getTime() + 1000)
+}
+
+/**
+ * True for an `http:` or `https:` URL with a host that the WHATWG URL parser accepts: the only
+ * links tis stores and returns (`javascript:`, `data:`, `file:` and other schemes are not links a
+ * reader of the API may follow).
+ */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
 }
 
 /** True for an absolute URI (a scheme followed by `:`) that the WHATWG URL parser accepts. */
@@ -106,18 +121,53 @@ export const columnText = (max: number = LIMITS.maxStringLength) =>
 export const requiredColumnText = (max: number = LIMITS.maxStringLength) =>
   requiredText(max).refine(noNul, { error: NUL_ERROR })
 
-/** RFC 3339 date-time string. */
+const FIRST_STORED = Date.parse(NUMERIC_BOUNDS.firstInstant)
+const END_STORED = Date.parse(NUMERIC_BOUNDS.endInstant)
+const WINDOW = `on or after ${NUMERIC_BOUNDS.firstInstant} and before ${NUMERIC_BOUNDS.endInstant}`
+
+/**
+ * True for a valid RFC 3339 date-time whose instant a record may be stored at: from
+ * {@link NUMERIC_BOUNDS.firstInstant} up to, not including, {@link NUMERIC_BOUNDS.endInstant}.
+ */
+export function isStorableDateTime(value: string): boolean {
+  if (!isRfc3339DateTime(value)) return false
+  const instant = parseDateTime(value).getTime()
+  return instant >= FIRST_STORED && instant < END_STORED
+}
+
+/** An RFC 3339 date-time string within the stored window (see {@link isStorableDateTime}). */
 export const dateTime = () =>
   z
     .string({ error: mustBe('a string') })
     .refine(isRfc3339DateTime, {
       error: 'must be an RFC 3339 date-time (for example 2026-01-31T12:00:00Z)',
+      abort: true,
     })
-    .meta({ format: 'date-time' })
+    .refine(isStorableDateTime, { error: `must be ${WINDOW}` })
+    .meta({ format: 'date-time', description: `An instant ${WINDOW}.` })
 
-/** A number ≥ 0 (durations). */
-export const nonNegativeNumber = () =>
-  z.number({ error: mustBe('a number') }).min(0, { error: 'must be greater than or equal to 0' })
+// A number that is absent reads "can't be blank"; `1e999` (parsed as Infinity) is not finite.
+const finiteNumber = (issue: { input?: unknown }) =>
+  issue.input === undefined
+    ? "can't be blank"
+    : typeof issue.input === 'number'
+      ? 'must be a finite number'
+      : 'must be a number'
+
+/** A finite number from `min` to `max`; `label` is how `max` is spelled in messages. */
+const boundedNumber = (min: number, max: number, label = String(max)) =>
+  z
+    .number({ error: finiteNumber })
+    .min(min, { error: `must be greater than or equal to ${min === -max ? `-${label}` : min}` })
+    .max(max, { error: `must be less than or equal to ${label}` })
+
+/** A duration in milliseconds: 0 to {@link NUMERIC_BOUNDS.maxDurationMs} (365 days). */
+export const durationMs = () =>
+  boundedNumber(0, NUMERIC_BOUNDS.maxDurationMs, `${NUMERIC_BOUNDS.maxDurationMs} (365 days)`)
+
+/** A metric's value: finite, of magnitude at most {@link NUMERIC_BOUNDS.maxMetricMagnitude}. */
+export const metricValue = () =>
+  boundedNumber(-NUMERIC_BOUNDS.maxMetricMagnitude, NUMERIC_BOUNDS.maxMetricMagnitude, '1e20')
 
 /** An integer ≥ `min` (and ≤ `max`, a storage bound, when given). */
 export const integerAtLeast = (min: number, max: number = Number.MAX_SAFE_INTEGER) =>
@@ -129,13 +179,60 @@ export const integerAtLeast = (min: number, max: number = Number.MAX_SAFE_INTEGE
 /** `expected_interval_seconds`: at least 1, at most what a 32-bit column holds (about 68 years). */
 export const intervalSeconds = () => integerAtLeast(1, LIMITS.maxIntervalSeconds)
 
-/** A string or an integer (user ids, HTTP statuses, pull request numbers). */
-export const stringOrInteger = () =>
+/** Bounds of the integer form of {@link stringOrInteger}. */
+export interface IntegerBounds {
+  /** @default -Number.MAX_SAFE_INTEGER */
+  readonly min?: number
+  /** @default Number.MAX_SAFE_INTEGER */
+  readonly max?: number
+  /** Appended to a bound's message, e.g. `(send larger ids as a string)`. */
+  readonly hint?: string
+}
+
+/** An integer within `bounds`; an integer past the safe range names the bound it crosses. */
+export const boundedInteger = (bounds: IntegerBounds = {}) => {
+  const min = bounds.min ?? -Number.MAX_SAFE_INTEGER
+  const max = bounds.max ?? Number.MAX_SAFE_INTEGER
+  const hint = bounds.hint === undefined ? '' : ` ${bounds.hint}`
+  return z
+    .int({
+      // Integers beyond the safe range fail zod's type check: name the bound they cross.
+      error: ({ input }) =>
+        typeof input === 'number' && Number.isInteger(input)
+          ? `must be ${input < 0 ? `greater than or equal to ${min}` : `less than or equal to ${max}`}${hint}`
+          : undefined,
+    })
+    .min(min, { error: `must be greater than or equal to ${min}${hint}` })
+    .max(max, { error: `must be less than or equal to ${max}${hint}` })
+}
+
+/** A string or an integer within `bounds` (user ids, HTTP statuses, pull request numbers). */
+export const stringOrInteger = (bounds: IntegerBounds = {}) =>
   z
-    .union([z.string(), z.int()], { error: 'must be a string or an integer' })
+    .union([z.string(), boundedInteger(bounds)], { error: 'must be a string or an integer' })
     .refine((v) => typeof v !== 'string' || v.length <= LIMITS.maxStringLength, {
       error: `is too long (maximum is ${LIMITS.maxStringLength} characters)`,
     })
+
+/** The bounds of an integer `user_id`: the safe integers (larger ids are sent as strings). */
+export const USER_ID_BOUNDS: IntegerBounds = {
+  min: -NUMERIC_BOUNDS.maxUserIdInteger,
+  max: NUMERIC_BOUNDS.maxUserIdInteger,
+  hint: '(send larger ids as a string)',
+}
+
+/** The bounds of an integer `status`: up to three digits. */
+export const STATUS_BOUNDS: IntegerBounds = { min: 0, max: NUMERIC_BOUNDS.maxStatusInteger }
+
+/** `user_id`: a string or a safe integer (larger ids are sent as strings). */
+export const userId = () => stringOrInteger(USER_ID_BOUNDS)
+
+/** `status` of an event or its context: a string or an integer of up to three digits. */
+export const statusValue = () => stringOrInteger(STATUS_BOUNDS)
+
+/** `pull_request_number`: a string or an integer from 1 to 2,147,483,647. */
+export const pullRequestNumber = () =>
+  stringOrInteger({ min: 1, max: NUMERIC_BOUNDS.maxPullRequestNumber })
 
 /** One of the listed strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -179,8 +276,8 @@ export const eventId = () =>
         'Client-generated id (alias `uuid`): the first acceptance stores it as the record id; a repeat within the project answers 200 with `duplicate: true` and changes nothing.',
     })
 
-/** An absolute URI. */
-export const uri = () =>
+/** A link: an absolute `http:` or `https:` URL (see {@link isHttpUrl}). */
+export const httpUrl = () =>
   text(LIMITS.maxUrlLength)
-    .refine(isAbsoluteUri, { error: 'must be an absolute URI' })
-    .meta({ format: 'uri' })
+    .refine(isHttpUrl, { error: 'must be an http or https URL' })
+    .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })

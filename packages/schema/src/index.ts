@@ -5,9 +5,16 @@ export * from './deployment'
 export * from './enums'
 export * from './envelope'
 export * from './event'
-export { isAbsoluteUri, isRfc3339DateTime, normalizeRepository, parseDateTime } from './formats'
+export {
+  isAbsoluteUri,
+  isHttpUrl,
+  isRfc3339DateTime,
+  isStorableDateTime,
+  normalizeRepository,
+  parseDateTime,
+} from './formats'
 export { canonicalizeKeys, type JsonObject, type KeySpec, toSnakeCase } from './keys'
-export { jsonDepth, LIMITS } from './limits'
+export { jsonDepth, LIMITS, NUMERIC_BOUNDS } from './limits'
 export * from './management'
 export * from './mobile-token'
 export * from './openapi'

@@ -23,6 +23,47 @@ export const LIMITS = {
 } as const
 
 /**
+ * Bounds of the client-sent numbers and instants that are stored in columns or aggregated by the
+ * read API (issue 18). Each keeps what real clients send and rejects (422, naming the field) what
+ * none does; docs/validation.md gives the reason for each.
+ */
+export const NUMERIC_BOUNDS = {
+  /**
+   * Longest `duration_ms` (events, context, check-ins): 365 days. No request, span or job run a
+   * client times lasts a year, and the bound keeps sums and percentiles over any number of rows
+   * finite in float8.
+   */
+  maxDurationMs: 31_536_000_000,
+  /**
+   * Largest magnitude of a metric's `context.value`: 1e20, above every real unit (nanosecond
+   * Unix timestamps are about 1.8e18, a hundred exabytes is 1e20). A sum over 10^12 such values
+   * (about 1e32) and PostgreSQL's running sum of squares behind `avg` (about 1e52) stay far below
+   * float8's 1.8e308.
+   */
+  maxMetricMagnitude: 1e20,
+  /** Largest integer `status` (event and context): an HTTP status has three digits. */
+  maxStatusInteger: 999,
+  /**
+   * Largest magnitude of an integer `user_id`: the safe integers, which every JSON library reads
+   * back exactly; larger ids (64-bit database keys) are sent as strings.
+   */
+  maxUserIdInteger: Number.MAX_SAFE_INTEGER,
+  /** Largest integer `pull_request_number`: GitHub's and GitLab's numbers are 32-bit. */
+  maxPullRequestNumber: 2_147_483_647,
+  /**
+   * First instant a stored date-time may name (inclusive): the Unix epoch. A clock that was never
+   * set reads 1970-01-01; anything earlier (.NET's `DateTime.MinValue` is 0001-01-01) is a bug.
+   */
+  firstInstant: '1970-01-01T00:00:00Z',
+  /**
+   * The instant stored date-times must be before: 2100-01-01T00:00:00Z, beyond any clock skew,
+   * so no record sits ahead of "newest first" lists for centuries and instant + interval
+   * arithmetic stays within four-digit years.
+   */
+  endInstant: '2100-01-01T00:00:00Z',
+} as const
+
+/**
  * Returns the nesting depth of a JSON value, or `Infinity` once it passes `limit`. Recursion stops
  * at `limit + 1` levels, so a hostile body cannot overflow the stack.
  */

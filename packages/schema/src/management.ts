@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { INTEGRATION_KINDS } from './enums'
 import { unwrapEnvelope } from './envelope'
 import { columnText, oneOf, requiredColumnText } from './formats'
-import { canonicalizeKeys, isPlainObject } from './keys'
+import { canonicalizeKeys } from './keys'
 import { formatIssues, renderProblems } from './messages'
 import { type ParseResult, success, unprocessable } from './result'
 
@@ -98,30 +98,20 @@ export interface ManagementRecords {
   }
 }
 
-// No body, `{}`, or an envelope that is `null` or `{}`.
-function isEmptyBody(body: unknown, key: string): boolean {
-  if (body === undefined || body === null) return true
-  if (!isPlainObject(body)) return false
-  const keys = Object.keys(body)
-  if (keys.length === 0) return true
-  // `??` would turn a null envelope into a missing one.
-  const envelope = key in body ? body[key] : body[key.toUpperCase()]
-  return (
-    keys.length === 1 &&
-    (envelope === null || (isPlainObject(envelope) && Object.keys(envelope).length === 0))
-  )
-}
+/** The fields of each management envelope, in documented order. */
+export const MANAGEMENT_FIELDS = Object.fromEntries(
+  Object.entries(MANAGEMENT).map(([key, schema]) => [key, Object.keys(schema.shape)]),
+) as unknown as Record<ManagementEnvelopeKey, readonly string[]>
 
 /**
  * Parses a management API body with the same envelope, naming and message rules as ingestion.
- * Emails are trimmed and lower-cased. With `optional`, a missing body or envelope means `{}`.
+ * Emails are trimmed and lower-cased. Which bodies a route takes at all (no body, a `null`
+ * envelope) is decided by `@tis/ingest` (`readManagementBody`) before the fields are parsed here.
  */
 export function parseManagementEnvelope<K extends ManagementEnvelopeKey>(
   key: K,
   body: unknown,
-  options: { optional?: boolean } = {},
 ): ParseResult<ManagementRecords[K]> {
-  if (options.optional && isEmptyBody(body, key)) return success({} as ManagementRecords[K])
   const unwrapped = unwrapEnvelope(body, key)
   if (!unwrapped.ok) return unwrapped
   const schema = MANAGEMENT[key]

@@ -163,7 +163,12 @@ describe('the JSON Schemas agree with the normaliser', () => {
     ['Event', 'event', { event_type: 'log', message: 'x', context: { started_at: 'x' } }, true],
     ['Event', 'event', { event_type: 'log', message: 'x', context: { commit_sha: 'HEAD' } }, false],
     ['CheckIn', 'check_in', { slug: 'x'.repeat(2_000) }, true],
+    ['Event', 'event', { event_type: 'log', message: 'x', duration_ms: 31_536_000_001 }, false],
+    ['Event', 'event', { event_type: 'log', message: 'x', status: 1000 }, false],
+    ['Event', 'event', { event_type: 'log', message: 'x', context: { value: -1e21 } }, false],
+    ['Event', 'event', { event_type: 'log', message: 'x', context: { value: -1e20 } }, true],
     ['CheckIn', 'check_in', { slug: 'nightly', expected_interval_seconds: 60 }, true],
+    ['CheckIn', 'check_in', { slug: 'nightly', duration_ms: 1e308 }, false],
     ['CheckIn', 'check_in', { status: 'ok' }, false],
     [
       'Deployment',
@@ -177,6 +182,18 @@ describe('the JSON Schemas agree with the normaliser', () => {
       true,
     ],
     ['Deployment', 'deployment', { release: 'v1', repository: 'o/n' }, false],
+    [
+      'Deployment',
+      'deployment',
+      { release: 'v1', repository: 'o/n', commit_sha: 'abcdef1', pull_request_url: 'javascript:1' },
+      false,
+    ],
+    [
+      'Deployment',
+      'deployment',
+      { release: 'v1', repository: 'o/n', commit_sha: 'abcdef1', pull_request_number: 0 },
+      false,
+    ],
     [
       'Deployment',
       'deployment',

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { mustBe } from './formats'
+import { boundedInteger, type IntegerBounds, mustBe } from './formats'
 import { LIMITS } from './limits'
 
 /**
@@ -34,8 +34,11 @@ export const clippedText = (max: number = LIMITS.maxStringLength) =>
 export const requiredClippedText = (max: number = LIMITS.maxStringLength) =>
   clippedText(max).refine((s) => s.trim().length > 0, { error: "can't be blank" })
 
-/** A string (cut like {@link clippedText}) or an integer: `user_id` and `status` of events. */
-export const clippedStringOrInteger = () =>
+/**
+ * A string (cut like {@link clippedText}) or an integer within `bounds`: `user_id` and `status`
+ * of events.
+ */
+export const clippedStringOrInteger = (bounds: IntegerBounds = {}) =>
   z
-    .union([z.string(), z.int()], { error: 'must be a string or an integer' })
+    .union([z.string(), boundedInteger(bounds)], { error: 'must be a string or an integer' })
     .overwrite((v) => (typeof v === 'string' ? truncateText(v, LIMITS.maxStringLength) : v))

@@ -1,4 +1,5 @@
 import type { ReadStore } from '@tis/ingest'
+import { boundedDuration } from './aggregate-bounds'
 import type { Row, SqlExecutor, SqlParam } from './executor'
 import { isUuid } from './uuid'
 
@@ -21,7 +22,7 @@ const bucketStart = (since: Date, intervalSeconds: number, row: Row) =>
  */
 export const ISSUE_ACTIVITY_SQL = `select e.issue_id,
     floor(extract(epoch from e.occurred_at - $3::timestamptz) / $5::int)::int as k,
-    count(*)::int as count
+    count(*) as count
   from events e
  where e.issue_id = any(array(select i.id from issues i
                                where i.project_id = $1::uuid and i.id = any($2::uuid[])))
@@ -31,16 +32,18 @@ export const ISSUE_ACTIVITY_SQL = `select e.issue_id,
 /**
  * Transaction timings per bucket: $1 project, $2 since, $3 until, $4 interval (s), then the
  * parameters of `filters` (conditions on `e`). name_key (md5 of the name as a uuid) and the
- * timings are in the covering index events_transactions_cover_idx: an index-only scan.
+ * timings are in the covering index events_transactions_cover_idx: an index-only scan. Durations
+ * outside 0 to 365 days (an old database's) are left out of the timings, not of the counts.
  */
 export function transactionLatencySql(filters: readonly string[]): string {
+  const duration = boundedDuration('e.duration_ms')
   return `select floor(extract(epoch from e.occurred_at - $2::timestamptz) / $4::int)::int as k,
-    count(*)::int as count,
-    (count(*) filter (where e.is_error))::int as error_count,
-    percentile_cont(0.5) within group (order by e.duration_ms) as p50,
-    percentile_cont(0.95) within group (order by e.duration_ms) as p95,
-    percentile_cont(0.99) within group (order by e.duration_ms) as p99,
-    avg(e.duration_ms) as avg
+    count(*) as count,
+    count(*) filter (where e.is_error) as error_count,
+    percentile_cont(0.5) within group (order by ${duration}) as p50,
+    percentile_cont(0.95) within group (order by ${duration}) as p95,
+    percentile_cont(0.99) within group (order by ${duration}) as p99,
+    avg(${duration}) as avg
   from events e
  where e.project_id = $1::uuid and e.event_type = 'transaction'
    and e.occurred_at >= $2::timestamptz and e.occurred_at < $3::timestamptz${filters

@@ -34,16 +34,31 @@ export interface SqlExecutor {
 // PostgreSQL type OIDs whose driver representation differs between postgres.js and PGlite.
 const INT8 = 20
 const INT8_ARRAY = 1016
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
 
-/** Converts int8 columns (strings in postgres.js, bigints in PGlite) to numbers. */
+/**
+ * Converts int8 columns (strings in postgres.js, bigints in PGlite) to numbers, and timestamp
+ * values JavaScript cannot represent (BC dates, `±infinity`: PGlite returns a number for those,
+ * postgres.js an invalid Date) to an invalid `Date`, so both drivers hand the engine the same.
+ */
 export function normalizeRows(rows: Row[], columns: ReadonlyArray<{ name: string; type: number }>) {
   const int8 = columns.filter((c) => c.type === INT8 || c.type === INT8_ARRAY).map((c) => c.name)
-  if (int8.length === 0) return rows
+  const times = columns
+    .filter((c) => c.type === TIMESTAMPTZ || c.type === TIMESTAMP)
+    .map((c) => c.name)
+  if (int8.length === 0 && times.length === 0) return rows
   for (const row of rows) {
     for (const name of int8) {
       const value = row[name]
       if (value === null || value === undefined) continue
       row[name] = Array.isArray(value) ? value.map(Number) : Number(value)
+    }
+    for (const name of times) {
+      const value = row[name]
+      if (value === null || value === undefined) continue
+      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+        row[name] = new Date(Number.NaN)
     }
   }
   return rows

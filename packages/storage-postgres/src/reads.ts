@@ -9,6 +9,7 @@ import type {
   ReadStore,
   SpanRecord,
 } from '@tis/ingest'
+import { boundedDuration, boundedMetricValue } from './aggregate-bounds'
 import { dateOrNull, type Row, type SqlExecutor, type SqlParam, textOrNull } from './executor'
 import { isUuid } from './uuid'
 
@@ -21,7 +22,7 @@ const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.m
   e.release, e.trace_id, e.request_id, e.session_id`
 
 const MONITOR_COLUMNS = `m.id::text as id, m.slug, m.environment, m.status, m.last_status,
-  m.last_check_in_at, m.expected_interval_seconds, m.last_release, m.check_in_count::int as check_in_count`
+  m.last_check_in_at, m.expected_interval_seconds, m.last_release, m.check_in_count`
 
 function toMonitor(row: Row): MonitorRecord {
   return {
@@ -33,7 +34,7 @@ function toMonitor(row: Row): MonitorRecord {
     lastCheckInAt: row['last_check_in_at'] as Date,
     expectedIntervalSeconds: row['expected_interval_seconds'] as number,
     lastRelease: textOrNull(row, 'last_release'),
-    checkInCount: row['check_in_count'] as number,
+    checkInCount: Number(row['check_in_count']),
   }
 }
 
@@ -331,15 +332,16 @@ export function createReadQueries(
       c.is('e.environment', query.environment)
       c.is('e.release', query.release)
       // Aggregated by name_key over the covering index (index-only); the names of the groups
-      // shown are then looked up, one row each.
+      // shown are then looked up, one row each. Out-of-range durations are not timed.
+      const duration = boundedDuration('e.duration_ms')
       const rows = await db.query(
         `with agg as (
-           select e.name_key, count(*)::int as count,
-             (count(*) filter (where e.is_error))::int as error_count,
-             percentile_cont(0.5) within group (order by e.duration_ms) as p50,
-             percentile_cont(0.95) within group (order by e.duration_ms) as p95,
-             percentile_cont(0.99) within group (order by e.duration_ms) as p99,
-             avg(e.duration_ms) as avg
+           select e.name_key, count(*) as count,
+             count(*) filter (where e.is_error) as error_count,
+             percentile_cont(0.5) within group (order by ${duration}) as p50,
+             percentile_cont(0.95) within group (order by ${duration}) as p95,
+             percentile_cont(0.99) within group (order by ${duration}) as p99,
+             avg(${duration}) as avg
            from events e where e.project_id = $1::uuid and e.event_type = 'transaction'${c.sql()}
            group by e.name_key order by count desc, e.name_key
            limit ${c.param(query.limit, 'int')}
@@ -355,8 +357,8 @@ export function createReadQueries(
       )
       return rows.map((row) => ({
         name: row['name'] as string,
-        count: row['count'] as number,
-        errorCount: row['error_count'] as number,
+        count: Number(row['count']),
+        errorCount: Number(row['error_count']),
         p50: numberOrNull(row, 'p50'),
         p95: numberOrNull(row, 'p95'),
         p99: numberOrNull(row, 'p99'),
@@ -376,10 +378,12 @@ export function createReadQueries(
       )
       c.is('e.environment', query.environment)
       c.is('e.release', query.release)
+      // A value of magnitude above 1e20 (an old database's) counts, but is not aggregated.
+      const value = boundedMetricValue('e.value')
       const rows = await db.query(
         `select floor(extract(epoch from e.occurred_at - ${since}) / ${interval})::int as k,
-           count(*)::int as count, sum(e.value) as sum, min(e.value) as min, max(e.value) as max,
-           avg(e.value) as avg
+           count(*) as count, sum(${value}) as sum, min(${value}) as min, max(${value}) as max,
+           avg(${value}) as avg
          from events e where e.project_id = $1::uuid and e.event_type = 'metric'${c.sql()}
          group by 1 order by 1`,
         c.params,
@@ -388,7 +392,7 @@ export function createReadQueries(
         start: new Date(
           query.since.getTime() + (row['k'] as number) * query.intervalSeconds * 1000,
         ),
-        count: row['count'] as number,
+        count: Number(row['count']),
         sum: numberOrNull(row, 'sum'),
         min: numberOrNull(row, 'min'),
         max: numberOrNull(row, 'max'),

@@ -165,8 +165,8 @@ describe('accepted records (section 2.6)', () => {
 describe('edge values reach the database without a 500', () => {
   it.each([
     ['a leap second', '2016-12-31T23:59:60Z'],
-    ['year 0001', '0001-01-01T00:00:00Z'],
-    ['year 9999', '9999-12-31T23:59:59.999999999Z'],
+    ['the first instant of the stored window', '1970-01-01T00:00:00Z'],
+    ['the last instant of the stored window', '2099-12-31T23:59:59.999999999Z'],
     ['the largest offsets', '2026-01-01T00:00:00+15:59'],
     ['a negative offset', '2026-01-01T00:00:00-15:59'],
   ])('%s in every date-time field', async (_rule, at) => {
@@ -498,7 +498,10 @@ describe('management API', () => {
     })
     expect(await e.management.createProject({ headers: admin, body: {} })).toMatchObject({
       status: 400,
-      body: { error: 'param is missing or the value is empty: project' },
+      body: {
+        error:
+          'param is missing or the value is empty: project (the request body has no "project" object)',
+      },
     })
   })
 

@@ -103,5 +103,8 @@ export function createSqlProbe(db: SqlExecutor): StoreProbe {
         source: r['source'] as 'api' | 'event',
       }
     },
+    async exec(sql) {
+      await db.query(sql)
+    },
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
+import { describeExtremesContract } from './store-contract-extremes'
 import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
@@ -70,6 +71,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeMonitorsContract(h)
     describeReadsContract(h)
     describeCheckInReadsContract(h)
+    describeExtremesContract(h)
     describeSourceContract(h)
     describeSessionsContract(h)
   })

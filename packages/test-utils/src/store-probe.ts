@@ -66,6 +66,11 @@ export interface StoreProbe {
     environment: string,
     release: string,
   ): Promise<DeploymentSnapshot | null>
+  /**
+   * Runs one statement of raw SQL: rows written as an old database may hold them, past every
+   * check of the engine (see `extreme-rows.ts`).
+   */
+  exec(sql: string): Promise<void>
 }
 
 /** A store under test with its probe. */

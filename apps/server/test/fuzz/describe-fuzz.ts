@@ -21,13 +21,27 @@ export const PARAMETERS: fc.Parameters<[RequestPlan]> = {
 // Generous: CI's 10,000 cases per endpoint run on two shared cores.
 export const TIMEOUT = Math.max(60_000, RUNS * 60)
 
+/** Options of {@link describeFuzz}. */
+export interface DescribeFuzzOptions {
+  /**
+   * Prepares the database before the first case (e.g. `seedExtremeRows`), resolving the server
+   * the cases run against; the ledger's baseline is read after it.
+   */
+  readonly seed?: (fuzz: FuzzServer) => Promise<FuzzServer>
+}
+
 /** One property per endpoint: no 5xx, documented shapes, nothing stored on a rejection. */
-export function describeFuzz(title: string, plans: [string, fc.Arbitrary<RequestPlan>][]) {
+export function describeFuzz(
+  title: string,
+  plans: [string, fc.Arbitrary<RequestPlan>][],
+  options: DescribeFuzzOptions = {},
+) {
   describe(title, () => {
     let fuzz: FuzzServer
     let run: FuzzRun
     beforeAll(async () => {
       fuzz = await startFuzzServer()
+      if (options.seed) fuzz = await options.seed(fuzz)
       run = await createFuzzRun(fuzz)
     })
     afterAll(async () => {

@@ -129,9 +129,12 @@ async function sameSet(server: FuzzServer, table: string, stored: string[], expe
   ]
 }
 
-/** The fixture's own rows, stored before fuzzing starts. */
+/** The fixture's own rows (and any seeded ones), stored before fuzzing starts. */
 export interface Baseline {
   readonly events: readonly string[]
+  readonly spans: readonly string[]
+  readonly checkIns: readonly string[]
+  readonly deployments: readonly string[]
   readonly users: number
   readonly projects: number
   readonly apiKeys: number
@@ -142,9 +145,12 @@ export interface Baseline {
 export async function readBaseline(server: FuzzServer): Promise<Baseline> {
   const count = async (table: string) =>
     Number((await server.query<{ n: string }>(`select count(*) as n from ${table}`))[0]?.n)
-  const events = await server.query<{ id: string }>('select id from events')
+  const ids = async (sql: string) => (await server.query<{ id: string }>(sql)).map((r) => r.id)
   return {
-    events: events.map((e) => e.id),
+    events: await ids('select id from events'),
+    spans: await ids('select id from spans'),
+    checkIns: await ids("select id from check_ins where source = 'check_in'"),
+    deployments: await ids("select id from deployments where source = 'api'"),
     users: await count('users'),
     projects: await count('projects'),
     apiKeys: await count('api_keys'),
@@ -163,18 +169,23 @@ export async function verifyLedger(server: FuzzServer, ledger: Ledger, base: Bas
   const events = new Set([...ledger.ids.events, ...base.events])
   const problems = [
     ...(await sameSet(server, 'events', await ids('select id from events'), events)),
-    ...(await sameSet(server, 'spans', await ids('select id from spans'), ledger.ids.spans)),
+    ...(await sameSet(
+      server,
+      'spans',
+      await ids('select id from spans'),
+      new Set([...ledger.ids.spans, ...base.spans]),
+    )),
     ...(await sameSet(
       server,
       'check_ins',
       await ids("select id from check_ins where source = 'check_in'"),
-      ledger.ids.checkIns,
+      new Set([...ledger.ids.checkIns, ...base.checkIns]),
     )),
     ...(await sameSet(
       server,
       'deployments',
       await ids("select id from deployments where source = 'api'"),
-      ledger.ids.deployments,
+      new Set([...ledger.ids.deployments, ...base.deployments]),
     )),
   ]
   const checkInEvents = await count("events where event_type = 'check_in'")
@@ -221,9 +232,9 @@ export async function countProblems(server: FuzzServer, ledger: Ledger, base: Ba
   )
   const expected = {
     events: base.events.length + ledger.ids.events.size,
-    spans: ledger.ids.spans.size,
-    check_ins: ledger.ids.checkIns.size,
-    deployments: ledger.ids.deployments.size,
+    spans: base.spans.length + ledger.ids.spans.size,
+    check_ins: base.checkIns.length + ledger.ids.checkIns.size,
+    deployments: base.deployments.length + ledger.ids.deployments.size,
   }
   return Object.entries(expected)
     .filter(([table, n]) => Number(row?.[table]) !== n)

@@ -1,3 +1,4 @@
+import { EXTREME } from '@tis/test-utils/extreme-rows'
 import fc from 'fast-check'
 import { clientCheckIn, clientEvent } from './client-events'
 import { validCheckIn, validDeployment, validEvent, validMobileToken } from './envelopes'
@@ -253,6 +254,26 @@ export const managementPlans = {
       { requiredKeys: [] },
     ),
   ),
+  setSourceSettings: managementPlan(
+    'setSourceSettings',
+    'PUT',
+    (id) => `/api/v1/projects/${id}/source_settings`,
+    segment(side),
+    'source_settings',
+    fc.record(
+      {
+        github_token: fieldValue(fc.constantFrom('github_pat_fuzz', 'a b', null)),
+        path_prefix: fieldValue(fc.string({ maxLength: 20 })),
+        context_lines: fieldValue(
+          fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constantFrom(...NUMBERS)),
+        ),
+        github_api_url: fieldValue(
+          fc.constantFrom('https://ghe.test/api/v3', 'javascript:x', null),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
   updateIssue: plan(
     'updateIssue',
     'PATCH',
@@ -327,6 +348,8 @@ const queryValue = fc.oneof(
     .base64String({ maxLength: 60 })
     .map((s) => s.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '+', '%2B', '%FF', '%C3%28', '%ED%A0%80'),
+  // The names of the seeded extreme rows (fuzz/seed.ts), so `name` reaches them.
+  fc.constantFrom(EXTREME.metric, EXTREME.transaction).map(encodeURIComponent),
 )
 
 /** A query string: known and unknown keys, repeats, junk encodings. */

@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN } from '../support/harness'
+import { bodyRuleProblems } from './body-oracle'
 import { storedInvariantProblems } from './invariants'
 import { knownBug } from './known-bugs'
 import {
@@ -56,6 +57,7 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
       } else {
         problems.push(
           ...replyProblems(plan.endpoint, reply),
+          ...bodyRuleProblems(plan.endpoint, request, reply),
           ...record(ledger, plan.endpoint, reply, markers),
         )
         if (plan.mustAccept && ![200, 201, 429].includes(reply.status)) {

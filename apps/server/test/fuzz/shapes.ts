@@ -155,6 +155,10 @@ export const ENDPOINTS = {
     statuses: [200, 400, 401, 403, 404, 413, 422],
     success: { 200: withKeys('rate_limit') },
   },
+  setSourceSettings: {
+    statuses: [200, 400, 401, 403, 404, 413, 422],
+    success: { 200: withKeys('source_settings') },
+  },
   updateIssue: {
     statuses: [200, 400, 401, 403, 404, 413, 422],
     success: { 200: withKeys('issue') },

@@ -1,5 +1,6 @@
 import { describe } from 'vitest'
 import { describeBatchIngest } from './batch-suite'
+import { describeBounds } from './bounds-suite'
 import { describeEncodedBodies } from './encoded-bodies-suite'
 import type { Harness } from './harness'
 import { describeHttp } from './http-suite'
@@ -28,6 +29,7 @@ export function describeApi(harness: () => Harness): void {
   describe('rate limits', () => describeRateLimits(harness))
   describe('read API', () => describeReads(harness))
   describe('performance reads', () => describePerformance(harness))
+  describe('extreme values, links and bodies', () => describeBounds(harness))
   // Last: it moves the server's clock weeks ahead.
   describe('dashboard sessions', () => describeSessions(harness))
 }

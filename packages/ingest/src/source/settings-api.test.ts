@@ -105,13 +105,35 @@ describe('source settings API', () => {
       /github_api_url/,
     ],
     ['a non-http API URL', { github_api_url: 'file:///etc' }, /github_api_url/],
-    ['an unknown field', { token: 'x' }, /token is not a source setting/],
-    ['an array body', [1], /JSON object/],
+    ['an unknown field', { token: 'x' }, /token is not a permitted property/],
+    ['no setting at all', { token: 'x' }, /source_settings must include at least one of/],
+    [
+      'an unknown field beside a known one',
+      { token: 'x', context_lines: 1 },
+      /token is not a source setting/,
+    ],
   ])('refuses %s with 422', async (_name, body, message) => {
     const { put, saved } = setup()
     const r = await put('owner', body)
     expect(r.status).toBe(422)
     expect((r.body as { errors: string[] }).errors.join('\n')).toMatch(message)
+    expect(saved.size).toBe(0)
+  })
+
+  it.each([
+    ['an array body', [1], /must be a JSON object with a "source_settings" object/],
+    ['a null body', null, /must be a JSON object/],
+    ['an empty body', {}, /empty object/],
+    ['an empty envelope', { source_settings: {} }, /"source_settings" must be an object/],
+    ['a null envelope', { source_settings: null }, /"source_settings" must be an object/],
+    ['no body', '', /the request body is empty/],
+  ])('refuses %s with 400 naming the envelope', async (_name, body, message) => {
+    const { put, saved } = setup()
+    const r = await put('owner', body)
+    expect(r.status).toBe(400)
+    const error = (r.body as { error: string }).error
+    expect(error).toMatch(/^param is missing or the value is empty: source_settings/)
+    expect(error).toMatch(message)
     expect(saved.size).toBe(0)
   })
 

@@ -1,5 +1,6 @@
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { type ManagementApi, type ManagementOperation, projectOperation } from '../management'
+import { readManagementBody } from '../management-body'
 import type { ManagementStore, ProjectRecord } from '../ports'
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './excerpt'
 import type { SourceExcerpts } from './excerpts'
@@ -47,17 +48,10 @@ type Changes = { -readonly [K in keyof SourceSettingsRecord]?: SourceSettingsRec
   token?: string | null
 }
 
-/** Validates the body: each field absent (kept), `null` (cleared) or a valid value. */
+/** Validates the settings: each field absent (kept), `null` (cleared) or a valid value. */
 function parseChanges(
-  body: unknown,
+  o: Readonly<Record<string, unknown>>,
 ): { ok: true; value: Changes } | { ok: false; errors: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, errors: ['the body must be a JSON object of source settings'] }
-  }
-  const wrapped = (body as Record<string, unknown>)['source_settings']
-  const o = (
-    typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? wrapped : body
-  ) as Record<string, unknown>
   const errors: string[] = []
   const value: Changes = {}
   for (const key of Object.keys(o)) {
@@ -137,17 +131,15 @@ export function createSourceSettingsApi(options: SourceSettingsApiOptions): Sour
     ),
 
     setSourceSettings: withProject(true, async (request, project) => {
-      let body = request.body
-      if (request.text !== undefined) {
-        try {
-          body = request.text.trim() === '' ? undefined : JSON.parse(request.text)
-        } catch {
-          return json(400, {
-            error: 'the body must be a JSON object of source settings (it is not valid JSON)',
-          })
-        }
-      }
-      const parsed = parseChanges(body)
+      // The settings, wrapped as {"source_settings": {…}} or not (the same body rule as every
+      // management write).
+      const body = readManagementBody(request, {
+        key: 'source_settings',
+        fields: FIELDS,
+        bare: true,
+      })
+      if (!body.ok) return body.response
+      const parsed = parseChanges(body.value ?? {})
       if (!parsed.ok) return json(422, { errors: parsed.errors })
       const { token, ...changes } = parsed.value
       if (typeof token === 'string' && !excerpts.secretBox) {
