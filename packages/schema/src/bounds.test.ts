@@ -7,14 +7,21 @@ import { acceptedValue, errorsOf } from './test-results'
 // range (docs/validation.md). One row per field: the last accepted value and the first refused
 // one, with the message naming the field.
 
-type Operation = 'event' | 'check_in' | 'deployment' | 'mobile_ingest_token'
+type Envelope = 'event' | 'check_in' | 'deployment' | 'mobile_ingest_token'
+// `event:<type>`: an event of that type, for context properties validated on it only (issue 17).
+type Operation = Envelope | 'event:check_in' | 'event:span'
 
 const base: Record<Operation, Record<string, unknown>> = {
   event: { event_type: 'transaction', message: 'GET /' },
+  'event:check_in': { event_type: 'check_in', message: 'job ok', check_in_slug: 'job' },
+  'event:span': { event_type: 'span', name: 'GET /' },
   check_in: { slug: 'nightly' },
   deployment: { release: 'v1', repository: 'o/n', commit_sha: 'abcdef1' },
   mobile_ingest_token: { platform: 'ios', service: 'app', environment: 'production' },
 }
+
+/** The envelope key of `operation`. */
+const envelopeOf = (operation: Operation) => operation.split(':')[0] as Envelope
 
 /** The body of `operation` with `path` (`a.b`) set to `value`. */
 function body(operation: Operation, path: string, value: unknown) {
@@ -22,7 +29,7 @@ function body(operation: Operation, path: string, value: unknown) {
   const [head, tail] = path.split('.') as [string, string | undefined]
   if (tail === undefined) record[head] = value
   else record[head] = { [tail]: value }
-  return { [operation]: record }
+  return { [envelopeOf(operation)]: record }
 }
 
 const MAX_DURATION = NUMERIC_BOUNDS.maxDurationMs
@@ -80,7 +87,13 @@ const rows: [Operation, string, unknown, unknown, string][] = [
     2_147_483_648,
     'must be less than or equal to 2147483647',
   ],
-  ['event', 'context.expected_interval_seconds', 1, 0, 'must be greater than or equal to 1'],
+  [
+    'event:check_in',
+    'context.expected_interval_seconds',
+    1,
+    0,
+    'must be greater than or equal to 1',
+  ],
   [
     'check_in',
     'expected_interval_seconds',
@@ -95,16 +108,17 @@ const rows: [Operation, string, unknown, unknown, string][] = [
   ['event', 'occurred_at', '1970-01-01T01:00:00+01:00', '0001-01-01T00:00:00Z', WINDOW],
   ['event', 'started_at', '2099-12-31T23:59:59Z', '9999-12-31T23:59:59Z', WINDOW],
   ['event', 'ended_at', '2099-12-31T23:59:59Z', '2100-01-01T00:00:00.000+00:00', WINDOW],
-  ['event', 'context.started_at', '1970-01-01T00:00:00Z', '1900-01-01T00:00:00Z', WINDOW],
-  ['event', 'context.ended_at', '2099-12-31T23:59:59Z', '2500-01-01T00:00:00Z', WINDOW],
+  ['event:span', 'context.started_at', '1970-01-01T00:00:00Z', '1900-01-01T00:00:00Z', WINDOW],
+  ['event:span', 'context.ended_at', '2099-12-31T23:59:59Z', '2500-01-01T00:00:00Z', WINDOW],
   ['check_in', 'occurred_at', '1970-01-01T00:00:00Z', '1969-01-01T00:00:00Z', WINDOW],
   ['deployment', 'deployed_at', '2099-12-31T23:59:59Z', '9999-12-31T23:59:59Z', WINDOW],
 ]
 
 describe('numeric and time bounds (issue 18)', () => {
   it.each(rows)('%s %s: %j is accepted, %j is a 422', (operation, path, last, first, message) => {
-    acceptedValue(parseEnvelope(operation, body(operation, path, last)))
-    const errors = errorsOf(parseEnvelope(operation, body(operation, path, first)))
+    const envelope = envelopeOf(operation)
+    acceptedValue(parseEnvelope(envelope, body(operation, path, last)))
+    const errors = errorsOf(parseEnvelope(envelope, body(operation, path, first)))
     expect(errors).toEqual([`${path} ${message}`])
   })
 
