@@ -32,6 +32,7 @@ export interface FuzzRun {
 export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
   const ledger = createLedger()
   const base: Baseline = await readBaseline(fuzz)
+  const seeded = new Set(await storedInvariantProblems(fuzz, undefined, Number.POSITIVE_INFINITY))
   const tally = new Map<string, number>()
   const statuses = new Map<string, number>()
   return {
@@ -40,7 +41,7 @@ export async function createFuzzRun(fuzz: FuzzServer): Promise<FuzzRun> {
     ledger,
     verify: async () => [
       ...(await verifyLedger(fuzz, ledger, base)),
-      ...(await storedInvariantProblems(fuzz)),
+      ...(await storedInvariantProblems(fuzz, seeded)),
     ],
     async check(plan) {
       const { request, markers } = buildRequest(plan, fuzz.fixture, ADMIN_TOKEN)
