@@ -54,7 +54,7 @@ export async function openPgliteStore(
       : await PGlite.create({ extensions, ...(dataDir === undefined ? {} : { dataDir }) })
   const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
-    if (sync === 'commit' && directory !== undefined) fsyncTree(directory)
+    if (sync === 'commit' && directory !== undefined) await fsyncTree(directory)
     await store.migrate()
   } catch (error) {
     await db.close()

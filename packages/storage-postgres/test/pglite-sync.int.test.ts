@@ -1,6 +1,6 @@
 // PGlite's file sync (SERVICE_EMBEDDED_SYNC): which settings make PostgreSQL's fsync calls reach
 // fsync(2), and that openPgliteStore flushes every commit in `commit` mode and nothing in `off`.
-// fsyncSync is wrapped (still called) so the tests can count the flushes tis makes.
+// fsync and fsyncSync are wrapped (still called) so the tests can count the flushes tis makes.
 import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
@@ -17,7 +17,11 @@ vi.mock('node:fs', async (importOriginal) => {
     fsyncs.count += 1
     fs.fsyncSync(fd)
   }
-  return { ...fs, fsyncSync, default: { ...fs, fsyncSync } }
+  const fsync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    fsyncs.count += 1
+    fs.fsync(fd, callback)
+  }
+  return { ...fs, fsyncSync, fsync, default: { ...fs, fsyncSync, fsync } }
 })
 
 let root: string
