@@ -37,9 +37,10 @@ async function start(env: Record<string, string>, cwd: string) {
 
 /** Resolves once no process of the server's group is left (at most `ms`: zombies linger). */
 async function groupGone(server: ServerProcess, ms = 5_000): Promise<void> {
+  if (server.pid === undefined) return
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     try {
-      process.kill(-(server.pid ?? 0), 0)
+      process.kill(-server.pid, 0)
     } catch {
       return
     }
@@ -125,6 +126,7 @@ describe.each([
 
     const second = await start(env, dir)
     servers.push(second.server)
+    expect(second.sync).toBe(mode)
     expectEveryAcknowledgedEventOnce(acked, await readAllEvents(second.url, projectId))
     const after = await createClient(second.url).ingest('/api/v1/ingest_events', key, {
       event: { event_type: 'log', message: 'after the crash' },

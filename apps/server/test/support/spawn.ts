@@ -77,6 +77,12 @@ export function startServerProcess(
         env: { PATH: process.env['PATH'] ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
+  if (options.group && child.pid !== undefined) {
+    // Detached, the group would outlive a test process that ends without killing it.
+    const orphaned = () => signalGroup(child.pid!, 'SIGKILL')
+    process.once('exit', orphaned)
+    child.once('exit', () => process.off('exit', orphaned))
+  }
   const output = { stdout: '', stderr: '' }
   const listeners = new Set<() => void>()
   child.stdout.on('data', (d: Buffer) => {
@@ -97,13 +103,8 @@ export function startServerProcess(
     exited,
     pid: child.pid,
     kill: (signal) => {
-      if (options.group && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, signal)
-        } catch {
-          // the group is already gone
-        }
-      } else child.kill(signal)
+      if (options.group && child.pid !== undefined) signalGroup(child.pid, signal)
+      else child.kill(signal)
     },
     waitFor(pattern, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
@@ -128,5 +129,14 @@ export function startServerProcess(
         check()
       })
     },
+  }
+}
+
+/** Signals every process of the group `pgid` leads; nothing when the group is gone. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal)
+  } catch {
+    // no process left in the group
   }
 }
