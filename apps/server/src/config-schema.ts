@@ -1,3 +1,4 @@
+import { PGLITE_SYNC_MODES } from '@tis/storage-postgres'
 import * as z from 'zod'
 
 // The server's configuration, read only from the environment. Each variable is described once
@@ -122,6 +123,16 @@ export const CONFIG_VARIABLES = {
       'Directory of the embedded PGlite database (used when DATABASE_URL is unset), relative to the working directory. `:memory:` keeps the data in memory only.',
     default: '.tis/data',
     schema: text,
+  },
+  SERVICE_EMBEDDED_SYNC: {
+    description:
+      'Embedded database only: `commit` flushes each commit to the disk (fsync) before tis answers, so acknowledged events survive an OS crash or power loss; `off` never flushes and only survives a killed server (docs/self-hosting.md, Durability).',
+    default: 'commit',
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(PGLITE_SYNC_MODES, { error: `must be one of ${PGLITE_SYNC_MODES.join(', ')}` })),
   },
   SERVICE_ENV: {
     description: "The service's own environment: the default `environment` of check-ins.",

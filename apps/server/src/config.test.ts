@@ -21,7 +21,7 @@ describe('loadConfig', () => {
     expect(load({})).toEqual({
       port: 3000,
       host: '0.0.0.0',
-      database: { kind: 'pglite', dataDir: '/srv/tis/.tis/data' },
+      database: { kind: 'pglite', dataDir: '/srv/tis/.tis/data', sync: 'commit' },
       serviceEnvironment: 'production',
       adminEmails: [],
       bootstrapToken: undefined,
@@ -84,6 +84,8 @@ describe('loadConfig', () => {
     ['SERVICE_DATA_DIR', 'var/db', { database: { kind: 'pglite', dataDir: '/srv/tis/var/db' } }],
     ['SERVICE_DATA_DIR', '/data', { database: { kind: 'pglite', dataDir: '/data' } }],
     ['SERVICE_DATA_DIR', ':memory:', { database: { kind: 'pglite', dataDir: undefined } }],
+    ['SERVICE_EMBEDDED_SYNC', 'Off', { database: { kind: 'pglite', sync: 'off' } }],
+    ['SERVICE_EMBEDDED_SYNC', 'commit', { database: { kind: 'pglite', sync: 'commit' } }],
     ['SERVICE_ENV', 'staging', { serviceEnvironment: 'staging' }],
     [
       'SERVICE_ADMIN_EMAILS',
@@ -233,6 +235,7 @@ describe('loadConfig', () => {
       'loud',
       'SERVICE_LOG_LEVEL must be one of debug, info, warn, error, silent',
     ],
+    ['SERVICE_EMBEDDED_SYNC', 'interval', 'SERVICE_EMBEDDED_SYNC must be one of off, commit'],
     ['SERVICE_ANALYTICS_ENABLED', 'maybe', 'SERVICE_ANALYTICS_ENABLED must be true or false'],
     [
       'SERVICE_ANALYTICS_EVENTS_TABLE',

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { BatchLimits, RateLimitSettings } from '@tis/ingest'
+import type { PgliteSync } from '@tis/storage-postgres'
 import {
   CONFIG_VARIABLES,
   type COOKIE_SECURE_MODES,
@@ -13,8 +14,11 @@ import type { LogLevel } from './logger'
 /** Where the server keeps its data. */
 export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
-  /** Embedded PGlite; `dataDir` `undefined` keeps the database in memory. */
-  | { readonly kind: 'pglite'; readonly dataDir: string | undefined }
+  /**
+   * Embedded PGlite; `dataDir` `undefined` keeps the database in memory. `sync` is
+   * `SERVICE_EMBEDDED_SYNC` (ignored in memory).
+   */
+  | { readonly kind: 'pglite'; readonly dataDir: string | undefined; readonly sync: PgliteSync }
 
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
@@ -138,6 +142,7 @@ export function loadConfig(
             e.SERVICE_DATA_DIR === IN_MEMORY_DATA_DIR
               ? undefined
               : resolve(cwd, e.SERVICE_DATA_DIR),
+          sync: e.SERVICE_EMBEDDED_SYNC,
         },
     serviceEnvironment: e.SERVICE_ENV,
     adminEmails: e.SERVICE_ADMIN_EMAILS.map((email) => email.toLowerCase()),

@@ -39,9 +39,11 @@ async function main() {
     await server.close()
     fail(`could not listen on ${config.host}:${config.port}: ${(error as Error).message}`)
   })
+  const { database } = config
   logger.info('listening', {
     url: address.url,
-    database: config.database.kind,
+    database: database.kind,
+    ...(database.kind === 'pglite' && database.dataDir ? { embedded_sync: database.sync } : {}),
     startup_ms: Math.round(performance.now() - started),
   })
   const message = startupMessage(server.bootstrap, { url: address.url, cli: cliCommand() })

@@ -50,6 +50,6 @@ export async function openStore(
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }
-  const store = await openPgliteStore(database.dataDir, { analyticsOutbox })
+  const store = await openPgliteStore(database.dataDir, { analyticsOutbox, sync: database.sync })
   return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }

@@ -1,14 +1,14 @@
-// The crash test: SIGKILL the server in the middle of a stream of requests, restart it, and
-// check that every request that got a 201 is in the store exactly once. On PGlite the database
-// dies with the process, so this also proves the embedded store's durability.
+// The crash test on PostgreSQL: SIGKILL the server in the middle of a stream of requests, restart
+// it, and check that every request that got a 201 is in the store exactly once. The embedded
+// store (PGlite dies with the process) has its own, in crash-embedded.e2e.test.ts: singles and
+// batches, the whole process group killed, once per SERVICE_EMBEDDED_SYNC mode.
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import postgres from 'postgres'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createClient } from './support/client'
 import { ADMIN_TOKEN } from './support/harness'
 import { startServerProcess } from './support/spawn'
@@ -96,30 +96,6 @@ function expectExactlyOnce(outcome: Outcome, rows: ReadonlyArray<{ id: string; m
   ).toBe(true)
   expect(outcome.acknowledged.size).toBeGreaterThanOrEqual(300)
 }
-
-describe('crash: SIGKILL during a stream of requests (PGlite)', () => {
-  let dir: string
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tis-crash-'))
-  })
-  afterAll(() => rm(dir, { recursive: true, force: true }))
-
-  it('keeps every acknowledged event exactly once', { timeout: 180_000 }, async () => {
-    const env = { ...ENV, SERVICE_DATA_DIR: join(dir, 'data') }
-    const outcome = await streamAndKill(env, dir)
-    await restartAndStop(env, dir)
-    const db = new PGlite(join(dir, 'data'))
-    try {
-      const { rows } = await db.query<{ id: string; message: string }>(
-        'select id::text as id, message from events where project_id = $1',
-        [outcome.projectId],
-      )
-      expectExactlyOnce(outcome, rows)
-    } finally {
-      await db.close()
-    }
-  })
-})
 
 describeWithTestDatabase('crash: SIGKILL during a stream of requests (PostgreSQL)', (baseUrl) => {
   it('keeps every acknowledged event exactly once', { timeout: 180_000 }, async () => {

@@ -1,5 +1,6 @@
 export { MIGRATIONS } from './migrate'
 export type { Migration } from './migrations/migration'
-export { createPgliteStore, openPgliteStore } from './pglite'
+export { createPgliteStore, openPgliteStore, type PgliteStoreOptions } from './pglite'
+export { PGLITE_SYNC_MODES, type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'
 export { createPostgresStore, type OpenPostgresStoreOptions, openPostgresStore } from './postgres'
 export type { PostgresIngestStore, StoreOptions } from './store'

@@ -1,7 +1,20 @@
 import { mkdir } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
+import { fsyncTree } from './fsync-tree'
 import { createPgliteExecutor } from './pglite-executor'
+import { type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'
 import { createStore, type PostgresIngestStore, type StoreOptions } from './store'
+
+/** Options of {@link openPgliteStore}. */
+export interface PgliteStoreOptions extends StoreOptions {
+  /**
+   * How a database on a directory reaches the disk (see {@link PgliteSync}): `commit` flushes
+   * every commit before it resolves and first flushes what the directory already holds; `off`
+   * survives a killed process but not an operating-system crash. Ignored in memory.
+   * @default 'commit'
+   */
+  readonly sync?: PgliteSync
+}
 
 /**
  * Creates a store over a PGlite database (in-process PostgreSQL). `close()` leaves the database
@@ -24,27 +37,34 @@ export function createPgliteStore(db: PGlite, options: StoreOptions = {}): Postg
  */
 export async function openPgliteStore(
   dataDir: string | undefined,
-  options: StoreOptions = {},
+  options: PgliteStoreOptions = {},
 ): Promise<PostgresIngestStore> {
   // Loaded here, not at the top: both drivers are optional peers, and a postgres.js-only
   // install must still be able to import this package.
   const { PGlite } = await import('@electric-sql/pglite')
   // pg_trgm backs `q` text search with an index (migration 0008).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
-  if (dataDir !== undefined && !/^[a-z]+:\/\//i.test(dataDir)) {
-    await mkdir(dataDir, { recursive: true })
-  }
+  const directory = dataDir === undefined ? undefined : localDirectory(dataDir)
+  if (directory !== undefined) await mkdir(directory, { recursive: true })
   const extensions = { pg_trgm }
+  const sync = directory === undefined ? 'off' : (options.sync ?? 'commit')
   const db =
-    dataDir === undefined
-      ? await PGlite.create({ extensions })
-      : await PGlite.create(dataDir, { extensions })
+    sync === 'commit' && directory !== undefined
+      ? await PGlite.create({ extensions, ...(await pgliteCommitSyncOptions(directory)) })
+      : await PGlite.create({ extensions, ...(dataDir === undefined ? {} : { dataDir }) })
   const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
+    if (sync === 'commit' && directory !== undefined) await fsyncTree(directory)
     await store.migrate()
   } catch (error) {
     await db.close()
     throw error
   }
   return store
+}
+
+/** The directory of a PGlite data dir on the local filesystem (a path or `file://`), else none. */
+function localDirectory(dataDir: string): string | undefined {
+  if (dataDir.startsWith('file://')) return dataDir.slice('file://'.length)
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) ? undefined : dataDir
 }

@@ -163,9 +163,9 @@ async function launch(
 /**
  * A PGlite data directory with every migration applied, made once per version of PGlite and of
  * the migrations (by starting and stopping the server on it) and copied for each server: reopening a
- * database takes about a second, creating one about five.
+ * database takes about a second, creating one about five. Copy it; never open it in place.
  */
-async function migratedTemplate(timeoutMs: number): Promise<string> {
+export async function migratedTemplate(timeoutMs = 60_000): Promise<string> {
   // The installed PGlite (its pnpm path names the version) and the migrations define the files.
   const hash = createHash('sha256').update(realpathSync(PGLITE))
   for (const name of (await readdir(MIGRATIONS)).sort()) {

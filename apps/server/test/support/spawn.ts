@@ -40,16 +40,49 @@ export interface ServerProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
   /** Resolves with the exit code (or the signal name) once the process ends. */
   readonly exited: Promise<number | string | null>
+  /** The process id (with `group`: the shell's, which is also the process group id). */
+  readonly pid: number | undefined
+  /** Signals the process, or its whole process group when started with `group`. */
   kill(signal: NodeJS.Signals): void
 }
 
+/** Options of {@link startServerProcess}. */
+export interface ServerProcessOptions {
+  /**
+   * Run the server under a shell in a process group of its own, as `pnpm start` does (a parent
+   * and the server), and signal the whole group.
+   * @default false
+   */
+  readonly group?: boolean
+}
+
 /** Starts the server entry point from source with only the given environment. */
-export function startServerProcess(env: Record<string, string>, cwd: string): ServerProcess {
-  const child = spawn(process.execPath, tsNode(`${APP_DIR}/src/main.ts`), {
-    cwd,
-    env: { PATH: process.env['PATH'] ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+export function startServerProcess(
+  env: Record<string, string>,
+  cwd: string,
+  options: ServerProcessOptions = {},
+): ServerProcess {
+  const args = tsNode(`${APP_DIR}/src/main.ts`)
+  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
+  const child = options.group
+    ? // No `exec`: the shell stays the group's leader with the server as its child.
+      spawn('/bin/sh', ['-c', `${[process.execPath, ...args].map(quote).join(' ')}; exit $?`], {
+        cwd,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
+    : spawn(process.execPath, args, {
+        cwd,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+  if (options.group && child.pid !== undefined) {
+    // Detached, the group would outlive a test process that ends without killing it.
+    const orphaned = () => signalGroup(child.pid!, 'SIGKILL')
+    process.once('exit', orphaned)
+    child.once('exit', () => process.off('exit', orphaned))
+  }
   const output = { stdout: '', stderr: '' }
   const listeners = new Set<() => void>()
   child.stdout.on('data', (d: Buffer) => {
@@ -68,7 +101,11 @@ export function startServerProcess(env: Record<string, string>, cwd: string): Se
   return {
     output,
     exited,
-    kill: (signal) => child.kill(signal),
+    pid: child.pid,
+    kill: (signal) => {
+      if (options.group && child.pid !== undefined) signalGroup(child.pid, signal)
+      else child.kill(signal)
+    },
     waitFor(pattern, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -92,5 +129,14 @@ export function startServerProcess(env: Record<string, string>, cwd: string): Se
         check()
       })
     },
+  }
+}
+
+/** Signals every process of the group `pgid` leads; nothing when the group is gone. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal)
+  } catch {
+    // no process left in the group
   }
 }
