@@ -52,7 +52,9 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
         duration_ms: 5,
       },
     })
+    await call('/api/v1/check_ins', apiKey, { check_in: { slug: 'nightly' } })
     const { events } = await server.read(`/api/v1/projects/${projectId}/events?event_type=error`)
+    const { monitors } = await server.read(`/api/v1/projects/${projectId}/monitors`)
     const tokens = await server.read(`/api/v1/projects/${projectId}/mobile_tokens`)
     Object.assign(env, {
       TIS_URL: server.url,
@@ -64,6 +66,7 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       ISSUE_ID: events[0].issue_id,
       EVENT_ID: events[0].id,
       TRACE_ID: 'trace-1',
+      MONITOR_ID: monitors[0].id,
     })
   }, 90_000)
   afterAll(() => server?.stop())
