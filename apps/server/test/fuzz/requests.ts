@@ -295,7 +295,7 @@ export function jsonBody(
       arbitrary: fc.record({
         kind: fc.constant('json' as const),
         value: wrapped,
-        // Mostly mutated: a refused case never reaches the database, so CI's 10,000 stay quick.
+        // Mostly mutated: a refused case never reaches the database, so CI's thousands of cases stay quick.
         mutations: fc.oneof(
           { weight: 1, arbitrary: fc.constant([]) },
           { weight: 3, arbitrary: mutations.filter((m) => m.length > 0) },
