@@ -246,11 +246,24 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     const stoppedAt = performance.now()
     await pg.pause()
     const res = await pending
-    expect(res.status).toBe(503)
-    expect(res.headers.get('retry-after')).toBe('5')
     expect(performance.now() - stoppedAt).toBeLessThan(FAST_MS)
+    // A fast shutdown ends every backend, the locker's among them; now and then the lock is gone
+    // before the server's own backend is ended and its insert commits first. Then the 201 is the
+    // truth, and the event must be stored once; otherwise the answer is a fast 503.
+    expect([201, 503]).toContain(res.status)
+    if (res.status === 503) expect(res.headers.get('retry-after')).toBe('5')
     await pg.resume()
     await locker.end({ timeout: 0 })
+    if (res.status === 201) {
+      const { id } = (await res.json()) as { id: string }
+      const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
+      try {
+        const rows = await sql.unsafe('select message from events where id = $1', [id])
+        expect(rows.map((r) => r['message'])).toEqual(['under the lock'])
+      } finally {
+        await sql.end()
+      }
+    }
     let status = 0
     for (let i = 0; i < 50 && status !== 201; i++) {
       status = (await ingest(`after ${i}`)).status
