@@ -50,7 +50,8 @@ const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, 
   duration_ms, status_code, value, name_key, is_error, issue_id, payload`
 
 /**
- * Inserts events in batch order; resolves `(ord, legacy_id)`. Each row names its issue by hash;
+ * Inserts events in batch order (with their log seq as `legacy_id` when projected); resolves
+ * `(ord, legacy_id)`. Each row names its issue by hash;
  * the issue upsert earlier in the same transaction has made it, so its id is looked up here
  * (which lets the whole batch be sent in one pipeline). With `outbox`, the stored rows are also
  * queued for the analytics store in the same statement.
@@ -63,19 +64,22 @@ with input as (
     fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
     release text, trace_id text, request_id text, session_id text, user_id text,
     transaction_name text, duration_ms float8, status_code int, value float8, issue_hash text,
-    payload jsonb)
+    payload jsonb, legacy_id bigint)
 ), inserted as (
-  insert into events (${EVENT_COLUMNS})
+  insert into events (${EVENT_COLUMNS}, legacy_id)
   select ${EVENT_COLUMNS.replace('name_key', NAME_KEY)
     .replace('is_error', IS_ERROR)
     .replace(
       'issue_id',
       '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
-    )} from input order by ord
+    )}, ${LEGACY_ID} from input order by ord
   returning ${outbox ? '*' : 'id, legacy_id'}
 )${outbox ? OUTBOX_CTE('event') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
 }
+
+/** The row's `legacy_id`: its ingest log seq when projected, else a fresh one (migration 0012). */
+const LEGACY_ID = "coalesce(input.legacy_id, nextval('ingest_log_seq'))"
 
 /** `name_key`: what transactions and metrics are grouped by (see migration 0008). */
 const NAME_KEY = `case input.event_type
@@ -103,10 +107,10 @@ with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
     name text, kind text, started_at timestamptz, ended_at timestamptz, duration_ms float8,
-    environment text, release text, received_at timestamptz, payload jsonb)
+    environment text, release text, received_at timestamptz, payload jsonb, legacy_id bigint)
 ), inserted as (
-  insert into spans (${SPAN_COLUMNS})
-  select ${SPAN_COLUMNS} from input order by ord
+  insert into spans (${SPAN_COLUMNS}, legacy_id)
+  select ${SPAN_COLUMNS}, ${LEGACY_ID} from input order by ord
   returning ${outbox ? '*' : 'id, legacy_id'}
 )${outbox ? OUTBOX_CTE('span') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`

@@ -10,6 +10,7 @@ import { READ_INDEXES_MIGRATION } from './migrations/0008-read-indexes'
 import { SOURCE_EXCERPTS_MIGRATION } from './migrations/0009-source-excerpts'
 import { DASHBOARD_SESSIONS_MIGRATION } from './migrations/0010-dashboard-sessions'
 import { CHECK_IN_HISTORY_MIGRATION } from './migrations/0011-check-in-history'
+import { INGEST_LOG_MIGRATION } from './migrations/0012-ingest-log'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SOURCE_EXCERPTS_MIGRATION,
   DASHBOARD_SESSIONS_MIGRATION,
   CHECK_IN_HISTORY_MIGRATION,
+  INGEST_LOG_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

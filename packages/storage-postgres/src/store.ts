@@ -1,8 +1,15 @@
-import type { AnalyticsOutbox, IngestStore, RateLimitStore } from '@tis/ingest'
+import type {
+  AnalyticsOutbox,
+  IngestLog,
+  IngestStore,
+  ProjectionStore,
+  RateLimitStore,
+} from '@tis/ingest'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
 import { createCheckInQueries } from './check-in-reads'
 import type { SqlExecutor } from './executor'
+import { createLogQueries } from './log/log-queries'
 import { runMigrations } from './migrate'
 import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
@@ -16,7 +23,9 @@ import { writeBatch } from './write-batch'
 /** An {@link IngestStore} over PostgreSQL (postgres.js) or PGlite, with its schema migrations. */
 export interface PostgresIngestStore
   extends Omit<IngestStore, keyof RateLimitStore>,
-    RateLimitStore {
+    RateLimitStore,
+    IngestLog,
+    ProjectionStore {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock.
@@ -61,6 +70,7 @@ export function createStore(
     ...createChartQueries(db),
     ...createCheckInQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
+    ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
     migrate: () => runMigrations(db),
     ping: async () => {

@@ -56,7 +56,8 @@ export async function writeBatch(
   }
 }
 
-async function writeInTransaction(
+/** {@link writeBatch}'s work inside the caller's transaction: duplicates looked up, the rest written. */
+export async function writeInTransaction(
   tx: SqlExecutor,
   batch: readonly WriteOp[],
   options: WriteBatchOptions,
@@ -110,7 +111,17 @@ const STATEMENTS = {
   outbox: { events: insertEvents(true), spans: insertSpans(true) },
 }
 
-async function runPlan(tx: SqlExecutor, plan: BatchPlan, outbox: boolean) {
+/**
+ * Runs a planned batch's statements in one pipeline inside the caller's transaction. `seqs`,
+ * when given, are the ingest log seqs of the batch's ops (by index): projected events and spans
+ * keep them as `legacy_id`.
+ */
+export async function runPlan(
+  tx: SqlExecutor,
+  plan: BatchPlan,
+  outbox: boolean,
+  seqs?: readonly number[],
+) {
   const insert = outbox ? STATEMENTS.outbox : STATEMENTS.plain
   // Every statement depends only on the effects of the ones before it (events find their issue,
   // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
@@ -128,9 +139,16 @@ async function runPlan(tx: SqlExecutor, plan: BatchPlan, outbox: boolean) {
     key ? (plan.issues.get(key)?.hash ?? null) : null
   const events = slot(
     insert.events,
-    plan.events.map((row, i) => ({ ...row, issue_hash: issueHash(plan.eventIssueKeys[i]) })),
+    plan.events.map((row, i) => ({
+      ...row,
+      issue_hash: issueHash(plan.eventIssueKeys[i]),
+      legacy_id: seqs?.[row.ord] ?? null,
+    })),
   )
-  const spans = slot(insert.spans, plan.spans)
+  const spans = slot(
+    insert.spans,
+    plan.spans.map((row) => ({ ...row, legacy_id: seqs?.[row.ord] ?? null })),
+  )
   slot(
     UPSERT_MONITORS,
     [...plan.monitors.values()].map((row, k) => ({ ...stripMonitor(row), k })),

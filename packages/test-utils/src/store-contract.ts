@@ -3,6 +3,7 @@ import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
 import { describeExtremesContract } from './store-contract-extremes'
+import { describeLogContract } from './store-contract-log'
 import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
@@ -74,5 +75,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeExtremesContract(h)
     describeSourceContract(h)
     describeSessionsContract(h)
+    describeLogContract(h)
   })
 }

@@ -1,0 +1,145 @@
+import type {
+  IngestLog,
+  LogTarget,
+  ProjectionStore,
+  WriteOp,
+  WriteOptions,
+  WriteResult,
+} from '@tis/ingest'
+import type { SqlExecutor } from '../executor'
+import { writeInTransaction } from '../write-batch'
+import { type AppendOutcome, appendToLog } from './append'
+import { consumeLog, setAsideHead } from './consume'
+import { isLogged, type LoggedOp } from './log-record'
+import { maintainLogPartitions } from './partitions'
+import {
+  atOrAfter,
+  consumerLag,
+  consumerPosition,
+  type LogPosition,
+  pendingTarget,
+} from './position'
+import {
+  isRecurringFailure,
+  isUniqueViolation,
+  PROJECTION,
+  projectEntries,
+  projectEntriesSkippingStored,
+} from './project'
+
+/** Options of {@link createLogQueries}. */
+export interface LogQueriesOptions {
+  /** Queue projected events and spans (and directly written ones) in the analytics outbox. */
+  readonly analyticsOutbox: boolean
+}
+
+/** Thrown inside an all-or-nothing append to roll it back; carries the answers. */
+class RolledBack extends Error {
+  constructor(readonly results: readonly WriteResult[]) {
+    super('batch rolled back')
+  }
+}
+
+/** The answer of a logged op from what acceptance found. */
+function resultOf(op: LoggedOp, outcome: AppendOutcome): WriteResult {
+  const legacy = (seq: number | null) => (op.type === 'check_in' ? null : seq)
+  if (outcome.fresh) return { id: op.id, legacyId: legacy(outcome.seq) }
+  return outcome.projectId.toLowerCase() === op.projectId.toLowerCase()
+    ? { id: outcome.id, legacyId: legacy(outcome.seq), duplicate: true }
+    : { id: op.id, legacyId: null, conflict: true }
+}
+
+const toTarget = (position: LogPosition) => ({ ...position, __logTarget: true }) as LogTarget
+const fromTarget = (target: LogTarget): LogPosition => ({
+  xid: target['xid'] as string,
+  seq: target['seq'] as number,
+})
+
+/** Acceptance on the ingest log and the projection behind it, over one executor. */
+export function createLogQueries(
+  db: SqlExecutor,
+  options: LogQueriesOptions,
+): IngestLog & ProjectionStore {
+  const { analyticsOutbox } = options
+
+  async function append(batch: readonly WriteOp[], write: WriteOptions = {}) {
+    const logged: { index: number; op: LoggedOp }[] = []
+    const direct: { index: number; op: WriteOp }[] = []
+    batch.forEach((op, index) => {
+      if (isLogged(op)) logged.push({ index, op })
+      else direct.push({ index, op })
+    })
+    try {
+      return await db.transaction(async (tx) => {
+        const results: WriteResult[] = new Array(batch.length)
+        const outcomes = await appendToLog(
+          tx,
+          logged.map((l) => l.op),
+        )
+        logged.forEach(({ index, op }, i) => {
+          results[index] = resultOf(op, outcomes[i]!)
+        })
+        if (write.allOrNothing && results.some((r) => r?.conflict)) {
+          throw new RolledBack(
+            batch.map((op, i) => {
+              const r = results[i]
+              return r && (r.conflict || r.duplicate) ? r : { id: op.id, legacyId: null }
+            }),
+          )
+        }
+        if (direct.length > 0) {
+          const written = await writeInTransaction(
+            tx,
+            direct.map((d) => d.op),
+            { analyticsOutbox },
+          )
+          direct.forEach(({ index }, i) => {
+            results[index] = written[i]!
+          })
+        }
+        return results
+      })
+    } catch (error) {
+      if (error instanceof RolledBack) return error.results
+      throw error
+    }
+  }
+
+  return {
+    append,
+    async project(limit) {
+      const round = (apply: typeof projectEntries, n = limit) =>
+        consumeLog(db, PROJECTION, n, (tx, entries) => apply(tx, entries, analyticsOutbox))
+      try {
+        const done = await round(projectEntries)
+        return { busy: done.busy, projected: done.consumed, more: done.more }
+      } catch (error) {
+        if (!isUniqueViolation(error) && !isRecurringFailure(error)) throw error
+      }
+      // Entry by entry: what is already stored is left out, an entry that fails on its own
+      // every time is set aside with its error, and the rest is projected.
+      let projected = 0
+      for (let i = 0; i < limit; i++) {
+        try {
+          const one = await round(projectEntriesSkippingStored, 1)
+          if (one.busy || one.consumed === 0) return { busy: one.busy, projected, more: false }
+          projected += one.consumed
+        } catch (error) {
+          if (!isRecurringFailure(error)) throw error
+          await setAsideHead(db, PROJECTION, String(error))
+        }
+      }
+      return { busy: false, projected, more: true }
+    },
+    async pendingTarget() {
+      const target = await pendingTarget(db, PROJECTION)
+      return target ? toTarget(target) : null
+    },
+    async hasProjected(target) {
+      const position = await consumerPosition(db, PROJECTION)
+      return position !== null && atOrAfter(position, fromTarget(target))
+    },
+    projectionLag: () => consumerLag(db, PROJECTION),
+    maintainLog: (now) => maintainLogPartitions(db, now),
+  }
+}

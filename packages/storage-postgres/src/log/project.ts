@@ -1,0 +1,64 @@
+import { StoreError } from '@tis/ingest'
+import { planBatch } from '../batch-plan'
+import { planDedupe } from '../dedupe'
+import { type SqlExecutor, sqlState } from '../executor'
+import { runPlan } from '../write-batch'
+import type { LogEntry } from './consume'
+import { decodeOp, type LoggedOp } from './log-record'
+
+/** The consumer name of the read-model projection. */
+export const PROJECTION = 'projection'
+
+/**
+ * Writes the read model of a round of log entries in the caller's transaction: issues (one
+ * upsert per distinct group, counts aggregated in memory), events, spans, monitors and their
+ * check-in history, event-implied deployments, and the analytics outbox when `outbox` is set.
+ * Projected events and spans keep their log seq as `legacy_id`.
+ *
+ * Acceptance already refused repeated ids, so a record is never in the read model before its
+ * entry is projected. Should one be (a row written around the log), the store redoes the round
+ * entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
+ */
+export async function projectEntries(
+  tx: SqlExecutor,
+  entries: readonly LogEntry[],
+  outbox: boolean,
+): Promise<void> {
+  const ops = entries.map((e) => decodeOp(e.record))
+  const seqs = entries.map((e) => e.seq)
+  await runPlan(tx, planBatch(ops), outbox, seqs)
+}
+
+/**
+ * {@link projectEntries} that first leaves out every entry whose id is already stored: the
+ * fallback for a round that failed with a unique violation.
+ */
+export async function projectEntriesSkippingStored(
+  tx: SqlExecutor,
+  entries: readonly LogEntry[],
+  outbox: boolean,
+): Promise<void> {
+  const ops: LoggedOp[] = entries.map((e) => ({ ...decodeOp(e.record), dedupe: true }))
+  const { fresh } = await planDedupe(tx, ops)
+  if (fresh.length === 0) return
+  await runPlan(
+    tx,
+    planBatch(fresh.map((i) => ops[i]!)),
+    outbox,
+    fresh.map((i) => entries[i]!.seq),
+  )
+}
+
+/** True for the error a round gets when a projected id is already stored. */
+export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505'
+
+/**
+ * True for an error that applying the same entries again would meet again: a data or
+ * integrity error of PostgreSQL (SQLSTATE classes 22 and 23), or a record that cannot be
+ * decoded. Connection failures and the like are not: the round is simply retried later.
+ */
+export function isRecurringFailure(error: unknown): boolean {
+  const state = sqlState(error)
+  if (state === undefined) return !StoreError.is(error) && error instanceof Error
+  return state.startsWith('22') || state.startsWith('23')
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type {
+  IngestLog,
+  IngestStore,
+  ProjectionStore,
+  WriteOp,
+  WriteOptions,
+} from '../../ingest/src/index.ts'
+import { describeDedupeContract } from './store-contract-dedupe'
+import { describeEventsContract } from './store-contract-events'
+import { describeMonitorsContract } from './store-contract-monitors'
+import { at, eventOp, seedProject, spanOp, uniqueHash } from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+/** A store with the ingest log of issue 19. */
+export type LoggedStore = IngestStore & IngestLog & ProjectionStore
+
+/** Projects until the projection is caught up; resolves the entries projected. */
+export async function projectAll(store: ProjectionStore, limit = 1000): Promise<number> {
+  let total = 0
+  for (;;) {
+    const round = await store.project(limit)
+    total += round.projected
+    if (!round.more && !round.busy) return total
+  }
+}
+
+/**
+ * The harness whose `writeBatch` is acceptance on the log followed by the projection: the
+ * writeBatch contract (grouping, monitors, deployments, idempotency) must hold through the log
+ * exactly as it holds for the direct write.
+ */
+function throughTheLog(h: () => StoreHarness): () => StoreHarness {
+  return () => {
+    const harness = h()
+    const store = harness.store as LoggedStore
+    const writeBatch = async (batch: readonly WriteOp[], options?: WriteOptions) => {
+      const results = await store.append(batch, options)
+      await projectAll(store)
+      return results
+    }
+    return { ...harness, store: Object.assign(Object.create(store), { writeBatch }) }
+  }
+}
+
+/** The ingest log: acceptance, exactly-once projection, the read barrier, partitions. */
+export function describeLogContract(h: () => StoreHarness) {
+  describe('the ingest log', () => {
+    const logged = () => h().store as LoggedStore
+
+    describe('writeBatch rules through append + projection', () => {
+      describeEventsContract(throughTheLog(h), { directWrite: false })
+      describeDedupeContract(throughTheLog(h))
+      describeMonitorsContract(throughTheLog(h))
+    })
+
+    it('acknowledges on the log: nothing is in the read model before the projection', async () => {
+      const { probe } = h()
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      const [result] = await store.append([eventOp(projectId, { issue: { hash } })])
+      expect(result).toEqual({ id: expect.any(String), legacyId: expect.any(Number) })
+      expect(await probe.count('events', projectId)).toBe(0)
+      expect(await store.pendingTarget()).not.toBeNull()
+      await projectAll(store)
+      expect(await probe.count('events', projectId)).toBe(1)
+      expect((await probe.issue(projectId, hash))?.count).toBe(1)
+    })
+
+    it('projects each entry once, however many projectors run at the same time', async () => {
+      const { probe } = h()
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      const hash = uniqueHash()
+      const ops = Array.from({ length: 60 }, (_, i) =>
+        eventOp(projectId, { issue: { hash }, occurredAt: at(i) }),
+      )
+      for (let i = 0; i < ops.length; i += 20) await store.append(ops.slice(i, i + 20))
+      await Promise.all([projectAll(store, 7), projectAll(store, 11), projectAll(store, 13)])
+      expect(await probe.count('events', projectId)).toBe(60)
+      expect((await probe.issue(projectId, hash))?.count).toBe(60)
+    })
+
+    it('keeps the log seq as the legacy id of the projected event and span', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      const event = eventOp(projectId)
+      const span = spanOp(projectId, randomUUID())
+      const [e, s] = await store.append([event, span])
+      expect(s!.legacyId).toBeGreaterThan(e!.legacyId!)
+      await projectAll(store)
+      const again = await store.append([
+        { ...event, dedupe: true },
+        { ...span, dedupe: true },
+      ])
+      // Idempotency keys are only kept for ops that asked for them: the first append had none.
+      expect(again.map((r) => r.duplicate)).toEqual([undefined, undefined])
+    })
+
+    it('tells a read when the projection has passed what was acknowledged before it', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      await projectAll(store)
+      expect(await store.pendingTarget()).toBeNull()
+      await store.append([eventOp(projectId), eventOp(projectId)])
+      const target = await store.pendingTarget()
+      expect(target).not.toBeNull()
+      expect(await store.hasProjected(target!)).toBe(false)
+      const lag = await store.projectionLag()
+      expect(lag.records).toBeGreaterThanOrEqual(2)
+      expect(lag.oldestReceivedAt).toBeInstanceOf(Date)
+      await projectAll(store)
+      expect(await store.hasProjected(target!)).toBe(true)
+      expect(await store.pendingTarget()).toBeNull()
+      expect((await store.projectionLag()).records).toBe(0)
+    })
+
+    it('projects nothing of a round whose writes fail, and all of it on the next round', async () => {
+      const { probe } = h()
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      await projectAll(store)
+      const hash = uniqueHash()
+      const good = eventOp(projectId, { issue: { hash } })
+      const poison = eventOp(projectId, { event: { message: `poison-${projectId}` } })
+      await store.append([good, poison])
+      // A trigger fails the round's insert of the second event, as a crash mid-round would.
+      await probe.exec(`create function tis_contract_poison() returns trigger language plpgsql as
+        $$ begin if new.message = 'poison-${projectId}' then raise exception 'poisoned'; end if;
+        return new; end $$`)
+      await probe.exec(`create trigger tis_contract_poison before insert on events
+        for each row execute function tis_contract_poison()`)
+      try {
+        await expect(store.project(100)).rejects.toThrow(/poisoned/)
+        expect(await probe.count('events', projectId)).toBe(0)
+        expect(await probe.issue(projectId, hash)).toBeNull()
+      } finally {
+        await probe.exec('drop trigger tis_contract_poison on events')
+        await probe.exec('drop function tis_contract_poison()')
+      }
+      await projectAll(store)
+      expect(await probe.count('events', projectId)).toBe(2)
+      expect((await probe.issue(projectId, hash))?.count).toBe(1)
+    })
+
+    it('prepares daily partitions ahead and drops a past day every consumer has read', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      const yesterday = new Date(Date.now() - 86_400_000)
+      const name = (d: Date) => `ingest_log_${d.toISOString().slice(0, 10).replaceAll('-', '')}`
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000)
+      const first = await store.maintainLog(yesterday)
+      expect(first.created).toEqual([name(day(-1)), name(day(0)), name(day(1))])
+      await store.append([{ ...eventOp(projectId), receivedAt: yesterday }])
+      // Yesterday's partition holds an entry the projection has not read: it stays.
+      const before = await store.maintainLog(new Date())
+      expect(before).toEqual({ created: [name(day(2))], dropped: [] })
+      await projectAll(store)
+      const after = await store.maintainLog(new Date())
+      expect(after.dropped).toEqual([name(yesterday)])
+    })
+  })
+}
