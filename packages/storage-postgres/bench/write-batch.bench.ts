@@ -1,5 +1,9 @@
-// writeBatch throughput: batches of 200 events (half of them errors over 10 issues) on PGlite
-// (memory and disk) and on a durable PostgreSQL (fsync on; TEST_DATABASE_URL or embedded).
+// Write throughput, batches of 200 events (half of them errors over 10 issues), on PGlite
+// (memory and disk) and on a durable PostgreSQL (fsync on; TEST_DATABASE_URL or embedded):
+// - writeBatch: the whole read model written in the batch's transaction (what a 201 waited for
+//   before issue 19), the baseline;
+// - append: acceptance on the ingest log (what a 201 waits for since issue 19);
+// - project: the projection of that backlog into the read model, rounds of 1,000 entries.
 // Run: pnpm --filter @tis/storage-postgres bench
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -65,22 +69,40 @@ async function measure(name: string, store: PostgresIngestStore): Promise<void> 
     createdAt: now,
   })
   for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId))
-  const batches = Array.from({ length: ROUNDS }, () => batchOf(projectId))
+  const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId)))
+  while ((await store.project(1_000)).more);
+  const appended = await timed(ROUNDS, BATCH, () => store.append(batchOf(projectId)))
+  const projection = await timed(Math.ceil((ROUNDS * BATCH) / 1_000), 1_000, () =>
+    store.project(1_000),
+  )
+  const row = (label: string, r: Timed, ratio?: number) =>
+    console.log(
+      `${`${name}: ${label}`.padEnd(44)} ${Math.round(r.rate).toLocaleString('en').padStart(8)} rows/s   batch p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms${ratio === undefined ? '' : `   ${ratio.toFixed(2)}× writeBatch`}`,
+    )
+  row('writeBatch (baseline)', direct)
+  row('append (acceptance)', appended, appended.rate / direct.rate)
+  row('project (rounds of 1,000)', projection, projection.rate / direct.rate)
+}
+
+interface Timed {
+  readonly rate: number
+  readonly p50: number
+  readonly p95: number
+}
+
+/** Runs `round` `rounds` times one after another; rows per second and round latencies. */
+async function timed(rounds: number, rows: number, round: () => Promise<unknown>): Promise<Timed> {
   const times: number[] = []
   const start = performance.now()
-  for (const batch of batches) {
+  for (let i = 0; i < rounds; i++) {
     const t = performance.now()
-    await store.writeBatch(batch)
+    await round()
     times.push(performance.now() - t)
   }
   const seconds = (performance.now() - start) / 1_000
   times.sort((a, b) => a - b)
-  const p = (q: number) =>
-    times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1)
-  const rate = Math.round((BATCH * ROUNDS) / seconds).toLocaleString('en')
-  console.log(
-    `${name.padEnd(28)} ${rate.padStart(8)} rows/s   batch p50 ${p(0.5)} ms, p95 ${p(0.95)} ms`,
-  )
+  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!
+  return { rate: (rows * rounds) / seconds, p50: p(0.5), p95: p(0.95) }
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
