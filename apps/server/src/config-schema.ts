@@ -330,6 +330,34 @@ export const CONFIG_VARIABLES = {
     default: 'true',
     schema: boolean,
   },
+  SERVICE_PROJECTION: {
+    description:
+      'Where accepted records are projected into issues, events, spans, monitors and the analytics feed: `server` projects in this process (the default, embedded database included); `worker` leaves it to `tis worker` processes (PostgreSQL only; several may run, one projects at a time). docs/scaling.md.',
+    default: 'server',
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(['server', 'worker'], { error: 'must be one of server, worker' })),
+  },
+  SERVICE_PROJECTION_BATCH_SIZE: {
+    description:
+      'Most accepted records projected in one transaction. Larger is cheaper per record; on the embedded database requests wait behind a running round, so it uses at most 250 there.',
+    default: '1000',
+    schema: integer(1, 100_000),
+  },
+  SERVICE_READ_BARRIER_MS: {
+    description:
+      'Longest a read (read API, dashboard, CLI) waits for the projection to pass everything acknowledged before it began, in ms; past it the read answers with what is projected and the `X-Tis-Projection-Lag` header. 0 never waits.',
+    default: '2000',
+    schema: integer(0, 60_000),
+  },
+  SERVICE_PROJECTION_MAX_LAG_SECONDS: {
+    description:
+      'Projection lag (age of the oldest acknowledged record not yet projected) above which `GET /health/ready` says `lagging` and the dashboard warns.',
+    default: '60',
+    schema: integer(1),
+  },
   SERVICE_SECRET_KEY: {
     description:
       "Secret (at least 32 characters, e.g. `openssl rand -base64 48`) that encrypts secrets stored in the database — projects' GitHub tokens — with AES-256-GCM. Required to set a project's `github_token`; changing it makes stored tokens unreadable (set them again).",

@@ -78,9 +78,20 @@ export interface ServerConfig {
   /** `SERVICE_SESSION_IDLE_SECONDS` and `SERVICE_SESSION_MAX_AGE_SECONDS`. */
   readonly sessions: { readonly idleSeconds: number; readonly maxAgeSeconds: number }
   readonly logLevel: LogLevel
+  /** `SERVICE_PROJECTION*` and `SERVICE_READ_BARRIER_MS`: the projection behind the ingest log. */
+  readonly projection: ProjectionConfig
   readonly analytics: AnalyticsConfig
   /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
   readonly sources: SourcesConfig
+}
+
+/** Where and how accepted records are projected (issue 19). */
+export interface ProjectionConfig {
+  /** `server`: in this process; `worker`: by `tis worker` processes only. */
+  readonly mode: 'server' | 'worker'
+  readonly batchSize: number
+  readonly readBarrierMs: number
+  readonly maxLagSeconds: number
 }
 
 /** `SERVICE_SECRET_KEY`, `SERVICE_GITHUB_TOKEN`, `SERVICE_GITHUB_API_URL`. */
@@ -131,6 +142,11 @@ export function loadConfig(
     )
   }
   const e = parsed.data as ParsedEnvironment
+  if (e.SERVICE_PROJECTION === 'worker' && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'SERVICE_PROJECTION=worker needs DATABASE_URL: the embedded database is only open in the server, which must project it itself',
+    ])
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -169,6 +185,12 @@ export function loadConfig(
       maxAgeSeconds: e.SERVICE_SESSION_MAX_AGE_SECONDS,
     },
     logLevel: e.SERVICE_LOG_LEVEL,
+    projection: {
+      mode: e.SERVICE_PROJECTION,
+      batchSize: e.SERVICE_PROJECTION_BATCH_SIZE,
+      readBarrierMs: e.SERVICE_READ_BARRIER_MS,
+      maxLagSeconds: e.SERVICE_PROJECTION_MAX_LAG_SECONDS,
+    },
     analytics: {
       enabled: e.SERVICE_ANALYTICS_ENABLED,
       url: e.SERVICE_ANALYTICS_URL,

@@ -16,6 +16,7 @@ import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
 import { type ServerConfig, secureCookies } from './config'
 import { createLogger, type Logger } from './logger'
+import { createProjectionRuntime, hasLog, type ProjectionRuntime } from './projection'
 import { sourceOptions } from './sources'
 import { type OpenedStore, openStore } from './store'
 
@@ -64,6 +65,11 @@ export interface TisServer {
   readonly logger: Logger
   /** The optional analytics store: readiness, metrics and the background drainer. */
   readonly analytics: AnalyticsRuntime
+  /**
+   * The ingest log's projection (acceptance on the log, the projector of this process, the read
+   * barrier); absent for a store without a log.
+   */
+  readonly projection: ProjectionRuntime | undefined
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
@@ -169,8 +175,16 @@ export async function createServer(
   } else if (config.analytics.enabled) {
     logger.warn('SERVICE_ANALYTICS_ENABLED is set, but this store has no analytics outbox')
   }
-  const engine = createIngestEngine({
-    store,
+  const projection = hasLog(store)
+    ? createProjectionRuntime({
+        store,
+        config: config.projection,
+        embedded: (opened.batch.concurrency ?? 1) === 1,
+        logger,
+      })
+    : undefined
+  const base = createIngestEngine({
+    store: projection ? { ...store, writeBatch: projection.accept } : store,
     serviceEnvironment: config.serviceEnvironment,
     adminEmails: config.adminEmails,
     rateLimits: config.rateLimits,
@@ -184,6 +198,16 @@ export async function createServer(
     sources: sourceOptions(config, logger),
     sessions: config.sessions,
   })
+  // Reads wait for the projection to pass what was acknowledged before them; readiness shows
+  // its lag.
+  const engine: IngestEngine = projection
+    ? {
+        ...base,
+        reads: projection.reads(base.reads),
+        readiness: projection.readiness(base.readiness),
+      }
+    : base
+  projection?.start()
   const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({
     engine,
@@ -214,6 +238,7 @@ export async function createServer(
       clearTimeout(force)
     }
     await engine.close()
+    await projection?.close()
     await analytics.close()
     await store.close()
   }
@@ -224,6 +249,7 @@ export async function createServer(
     store,
     logger,
     analytics,
+    projection,
     bootstrap,
     listen() {
       if (http) throw new Error('the server is already listening')

@@ -35,7 +35,10 @@ export interface Harness {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   readonly url: string
   readonly server: TisServer
-  /** Runs SQL on the server's database (the store has no read methods yet). */
+  /**
+   * Runs SQL on the server's database, after the projection has passed everything acknowledged
+   * so far (the read barrier the read API uses, without its bound).
+   */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
   /** Moves the server's clock forward (expiry of mobile tokens). */
   advance(seconds: number): void
@@ -81,7 +84,10 @@ export async function startPgliteHarness(env: Record<string, string> = {}): Prom
     server,
     advance: clock.advance,
     now: clock.now,
-    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      await server.projection?.settled()
+      return (await db.query<T>(sql, params)).rows
+    },
     async close() {
       await server.close()
       await db.close()
@@ -112,8 +118,10 @@ export async function startPostgresHarness(
     server,
     advance: clock.advance,
     now: clock.now,
-    query: async <T>(text: string, params: unknown[] = []) =>
-      (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[],
+    query: async <T>(text: string, params: unknown[] = []) => {
+      await server.projection?.settled()
+      return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]
+    },
     async close() {
       await server.close()
       await sql.end()

@@ -9,7 +9,16 @@ export function describeHttp(harness: () => Harness) {
 
   it.each([
     ['GET', '/health', 200, { status: 'ok' }],
-    ['GET', '/health/ready', 200, { status: 'ok', store: 'ok' }],
+    [
+      'GET',
+      '/health/ready',
+      200,
+      {
+        status: 'ok',
+        store: 'ok',
+        projection: { records: 0, seconds: 0, max_seconds: 60, lagging: false },
+      },
+    ],
     ['GET', '/health/analytics_store', 200, { status: 'disabled', enabled: false, ready: false }],
     ['GET', '/api/v1/nope', 404, { error: 'Not found' }],
     ['POST', '/', 404, { error: 'Not found' }],

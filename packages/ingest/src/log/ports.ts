@@ -1,4 +1,4 @@
-import type { WriteOp, WriteOptions, WriteResult } from './ports'
+import type { WriteOp, WriteOptions, WriteResult } from '../ports'
 
 /**
  * Acceptance on the ingest log (issue 19): the acknowledgement point. A store appends the

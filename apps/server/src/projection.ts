@@ -1,0 +1,95 @@
+import {
+  createProjector,
+  createReadBarrier,
+  type EngineResponse,
+  type IngestLog,
+  type ProjectionStore,
+  type Projector,
+  type ReadBarrier,
+  type TelemetryStore,
+  withProjectionLag,
+  withReadBarrier,
+} from '@tis/ingest'
+import type { ProjectionConfig } from './config'
+import type { Logger } from './logger'
+
+/** A store that acknowledges on the ingest log (every store of `@tis/storage-postgres`). */
+export type LogStore = IngestLog & ProjectionStore
+
+/** Whether `store` has an ingest log to accept on. */
+export function hasLog(store: object): store is LogStore {
+  const s = store as Partial<LogStore>
+  return typeof s.append === 'function' && typeof s.project === 'function'
+}
+
+/** Most entries per round on the embedded database, whose one connection requests wait behind. */
+export const EMBEDDED_ROUND_SIZE = 250
+
+/** Options of {@link createProjectionRuntime}. */
+export interface ProjectionRuntimeOptions {
+  readonly store: LogStore
+  readonly config: ProjectionConfig
+  /** A single-connection store (PGlite): smaller rounds. */
+  readonly embedded: boolean
+  readonly logger: Logger
+  /**
+   * Run the projector in this process. @default config.mode === 'server'
+   */
+  readonly project?: boolean
+}
+
+/** The ingest log's place in a server: acceptance, the projector, the read barrier, readiness. */
+export interface ProjectionRuntime {
+  /** The projector of this process (none with `SERVICE_PROJECTION=worker`). */
+  readonly projector: Projector | undefined
+  readonly barrier: ReadBarrier
+  /** `writeBatch` of the engine's acceptance: the log's append, waking the projector. */
+  accept: TelemetryStore['writeBatch']
+  /** Puts `reads` behind the read barrier. */
+  reads<Api extends object>(reads: Api): Api
+  /** Adds the projection lag to a readiness check. */
+  readiness(check: () => Promise<EngineResponse>): () => Promise<EngineResponse>
+  /** Resolves once the projection has passed everything acknowledged so far (tests, shutdown). */
+  settled(timeoutMs?: number): Promise<boolean>
+  /** Starts the projector, if this process runs one. */
+  start(): void
+  /** Stops the projector after its running round. */
+  close(): Promise<void>
+}
+
+/** Composes acceptance on the log with the projection behind it (issue 19). */
+export function createProjectionRuntime(options: ProjectionRuntimeOptions): ProjectionRuntime {
+  const { store, config, logger } = options
+  const projector =
+    (options.project ?? config.mode === 'server')
+      ? createProjector({
+          store,
+          roundSize: options.embedded
+            ? Math.min(config.batchSize, EMBEDDED_ROUND_SIZE)
+            : config.batchSize,
+          onError: (error, during) =>
+            logger.error(`ingest log ${during} failed; retrying`, {
+              error: error instanceof Error ? error.message : String(error),
+            }),
+        })
+      : undefined
+  const progress = projector ? { progress: projector.onProgress } : {}
+  const barrier = createReadBarrier({ store, boundMs: config.readBarrierMs, ...progress })
+  return {
+    projector,
+    barrier,
+    async accept(batch, write) {
+      const results = await store.append(batch, write)
+      projector?.nudge()
+      return results
+    },
+    reads: (reads) => withReadBarrier(reads, barrier),
+    readiness: (check) => withProjectionLag(check, { store, maxLagSeconds: config.maxLagSeconds }),
+    async settled(timeoutMs = 30_000) {
+      const wait = createReadBarrier({ store, boundMs: timeoutMs, ...progress })
+      return (await wait.wait()) === null
+    },
+    start: () => projector?.start(),
+    close: async () => projector?.stop(),
+  }
+}

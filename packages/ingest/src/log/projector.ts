@@ -1,0 +1,123 @@
+import type { ProjectionStore } from './ports'
+
+/** Options of {@link createProjector}. */
+export interface ProjectorOptions {
+  /** The log's projection side. */
+  readonly store: Pick<ProjectionStore, 'project' | 'maintainLog'>
+  /**
+   * Most entries projected in one transaction. Larger rounds are cheaper per entry (index pages
+   * and issue rows are touched once per round); on a single-connection store (PGlite) every
+   * request waits behind a running round, so keep it smaller there.
+   * @default 1000
+   */
+  readonly roundSize?: number
+  /**
+   * How long an idle projector waits before looking at the log again when nothing in this
+   * process appended (other processes' appends, a busy peer), in ms.
+   * @default 250
+   */
+  readonly idleMs?: number
+  /**
+   * How often the log's partitions are maintained (created ahead, read ones dropped), in ms.
+   * @default 3600000 (hourly, and once at start)
+   */
+  readonly maintainEveryMs?: number
+  /** Pause after a failed round before the next, in ms. @default 1000 */
+  readonly retryMs?: number
+  /** Told about a failed round or maintenance (the projector goes on). */
+  readonly onError?: (error: unknown, during: 'projection' | 'maintenance') => void
+  /** @default () => new Date() */
+  readonly now?: () => Date
+}
+
+/** A projection loop: runs rounds while entries are waiting, sleeps when caught up. */
+export interface Projector {
+  /** Starts the loop (idempotent). */
+  start(): void
+  /** Says that entries were appended: an idle loop runs a round now. */
+  nudge(): void
+  /** Calls `listener` after every round that projected something; returns the unsubscribe. */
+  onProgress(listener: () => void): () => void
+  /** Lets the running round finish and stops the loop. */
+  stop(): Promise<void>
+}
+
+/**
+ * The projector that runs inside the server (and in `tis worker`): rounds of up to `roundSize`
+ * entries back to back while the log is ahead, then sleeps until {@link Projector.nudge} or
+ * `idleMs`. Exactly-once is the store's: each round moves the position in its own transaction,
+ * and several projectors over one database take turns (a busy round does nothing).
+ */
+export function createProjector(options: ProjectorOptions): Projector {
+  const { store } = options
+  const roundSize = options.roundSize ?? 1000
+  const idleMs = options.idleMs ?? 250
+  const maintainEveryMs = options.maintainEveryMs ?? 3_600_000
+  const retryMs = options.retryMs ?? 1000
+  const now = options.now ?? (() => new Date())
+  const listeners = new Set<() => void>()
+  let running: Promise<void> | undefined
+  let stopping = false
+  let nudged = false
+  let wake: (() => void) | undefined
+  let maintainedAt = Number.NEGATIVE_INFINITY
+
+  function sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        wake = undefined
+        resolve()
+      }
+      wake = done
+    })
+  }
+
+  async function maintain() {
+    const at = now()
+    if (at.getTime() - maintainedAt < maintainEveryMs) return
+    maintainedAt = at.getTime()
+    await store.maintainLog(at).catch((error: unknown) => options.onError?.(error, 'maintenance'))
+  }
+
+  async function loop() {
+    while (!stopping) {
+      await maintain()
+      nudged = false
+      let more = false
+      try {
+        const round = await store.project(roundSize)
+        if (round.projected > 0) for (const listener of listeners) listener()
+        more = round.more
+      } catch (error) {
+        options.onError?.(error, 'projection')
+        if (!stopping) await sleep(retryMs)
+        continue
+      }
+      if (!more && !nudged && !stopping) await sleep(idleMs)
+    }
+  }
+
+  return {
+    start() {
+      stopping = false
+      running ??= loop().finally(() => {
+        running = undefined
+      })
+    },
+    nudge() {
+      nudged = true
+      wake?.()
+    },
+    onProgress(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async stop() {
+      stopping = true
+      wake?.()
+      await running
+    },
+  }
+}
