@@ -1,6 +1,7 @@
 import { createAnalyticsRuntime, migrateAnalytics } from '../analytics'
 import { ConfigError, loadConfig, type ServerConfig } from '../config'
 import { createLogger } from '../logger'
+import { createProjectionRuntime, hasLog } from '../projection'
 import { openStore } from '../store'
 
 /** Exit codes shared with the API commands. */
@@ -50,7 +51,7 @@ function signalled(): Promise<void> {
   })
 }
 
-/** `tis analytics migrate` and `tis worker`. */
+/** `tis analytics migrate` and `tis worker` (projection and analytics export). */
 export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'analytics migrate',
@@ -79,17 +80,13 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'worker',
     summary:
-      'Export the analytics outbox to ClickHouse until SIGTERM (needs DATABASE_URL; several may run at once).',
+      'Project the ingest log into issues, events, spans and monitors, and export the analytics outbox to ClickHouse when SERVICE_ANALYTICS_ENABLED, until SIGTERM (needs DATABASE_URL; several may run at once).',
     async run(io) {
       const c = config(io)
       if (!c) return USAGE
-      if (!c.analytics.enabled) {
-        io.stderr('tis: the analytics store is disabled: set SERVICE_ANALYTICS_ENABLED=true\n')
-        return USAGE
-      }
       if (c.database.kind !== 'postgres') {
         io.stderr(
-          'tis: tis worker needs PostgreSQL (DATABASE_URL): the embedded database is only open in the server, which drains it itself\n',
+          'tis: tis worker needs PostgreSQL (DATABASE_URL): the embedded database is only open in the server, which projects and drains it itself\n',
         )
         return USAGE
       }
@@ -99,23 +96,42 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       })
       let opened: Awaited<ReturnType<typeof openStore>>
       try {
-        opened = await openStore(c.database)
+        opened = await openStore(c.database, { analyticsOutbox: c.analytics.enabled })
       } catch (error) {
         io.stderr(`tis: could not open the database: ${message(error)}\n`)
         return FAILED
       }
-      const runtime = createAnalyticsRuntime({ config: c.analytics, outbox: opened.outbox, logger })
-      await runtime.migrate().catch((error: unknown) =>
-        logger.warn('analytics store migration failed; retrying before the first export', {
-          error: message(error),
-        }),
-      )
-      runtime.startDrainer()
-      logger.info('analytics worker started', { database: c.analytics.database })
+      const { store } = opened
+      const projection = hasLog(store)
+        ? createProjectionRuntime({
+            store,
+            config: c.projection,
+            embedded: false,
+            logger,
+            project: true,
+          })
+        : undefined
+      projection?.start()
+      const runtime = c.analytics.enabled
+        ? createAnalyticsRuntime({ config: c.analytics, outbox: opened.outbox, logger })
+        : undefined
+      if (runtime) {
+        await runtime.migrate().catch((error: unknown) =>
+          logger.warn('analytics store migration failed; retrying before the first export', {
+            error: message(error),
+          }),
+        )
+        runtime.startDrainer()
+      }
+      logger.info('worker started', {
+        projection: projection !== undefined,
+        analytics: runtime ? c.analytics.database : false,
+      })
       await (io.stop ?? signalled())
-      await runtime.close()
-      await opened.store.close()
-      logger.info('analytics worker stopped')
+      await projection?.close()
+      await runtime?.close()
+      await store.close()
+      logger.info('worker stopped')
       return OK
     },
   },

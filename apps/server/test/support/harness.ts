@@ -34,6 +34,8 @@ export const SUITE_ENV = {
 export interface Harness {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   readonly url: string
+  /** The server's `DATABASE_URL` (PostgreSQL only): for other processes on the same data. */
+  readonly databaseUrl?: string
   readonly server: TisServer
   /**
    * Runs SQL on the server's database, after the projection has passed everything acknowledged
@@ -115,6 +117,7 @@ export async function startPostgresHarness(
   const base = await listen(server)
   return {
     url: base,
+    databaseUrl: url.toString(),
     server,
     advance: clock.advance,
     now: clock.now,
