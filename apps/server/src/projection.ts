@@ -25,6 +25,9 @@ export function hasLog(store: object): store is LogStore {
 /** Most entries per round on the embedded database, whose one connection requests wait behind. */
 export const EMBEDDED_ROUND_SIZE = 250
 
+/** Longest a graceful stop keeps projecting what is pending, in ms. */
+export const SHUTDOWN_DRAIN_MS = 5_000
+
 /** Options of {@link createProjectionRuntime}. */
 export interface ProjectionRuntimeOptions {
   readonly store: LogStore
@@ -53,20 +56,24 @@ export interface ProjectionRuntime {
   settled(timeoutMs?: number): Promise<boolean>
   /** Starts the projector, if this process runs one. */
   start(): void
-  /** Stops the projector after its running round. */
-  close(): Promise<void>
+  /**
+   * Stops the projector after its running round, then projects what is still pending for up to
+   * `drainMs` (a graceful stop leaves the read model complete; the log keeps the rest).
+   */
+  close(drainMs?: number): Promise<void>
 }
 
 /** Composes acceptance on the log with the projection behind it (issue 19). */
 export function createProjectionRuntime(options: ProjectionRuntimeOptions): ProjectionRuntime {
   const { store, config, logger } = options
+  const roundSize = options.embedded
+    ? Math.min(config.batchSize, EMBEDDED_ROUND_SIZE)
+    : config.batchSize
   const projector =
     (options.project ?? config.mode === 'server')
       ? createProjector({
           store,
-          roundSize: options.embedded
-            ? Math.min(config.batchSize, EMBEDDED_ROUND_SIZE)
-            : config.batchSize,
+          roundSize,
           onError: (error, during) =>
             logger.error(`ingest log ${during} failed; retrying`, {
               error: error instanceof Error ? error.message : String(error),
@@ -90,6 +97,23 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
       return (await wait.wait()) === null
     },
     start: () => projector?.start(),
-    close: async () => projector?.stop(),
+    async close(drainMs = SHUTDOWN_DRAIN_MS) {
+      if (!projector) return
+      await projector.stop()
+      const end = Date.now() + drainMs
+      try {
+        while (Date.now() < end) {
+          const round = await store.project(roundSize)
+          if (round.busy || !round.more) break
+        }
+      } catch (error) {
+        logger.warn(
+          'could not project the rest of the ingest log at shutdown; it will be at the next start',
+          {
+            error: error instanceof Error ? error.message : String(error),
+          },
+        )
+      }
+    },
   }
 }

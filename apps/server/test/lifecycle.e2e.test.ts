@@ -82,12 +82,12 @@ describe('graceful shutdown', () => {
     })
     const slowStore = {
       ...store,
-      async writeBatch(batch: readonly WriteOp[]) {
+      async append(batch: readonly WriteOp[]) {
         if (batch.some((op) => op.type === 'event')) {
           writing()
           await gate
         }
-        return store.writeBatch(batch)
+        return store.append(batch)
       },
     }
     const server = await createServer(loadConfig(SUITE_ENV), { store: slowStore })
@@ -106,6 +106,7 @@ describe('graceful shutdown', () => {
       const reply = await inFlight
       expect(reply.status).toBe(201)
       await closed
+      // A graceful stop also projects what it acknowledged.
       const rows = await db.query('select message from events where id = $1', [reply.body.id])
       expect(rows.rows).toEqual([{ message: 'in flight at shutdown' }])
     } finally {

@@ -106,5 +106,7 @@ export function createSqlProbe(db: SqlExecutor): StoreProbe {
     async exec(sql) {
       await db.query(sql)
     },
+    query: <T>(sql: string, params: readonly string[] = []) =>
+      db.query(sql, params) as Promise<T[]>,
   }
 }

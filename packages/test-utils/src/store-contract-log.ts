@@ -10,7 +10,15 @@ import type {
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
 import { describeMonitorsContract } from './store-contract-monitors'
-import { at, eventOp, seedProject, spanOp, uniqueHash } from './store-fixtures'
+import {
+  at,
+  checkInOp,
+  eventOp,
+  monitorUpdate,
+  seedProject,
+  spanOp,
+  uniqueHash,
+} from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** A store with the ingest log of issue 19. */
@@ -99,6 +107,25 @@ export function describeLogContract(h: () => StoreHarness) {
       expect(again.map((r) => r.duplicate)).toEqual([undefined, undefined])
     })
 
+    it('keeps idempotency keys per kind: an event, a span and a check-in may share an event_id', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      const id = randomUUID()
+      const ops: WriteOp[] = [
+        { ...eventOp(projectId), id, dedupe: true },
+        { ...spanOp(projectId, randomUUID(), { span_id: undefined }), id, dedupe: true },
+        { ...checkInOp(projectId, monitorUpdate('nightly', 'ok', at(0))), id, dedupe: true },
+      ]
+      const first = await store.append(ops)
+      expect(first.map((r) => [r.id, r.duplicate ?? false])).toEqual([
+        [id, false],
+        [id, false],
+        [id, false],
+      ])
+      const again = await store.append(ops)
+      expect(again.map((r) => r.duplicate)).toEqual([true, true, true])
+    })
+
     it('tells a read when the projection has passed what was acknowledged before it', async () => {
       const store = logged()
       const { projectId } = await seedProject(store)
@@ -117,7 +144,7 @@ export function describeLogContract(h: () => StoreHarness) {
       expect((await store.projectionLag()).records).toBe(0)
     })
 
-    it('projects nothing of a round whose writes fail, and all of it on the next round', async () => {
+    it('projects nothing of a round that fails transiently, and all of it on the next round', async () => {
       const { probe } = h()
       const store = logged()
       const { projectId } = await seedProject(store)
@@ -126,9 +153,11 @@ export function describeLogContract(h: () => StoreHarness) {
       const good = eventOp(projectId, { issue: { hash } })
       const poison = eventOp(projectId, { event: { message: `poison-${projectId}` } })
       await store.append([good, poison])
-      // A trigger fails the round's insert of the second event, as a crash mid-round would.
+      // A trigger fails the round's insert of the second event with a serialization failure, as
+      // a transient fault mid-round would.
       await probe.exec(`create function tis_contract_poison() returns trigger language plpgsql as
-        $$ begin if new.message = 'poison-${projectId}' then raise exception 'poisoned'; end if;
+        $$ begin if new.message = 'poison-${projectId}' then
+          raise exception 'poisoned' using errcode = '40001'; end if;
         return new; end $$`)
       await probe.exec(`create trigger tis_contract_poison before insert on events
         for each row execute function tis_contract_poison()`)
@@ -143,6 +172,39 @@ export function describeLogContract(h: () => StoreHarness) {
       await projectAll(store)
       expect(await probe.count('events', projectId)).toBe(2)
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
+    })
+
+    it('sets aside an entry that fails on its own every time, and projects the rest', async () => {
+      const { probe } = h()
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      await projectAll(store)
+      const hash = uniqueHash()
+      const ops = [
+        eventOp(projectId, { issue: { hash } }),
+        eventOp(projectId, { event: { message: `bad-${projectId}` } }),
+        eventOp(projectId, { issue: { hash } }),
+      ]
+      await store.append(ops)
+      await probe.exec(`create function tis_contract_bad() returns trigger language plpgsql as
+        $$ begin if new.message = 'bad-${projectId}' then raise exception 'always bad'; end if;
+        return new; end $$`)
+      await probe.exec(`create trigger tis_contract_bad before insert on events
+        for each row execute function tis_contract_bad()`)
+      try {
+        await projectAll(store)
+      } finally {
+        await probe.exec('drop trigger tis_contract_bad on events')
+        await probe.exec('drop function tis_contract_bad()')
+      }
+      expect(await probe.count('events', projectId)).toBe(2)
+      expect((await probe.issue(projectId, hash))?.count).toBe(2)
+      const failures = await probe.query<{ id: string; error: string }>(
+        `select id::text as id, error from ingest_log_failures where project_id = $1`,
+        [projectId],
+      )
+      expect(failures).toEqual([{ id: ops[1]!.id, error: expect.stringContaining('always bad') }])
+      expect(await store.pendingTarget()).toBeNull()
     })
 
     it('prepares daily partitions ahead and drops a past day every consumer has read', async () => {

@@ -71,6 +71,8 @@ export interface StoreProbe {
    * check of the engine (see `extreme-rows.ts`).
    */
   exec(sql: string): Promise<void>
+  /** Runs one query with text parameters and resolves its rows (tables outside the read model). */
+  query<T>(sql: string, params?: readonly string[]): Promise<T[]>
 }
 
 /** A store under test with its probe. */

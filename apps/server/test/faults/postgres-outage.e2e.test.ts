@@ -13,7 +13,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient } from '../support/client'
 import { ADMIN_TOKEN } from '../support/harness'
-import { type ServerProcess, startServerProcess } from '../support/spawn'
+import { projected, type ServerProcess, startServerProcess } from '../support/spawn'
 
 const WORKERS = 48
 const OUTAGE_MS = 10_000
@@ -197,6 +197,7 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     ).toEqual([])
 
     // Every 201 is stored exactly once; nothing is stored that was not sent.
+    await projected(url)
     const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
     try {
       const rows = await sql<Array<{ id: string; message: string }>>`
@@ -229,7 +230,8 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     // PostgreSQL stops (postgres.js 3.4.9 used to crash the process on this: see
     // storage-postgres/src/postgres-executor.ts).
     const locker = postgres(pg.url, { max: 1, onnotice: () => {} })
-    await locker.unsafe('begin; lock table events in access exclusive mode').simple()
+    // Acceptance writes the ingest log (the read model is projected behind it).
+    await locker.unsafe('begin; lock table ingest_log in access exclusive mode').simple()
     const ingest = (message: string) =>
       fetch(`${url}/api/v1/ingest_events`, {
         method: 'POST',
@@ -256,6 +258,7 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     await locker.end({ timeout: 0 })
     if (res.status === 201) {
       const { id } = (await res.json()) as { id: string }
+      await projected(url)
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
       try {
         const rows = await sql.unsafe('select message from events where id = $1', [id])

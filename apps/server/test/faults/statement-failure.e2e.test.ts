@@ -1,7 +1,11 @@
-// Fault: a statement fails inside the write transaction (a trigger raises for marked events), on
-// real PostgreSQL, while other requests share the group commit. The failing record is answered
-// with an error, its neighbours are stored, no connection is left "idle in transaction
-// (aborted)" holding locks, and the server keeps answering afterwards — no hang.
+// Fault: a statement fails inside a write transaction (a trigger raises for marked records), on
+// real PostgreSQL, while other requests share the group commit.
+// - In acceptance (the ingest log): the failing record is answered with an error, its neighbours
+//   are stored, no connection is left "idle in transaction (aborted)" holding locks, and the
+//   server keeps answering afterwards — no hang.
+// - In the projection (the events table): every record was acknowledged, so none is lost: the
+//   failing one is set aside with its error in ingest_log_failures, its neighbours are projected,
+//   and the projection goes on.
 import { randomUUID } from 'node:crypto'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -9,6 +13,7 @@ import { createClient, type Reply } from '../support/client'
 import { ADMIN_TOKEN, type Harness, startPostgresHarness } from '../support/harness'
 
 const MARK = 'fail-inside-the-transaction'
+const PROJECTION_MARK = 'fail-inside-the-projection'
 /** No answer within this long counts as a hang. */
 const HANG_MS = 10_000
 
@@ -25,12 +30,21 @@ describeWithTestDatabase('fault: a statement fails inside the write transaction'
     await harness.query(`
       create function tis_test_fail_marked() returns trigger language plpgsql as $$
       begin
-        if new.message = '${MARK}' then raise exception 'injected failure'; end if;
+        if new.record::text like '%${MARK}%' then raise exception 'injected failure'; end if;
         return new;
       end $$`)
     await harness.query(`
-      create trigger tis_test_fail_marked before insert on events
+      create trigger tis_test_fail_marked before insert on ingest_log
       for each row execute function tis_test_fail_marked()`)
+    await harness.query(`
+      create function tis_test_fail_projected() returns trigger language plpgsql as $$
+      begin
+        if new.message = '${PROJECTION_MARK}' then raise exception 'injected projection failure'; end if;
+        return new;
+      end $$`)
+    await harness.query(`
+      create trigger tis_test_fail_projected before insert on events
+      for each row execute function tis_test_fail_projected()`)
   }, 60_000)
   afterAll(() => harness?.close())
 
@@ -60,7 +74,7 @@ describeWithTestDatabase('fault: a statement fails inside the write transaction'
 
   const status = (r: Reply | 'hang') => (r === 'hang' ? 'hang' : r.status)
 
-  it('answers the failing record with an error, stores its neighbours and keeps serving', async () => {
+  it('in acceptance: answers the failing record with an error, stores its neighbours and keeps serving', async () => {
     const messages = Array.from({ length: 30 }, (_, i) => (i % 6 === 0 ? MARK : `ok ${i}`))
     const replies = await Promise.all(messages.map(send))
     const statuses = replies.map(status)
@@ -100,5 +114,38 @@ describeWithTestDatabase('fault: a statement fails inside the write transaction'
       { token: ADMIN_TOKEN },
     )
     expect(read.status).toBe(200)
+  }, 60_000)
+
+  it('in the projection: acknowledges all, sets the failing record aside, projects its neighbours', async () => {
+    const messages = Array.from({ length: 24 }, (_, i) =>
+      i % 8 === 0 ? PROJECTION_MARK : `projected ${i}`,
+    )
+    const replies = await Promise.all(messages.map(send))
+    expect(replies.map(status)).toEqual(Array(messages.length).fill(201))
+    // harness.query waits for the projection to pass every acknowledged record.
+    const [stored] = await harness.query<{ n: number }>(
+      `select count(*)::int as n from events where project_id = $1 and message like 'projected %'`,
+      [projectId],
+    )
+    expect(stored!.n).toBe(messages.filter((m) => m !== PROJECTION_MARK).length)
+    const failures = await harness.query<{ consumer: string; error: string; message: string }>(
+      `select consumer, error, record->'op'->'event'->>'message' as message from ingest_log_failures
+        where project_id = $1`,
+      [projectId],
+    )
+    expect(failures).toHaveLength(messages.filter((m) => m === PROJECTION_MARK).length)
+    for (const f of failures) {
+      expect(f.consumer).toBe('projection')
+      expect(f.error).toContain('injected projection failure')
+    }
+    const after = await send('projected after')
+    expect(status(after)).toBe(201)
+    const read = await createClient(harness.url).api(
+      'GET',
+      `/api/v1/projects/${projectId}/events/${(after as Reply).body.id}`,
+      { token: ADMIN_TOKEN },
+    )
+    expect(read.status).toBe(200)
+    expect(read.headers.get('x-tis-projection-lag')).toBeNull()
   }, 60_000)
 })

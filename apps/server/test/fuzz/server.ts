@@ -154,7 +154,11 @@ export async function startFuzzServer(env: Record<string, string> = {}): Promise
       })
       return { status: response.status, headers: response.headers, text: await response.text() }
     },
-    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    // After the projection has passed every acknowledged record, as the read API would.
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      await server.projection?.settled()
+      return (await db.query<T>(sql, params)).rows
+    },
     async close() {
       await server.close()
       await db.close()

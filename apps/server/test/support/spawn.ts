@@ -140,3 +140,20 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
     // no process left in the group
   }
 }
+
+/**
+ * Resolves once the server at `url` says (`GET /health/ready`) that its projection has nothing
+ * pending: for tests that read a server process's database directly. Rejects after `timeoutMs`.
+ */
+export async function projected(url: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const res = await fetch(`${url}/health/ready`).catch(() => undefined)
+    const body = (await res?.json().catch(() => undefined)) as
+      | { projection?: { records: number } }
+      | undefined
+    if (body?.projection?.records === 0) return
+    if (Date.now() > end) throw new Error(`the projection of ${url} did not catch up in time`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

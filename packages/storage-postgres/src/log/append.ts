@@ -26,25 +26,27 @@ with input as (
 ), numbered as (
   select input.*, nextval('ingest_log_seq') as seq from input
 ), claimed as (
-  insert into ingest_keys (key, project_id, id, seq)
-  select key, project_id, id, case when kind = 'check_in' then null else seq end
-    from numbered where key is not null order by key
-  on conflict (key) do nothing
-  returning key
+  insert into ingest_keys (kind, key, project_id, id, seq)
+  select kind, key, project_id, id, case when kind = 'check_in' then null else seq end
+    from numbered where key is not null order by key, kind
+  on conflict (key, kind) do nothing
+  returning key, kind
 ), appended as (
   insert into ingest_log (seq, project_id, id, kind, received_at, record)
   select n.seq, n.project_id, n.id, n.kind, n.received_at, n.record
     from numbered n
-   where n.key is null or n.key in (select key from claimed)
+   where n.key is null or (n.key, n.kind) in (select key, kind from claimed)
   returning seq
 )
-select n.k, n.seq, (n.key is null or n.key in (select key from claimed)) as fresh
+select n.k, n.seq, (n.key is null or (n.key, n.kind) in (select key, kind from claimed)) as fresh
   from numbered n`
 
 // A separate statement, so it sees keys that a concurrent batch committed while we waited.
 const FIND_KEYS = /* sql */ `
-select key::text as key, project_id::text as project_id, id::text as id, seq
-  from ingest_keys where key = any($1::uuid[])`
+select k.key::text as key, k.kind, k.project_id::text as project_id, k.id::text as id, k.seq
+  from ingest_keys k
+  join unnest($1::uuid[], $2::text[]) as wanted(key, kind)
+    on k.key = wanted.key and k.kind = wanted.kind`
 
 interface AppendedRow {
   k: number
@@ -53,6 +55,7 @@ interface AppendedRow {
 }
 interface KeyRow {
   key: string
+  kind: string
   project_id: string
   id: string
   seq: number | null
@@ -96,12 +99,12 @@ export async function appendToLog(
   const rows: object[] = []
   ops.forEach((op, k) => {
     const key = keyOf(op)
-    const earlier = key === null ? undefined : first.get(key)
+    const earlier = key === null ? undefined : first.get(`${op.type}:${key}`)
     if (earlier !== undefined) {
       repeats.set(k, earlier)
       return
     }
-    if (key !== null) first.set(key, k)
+    if (key !== null) first.set(`${op.type}:${key}`, k)
     rows.push({
       k,
       project_id: op.projectId,
@@ -121,10 +124,13 @@ export async function appendToLog(
     }
   }
   if (taken.length > 0) {
-    const found = await tx.query<KeyRow>(FIND_KEYS, [taken.map((k) => keyOf(ops[k]!)!)])
-    const byKey = new Map(found.map((r) => [r.key.toLowerCase(), r]))
+    const found = await tx.query<KeyRow>(FIND_KEYS, [
+      taken.map((k) => keyOf(ops[k]!)!),
+      taken.map((k) => ops[k]!.type),
+    ])
+    const byKey = new Map(found.map((r) => [`${r.kind}:${r.key.toLowerCase()}`, r]))
     for (const k of taken) {
-      const stored = byKey.get(keyOf(ops[k]!)!)
+      const stored = byKey.get(`${ops[k]!.type}:${keyOf(ops[k]!)!}`)
       if (!stored) throw new Error('an idempotency key was taken but cannot be read back')
       outcomes[k] = {
         fresh: false,

@@ -52,13 +52,21 @@ export async function projectEntriesSkippingStored(
 /** True for the error a round gets when a projected id is already stored. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505'
 
+/** SQLSTATE classes (and codes) of a failure that passes: the round is retried later as is. */
+const TRANSIENT = ['08', '40', '53', '57', '58', 'XX', '55P03']
+
 /**
- * True for an error that applying the same entries again would meet again: a data or
- * integrity error of PostgreSQL (SQLSTATE classes 22 and 23), or a record that cannot be
- * decoded. Connection failures and the like are not: the round is simply retried later.
+ * True for an error that applying the same entries again would most likely meet again: any
+ * error of PostgreSQL except connection, serialization, resource, operator and internal ones
+ * (SQLSTATE classes 08, 40, 53, 57, 58, XX and lock timeouts), or a record that cannot be
+ * decoded. The failing entry is then found alone and set aside in `ingest_log_failures`; a
+ * transient failure only retries the round.
  */
 export function isRecurringFailure(error: unknown): boolean {
-  const state = sqlState(error)
-  if (state === undefined) return !StoreError.is(error) && error instanceof Error
-  return state.startsWith('22') || state.startsWith('23')
+  if (StoreError.is(error) && error.code === 'unavailable') return false
+  const state = sqlState(error) ?? sqlState((error as { cause?: unknown })?.cause)
+  if (state === undefined) return error instanceof Error && !StoreError.is(error)
+  // A driver's own code (ECONNRESET, CONNECTION_CLOSED, …) rather than a SQLSTATE: the connection.
+  if (!/^[0-9A-Z]{5}$/.test(state) || state.startsWith('E')) return false
+  return !TRANSIENT.some((prefix) => state.startsWith(prefix))
 }

@@ -49,18 +49,22 @@ create table ingest_log (
 create table ingest_log_default partition of ingest_log default;
 create index ingest_log_position_idx on ingest_log (xid, seq);
 
+-- Keys per kind, as the read model's tables were: an event, a span and a check-in may carry the
+-- same event_id without repeating each other.
 create table ingest_keys (
-  key uuid primary key,
+  kind text not null,
+  key uuid not null,
   project_id uuid not null,
   id uuid not null,
-  seq bigint
+  seq bigint,
+  primary key (key, kind)
 );
 -- Records stored before the log answer their repeats as duplicates too.
-insert into ingest_keys (key, project_id, id, seq)
-  select id, project_id, id, legacy_id from events
-  union all select id, project_id, id, legacy_id from spans
-  union all select id, project_id, id, null from check_ins
-  on conflict (key) do nothing;
+insert into ingest_keys (kind, key, project_id, id, seq)
+  select 'event', id, project_id, id, legacy_id from events
+  union all select 'span', id, project_id, id, legacy_id from spans
+  union all select 'check_in', id, project_id, id, null from check_ins
+  on conflict (key, kind) do nothing;
 
 -- Entries the projection could not apply (a data or integrity error that would recur on every
 -- attempt), kept with the error instead of halting the projection behind them.
