@@ -1,6 +1,9 @@
 // `pnpm bench`: accepted events/s and p50/p99 latency of POST /api/v1/ingest_events on the
-// reference server (PGlite and PostgreSQL, durable 201s), each next to a no-op Hono handler
-// measured in the same run on the same machine. Afterwards every 201 is checked against the store.
+// reference server (PGlite and PostgreSQL, durable 201s), each next to a no-op Hono handler and
+// a naive INSERT-per-request server measured in the same run on the same machine; one
+// fingerprint (an error storm) against 5,000; batches of 1,000 lines; how fast the projection
+// catches up behind acceptance, and its lag at half the peak rate. Afterwards every 201 is
+// checked against the projected store.
 
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -15,14 +18,18 @@ import { type RunningServer, startNode } from './processes'
 import { type Figure, peakRssMiB, saveFigures } from './results'
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10)
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 100)
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64)
+/** Seconds of the projection-lag run at half the peak rate. */
+const LAG_SECONDS = Number(process.env['BENCH_LAG_SECONDS'] ?? 120)
+/** Distinct fingerprints of the "many groups" runs. */
+const FINGERPRINTS = 5_000
 const ADMIN_TOKEN = `tis_user_${'b'.repeat(48)}`
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const serverMain = join(root, 'apps/server/dist/main.js')
 const noopMain = fileURLToPath(new URL('./noop-server.ts', import.meta.url))
 const naiveMain = fileURLToPath(new URL('./naive-server.ts', import.meta.url))
 /** Envelopes per request of the batch run. */
-const BATCH_SIZE = 100
+const BATCH_SIZE = Number(process.env['BENCH_BATCH_SIZE'] ?? 1000)
 
 const body = JSON.stringify({
   event: {
@@ -65,7 +72,7 @@ async function loadBatches(url: string, headers: Record<string, string>) {
     autocannon({
       url: `${url}/api/v1/ingest_events/batch`,
       method: 'POST',
-      connections: Math.min(CONNECTIONS, 10),
+      connections: Math.min(CONNECTIONS, 8),
       duration,
       headers: { 'content-type': 'application/x-ndjson', ...headers },
       requests: [
@@ -78,18 +85,64 @@ async function loadBatches(url: string, headers: Record<string, string>) {
   return run(DURATION)
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+/** The bench event with fingerprint `n` of {@link FINGERPRINTS}. */
+function fingerprinted(n: number): string {
+  const event = (JSON.parse(body) as { event: Record<string, unknown> }).event
+  return JSON.stringify({ event: { ...event, fingerprint: `bench-group-${n}` } })
+}
+
+/** Load options: `groups` distinct fingerprints (1: the same event every time). */
+interface LoadOptions {
+  readonly groups?: number
+  /** Requests per second over all connections (the lag run); unset: as fast as answered. */
+  readonly rate?: number
+  readonly duration?: number
+  readonly warmUp?: boolean
+}
+
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  options: LoadOptions = {},
+): Promise<autocannon.Result> {
+  const groups = options.groups ?? 1
+  const bodies = groups === 1 ? [body] : Array.from({ length: groups }, (_, n) => fingerprinted(n))
+  let next = 0
   const run = (duration: number) =>
     autocannon({
       url: `${url}/api/v1/ingest_events`,
       method: 'POST',
       connections: CONNECTIONS,
       duration,
+      ...(options.rate ? { overallRate: options.rate } : {}),
       headers: { 'content-type': 'application/json', ...headers },
-      body,
+      ...(groups === 1
+        ? { body }
+        : {
+            requests: [
+              { setupRequest: (request) => ({ ...request, body: bodies[next++ % groups] }) },
+            ],
+          }),
     })
-  await run(2) // warm-up: JIT, connection pools, caches
-  return run(DURATION)
+  if (options.warmUp !== false) await run(2) // warm-up: JIT, connection pools, caches
+  return run(options.duration ?? DURATION)
+}
+
+/** The projection lag `GET /health/ready` reports: records not projected yet and seconds behind. */
+async function projectionLag(url: string): Promise<{ records: number; seconds: number }> {
+  const res = await fetch(`${url}/health/ready`)
+  const ready = (await res.json()) as { projection?: { records: number; seconds: number } }
+  return ready.projection ?? { records: 0, seconds: 0 }
+}
+
+/** Waits until the projection caught up; resolves how long that took, in ms. */
+async function caughtUp(url: string, timeoutMs = 600_000): Promise<number> {
+  const started = performance.now()
+  while (performance.now() - started < timeoutMs) {
+    if ((await projectionLag(url)).records === 0) return performance.now() - started
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('the projection did not catch up')
 }
 
 const serverEnv = {
@@ -111,24 +164,36 @@ function row(handler: string, r: autocannon.Result, baseline?: number): Row {
   }
 }
 
+interface TisRun {
+  row: Row
+  lost: number
+  result: autocannon.Result
+  rssMiB: number | null
+  /** Time the projection took to catch up after the load stopped, in ms. */
+  catchUpMs: number
+}
+
 async function measureTis(
   name: string,
   env: Record<string, string>,
   countRows: (projectId: string, server: RunningServer) => Promise<number>,
   baseline: number,
-): Promise<{ row: Row; lost: number; result: autocannon.Result; rssMiB: number | null }> {
+  options: LoadOptions = {},
+): Promise<TisRun> {
   const server = await startNode([serverMain], { ...serverEnv, ...env })
   try {
     const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
-    const result = await load(server.url, { authorization: `Bearer ${token}` })
+    const result = await load(server.url, { authorization: `Bearer ${token}` }, options)
+    const catchUpMs = await caughtUp(server.url)
     const rssMiB = peakRssMiB(server.child.pid)
     const stored = await countRows(projectId, server)
-    // Every 201 of the warm-up and the measured run must be in the store.
+    // Every 201 of the warm-up and the measured run must be projected (events and issues).
     return {
       row: row(name, result, baseline),
       lost: Math.max(0, result['2xx'] - stored),
       result,
       rssMiB,
+      catchUpMs,
     }
   } finally {
     await server.stop()
@@ -147,6 +212,110 @@ async function measureNaive(name: string, env: Record<string, string>, baseline:
 }
 
 const latency = (r: autocannon.Result) => `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`
+
+/**
+ * Batch ingest, BATCH_SIZE envelopes per request, every one a new row: rows/s acknowledged,
+ * and rows/s projected from the first request until the projection caught up.
+ */
+async function measureBatches(
+  databaseUrl: string,
+  countEvents: (projectId: string) => Promise<number>,
+  notes: string[],
+  rows: Row[],
+): Promise<Figure[]> {
+  const server = await startNode([serverMain], {
+    ...serverEnv,
+    DATABASE_URL: databaseUrl,
+    SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none',
+  })
+  try {
+    const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
+    const started = performance.now()
+    const batches = await loadBatches(server.url, { authorization: `Bearer ${token}` })
+    const loadEnded = performance.now()
+    const catchUpMs = await caughtUp(server.url)
+    const projectedMs = loadEnded - started + catchUpMs
+    const rowsPerSecond = Math.round((batches['2xx'] * BATCH_SIZE) / DURATION)
+    const stored = await countEvents(projectId)
+    const projectedPerSecond = Math.round(stored / (projectedMs / 1000))
+    notes.push(
+      `PostgreSQL batches: ${Math.max(0, batches['2xx'] * BATCH_SIZE - stored)} acknowledged rows of the measured run missing (stored ${stored} incl. warm-up); projection caught up ${Math.round(catchUpMs)} ms after the load`,
+    )
+    rows.push({
+      handler: `tis batch ingest (${BATCH_SIZE}/request), PostgreSQL`,
+      'req/s': Math.round(batches.requests.average),
+      'p50 ms': batches.latency.p50,
+      'p99 ms': batches.latency.p99,
+      '2xx': batches['2xx'],
+      errors: batches.errors + batches.non2xx + batches.timeouts,
+      'vs no-op': `${rowsPerSecond} rows/s`,
+    })
+    return [
+      {
+        what: `batch ingest rows/s acknowledged (${BATCH_SIZE} per request), PostgreSQL`,
+        value: rowsPerSecond,
+        unit: 'rows/s',
+        note: `p50 ${batches.latency.p50} ms, p99 ${batches.latency.p99} ms per batch`,
+      },
+      {
+        what: 'projection rows/s behind batch ingest, PostgreSQL',
+        value: projectedPerSecond,
+        unit: 'rows/s',
+        baseline: 'batch rows/s acknowledged',
+        baselineValue: rowsPerSecond,
+        note: `${stored} rows projected in ${(projectedMs / 1000).toFixed(1)} s (caught up ${(catchUpMs / 1000).toFixed(1)} s after the load)`,
+      },
+    ]
+  } finally {
+    await server.stop()
+  }
+}
+
+/**
+ * Single events at `rate` req/s (half the measured peak) for LAG_SECONDS: the projection lag
+ * (`GET /health/ready`: age of the oldest record not projected yet) sampled twice a second; its
+ * p99, and the first and last quarter's means (a growing lag is a projection that falls behind).
+ */
+async function measureLag(databaseUrl: string, rate: number, notes: string[]): Promise<Figure[]> {
+  const server = await startNode([serverMain], { ...serverEnv, DATABASE_URL: databaseUrl })
+  try {
+    const { token } = await createProjectWithKey(server.url, ADMIN_TOKEN)
+    const samples: number[] = []
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        samples.push((await projectionLag(server.url)).seconds)
+        await new Promise((r) => setTimeout(r, 500))
+      }
+    })()
+    const result = await load(
+      server.url,
+      { authorization: `Bearer ${token}` },
+      { rate: Math.round(rate), duration: LAG_SECONDS, warmUp: false },
+    )
+    sampling = false
+    await sampler
+    const sorted = [...samples].sort((a, b) => a - b)
+    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
+    const quarter = Math.max(1, Math.floor(samples.length / 4))
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+    const first = mean(samples.slice(0, quarter))
+    const last = mean(samples.slice(-quarter))
+    notes.push(
+      `projection lag at ${Math.round(result.requests.average)} req/s for ${LAG_SECONDS} s: p99 ${p99.toFixed(2)} s, max ${(sorted.at(-1) ?? 0).toFixed(2)} s, first quarter mean ${first.toFixed(2)} s, last quarter ${last.toFixed(2)} s`,
+    )
+    return [
+      {
+        what: `projection lag p99 at half the peak rate (${Math.round(result.requests.average)} req/s, ${LAG_SECONDS} s), PostgreSQL`,
+        value: Math.round(p99 * 1000) / 1000,
+        unit: 's',
+        note: `first quarter mean ${first.toFixed(2)} s, last quarter ${last.toFixed(2)} s; ingest ${latency(result)}`,
+      },
+    ]
+  } finally {
+    await server.stop()
+  }
+}
 
 async function main() {
   const rows: Row[] = []
@@ -229,43 +398,46 @@ async function main() {
       >`select count(*)::int as n from events where project_id = ${projectId}`
       return r?.n ?? 0
     }
-    // Rate limiting off (nothing counted) against on: every request counted in the shared
-    // PostgreSQL counters, under a cap far above the load so every request is still accepted.
-    // The two alternate (off, on, off, on) so drift on a shared machine hits both alike.
     const naivePg = await measureNaive(
       'naive INSERT per request, PostgreSQL',
       { DATABASE_URL: pg.url },
       base,
     )
     rows.push(naivePg.row)
-    const modes = [
-      ['off', { SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none' }],
-      ['on (shared counters)', {}],
+    // One fingerprint (an error storm: one hot issue) against 5,000, and rate limiting off
+    // (nothing counted) against on (every request counted in the shared PostgreSQL counters,
+    // under a cap far above the load). The runs alternate so drift on a shared machine hits
+    // each alike.
+    const plans = [
+      ['1 fingerprint', {}, { groups: 1 }],
+      [`${FINGERPRINTS.toLocaleString('en-US')} fingerprints`, {}, { groups: FINGERPRINTS }],
+      ['1 fingerprint, rate limiting off', { SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none' }, {}],
     ] as const
-    const runs: Record<string, Array<Awaited<ReturnType<typeof measureTis>>>> = {}
+    const runs: Record<string, TisRun[]> = {}
     for (let round = 1; round <= 2; round++) {
-      for (const [mode, env] of modes) {
+      for (const [plan, env, options] of plans) {
         const run = await measureTis(
-          `tis on PostgreSQL, rate limiting ${mode} #${round}`,
+          `tis on PostgreSQL, ${plan} #${round}`,
           { DATABASE_URL: pg.url, ...env },
           countEvents,
           base,
+          options,
         )
         rows.push(run.row)
         notes.push(
-          `PostgreSQL (limiting ${mode} #${round}): ${run.lost} acknowledged events missing from the store`,
+          `PostgreSQL (${plan} #${round}): ${run.lost} acknowledged events missing from the store; projection caught up ${Math.round(run.catchUpMs)} ms after the load`,
         )
-        runs[mode] = [...(runs[mode] ?? []), run]
+        runs[plan] = [...(runs[plan] ?? []), run]
       }
     }
-    const total = (mode: string) => (runs[mode] ?? []).reduce((n, r) => n + r.row['req/s'], 0)
-    const [off, on] = [total('off'), total('on (shared counters)')]
-    const best = [...(runs['on (shared counters)'] ?? [])].sort(
+    const total = (plan: string) => (runs[plan] ?? []).reduce((n, r) => n + r.row['req/s'], 0)
+    const [one, many, off] = plans.map(([plan]) => total(plan))
+    const best = [...(runs[plans[0][0]] ?? [])].sort(
       (a, b) => b.result.requests.average - a.result.requests.average,
     )[0]!
     figures.push(
       {
-        what: 'ingest events/s, tis on PostgreSQL (rate limiting on)',
+        what: 'ingest events/s, tis on PostgreSQL',
         value: Math.round(best.result.requests.average),
         unit: 'req/s',
         baseline: 'no-op Hono handler',
@@ -273,7 +445,7 @@ async function main() {
         note: latency(best.result),
       },
       {
-        what: 'ingest events/s, tis on PostgreSQL (rate limiting on)',
+        what: 'ingest events/s, tis on PostgreSQL',
         value: Math.round(best.result.requests.average),
         unit: 'req/s',
         baseline: 'naive INSERT per request, PostgreSQL',
@@ -281,11 +453,25 @@ async function main() {
         note: `naive: ${latency(naivePg.result)}`,
       },
       {
+        what: 'ingest p99, tis on PostgreSQL',
+        value: best.result.latency.p99,
+        unit: 'ms',
+        baseline: 'no-op Hono handler p99',
+        baselineValue: baseline.latency.p99,
+      },
+      {
+        what: `ingest, ${FINGERPRINTS.toLocaleString('en-US')} fingerprints vs 1, PostgreSQL`,
+        value: many ?? 0,
+        unit: 'req/s (2 runs)',
+        baseline: '1 fingerprint',
+        baselineValue: one ?? 0,
+      },
+      {
         what: 'rate limiting on (shared counters) vs off, PostgreSQL',
-        value: on,
+        value: one ?? 0,
         unit: 'req/s (2 runs)',
         baseline: 'rate limiting off',
-        baselineValue: off,
+        baselineValue: off ?? 0,
       },
       {
         what: 'server peak RSS, tis on PostgreSQL under load',
@@ -297,43 +483,11 @@ async function main() {
         unit: 'MiB',
       },
     )
-
-    // Batch ingest: BATCH_SIZE envelopes per request, every one a new row.
-    const server = await startNode([serverMain], {
-      ...serverEnv,
-      DATABASE_URL: pg.url,
-      SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none',
-    })
-    try {
-      const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
-      const batches = await loadBatches(server.url, { authorization: `Bearer ${token}` })
-      const rowsPerSecond = Math.round((batches['2xx'] * BATCH_SIZE) / DURATION)
-      const stored = await countEvents(projectId)
-      notes.push(
-        `PostgreSQL batches: ${Math.max(0, (batches['2xx'] + 0) * BATCH_SIZE - stored)} acknowledged rows of the measured run missing (stored ${stored} incl. warm-up)`,
-      )
-      rows.push({
-        handler: `tis batch ingest (${BATCH_SIZE}/request), PostgreSQL`,
-        'req/s': Math.round(batches.requests.average),
-        'p50 ms': batches.latency.p50,
-        'p99 ms': batches.latency.p99,
-        '2xx': batches['2xx'],
-        errors: batches.errors + batches.non2xx + batches.timeouts,
-        'vs no-op': `${rowsPerSecond} rows/s`,
-      })
-      figures.push({
-        what: `batch ingest rows/s (${BATCH_SIZE} per request), PostgreSQL`,
-        value: rowsPerSecond,
-        unit: 'rows/s',
-        baseline: 'single-event ingest, PostgreSQL',
-        baselineValue: Math.round(best.result.requests.average),
-        note: `p50 ${batches.latency.p50} ms per batch`,
-      })
-    } finally {
-      await server.stop()
-    }
+    figures.push(...(await measureBatches(pg.url, countEvents, notes, rows)))
+    figures.push(...(await measureLag(pg.url, best.result.requests.average / 2, notes)))
     summary.push(
-      `rate limiting on/off on PostgreSQL (sum of two alternating runs each): ${on} / ${off} req/s = ${((on / off) * 100).toFixed(1)}%`,
+      `rate limiting on/off on PostgreSQL (sum of two alternating runs each): ${one} / ${off} req/s = ${(((one ?? 0) / (off ?? 1)) * 100).toFixed(1)}%`,
+      `${FINGERPRINTS} fingerprints / 1 fingerprint: ${many} / ${one} req/s = ${(((many ?? 0) / (one ?? 1)) * 100).toFixed(1)}%`,
     )
     await sql.end()
   } finally {

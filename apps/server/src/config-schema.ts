@@ -210,6 +210,12 @@ export const CONFIG_VARIABLES = {
     default: '1048576',
     schema: integer(1),
   },
+  SERVICE_BATCH_MAX_ENVELOPES: {
+    description:
+      'Most envelopes (lines) in one batch; a batch with more gets 413. Logister’s clients send at most 100; the default lets bulk senders pay one request per 1,000 records.',
+    default: '1000',
+    schema: integer(1, 10_000),
+  },
   SERVICE_REQUEST_TIMEOUT_SECONDS: {
     description:
       'Longest time a client may take to send a whole request (headers and body), in seconds; slower connections are closed (408). Headers alone must arrive within 10 seconds, or this when smaller.',

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         maxBodyBytes: 2_097_152,
         maxDecompressedBytes: 8_388_608,
         maxLineBytes: 1_048_576,
+        maxEnvelopes: 1000,
       },
       requestTimeoutSeconds: 30,
       trustedProxies: [],

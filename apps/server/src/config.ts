@@ -174,6 +174,7 @@ export function loadConfig(
       maxBodyBytes: e.SERVICE_BATCH_MAX_BODY_BYTES,
       maxDecompressedBytes: e.SERVICE_BATCH_MAX_DECOMPRESSED_BYTES,
       maxLineBytes: e.SERVICE_BATCH_MAX_ENVELOPE_BYTES,
+      maxEnvelopes: e.SERVICE_BATCH_MAX_ENVELOPES,
     },
     requestTimeoutSeconds: e.SERVICE_REQUEST_TIMEOUT_SECONDS,
     trustedProxies: e.SERVICE_TRUSTED_PROXIES,

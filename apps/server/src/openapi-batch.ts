@@ -93,7 +93,7 @@ export const BATCH_OPENAPI: OpenApiExtension = {
         operationId: 'ingestEventBatch',
         tags: ['ingest'],
         summary: 'Ingest several events at once (NDJSON), all or nothing',
-        description: `Up to ${MAX_BATCH_ENVELOPES} envelopes, one \`{"event":…}\` per line, each with an \`event_id\` (alias \`uuid\`) so that retries are safe; optionally \`Content-Encoding: gzip\`. Caps: \`SERVICE_BATCH_MAX_BODY_BYTES\` as sent (2 MiB), \`SERVICE_BATCH_MAX_DECOMPRESSED_BYTES\` once decompressed (8 MiB), \`SERVICE_BATCH_MAX_ENVELOPE_BYTES\` per envelope (1 MiB). **All or nothing**, as Logister's own batch endpoint: 202 when every line is stored or already was; 422 when any line is invalid (not JSON, no envelope, validation, no \`event_id\`, an event type a mobile token may not send, another project's \`event_id\`), and then nothing is stored. The rate limit of \`POST /api/v1/ingest_events\` counts one unit per envelope: a batch that does not fit in what is left of the window is a whole-request 429 and takes none of it. A store failure answers 503 or 500 and stores nothing.`,
+        description: `Up to \`SERVICE_BATCH_MAX_ENVELOPES\` (${MAX_BATCH_ENVELOPES}) envelopes, one \`{"event":…}\` per line, each with an \`event_id\` (alias \`uuid\`) so that retries are safe; optionally \`Content-Encoding: gzip\`. Caps: \`SERVICE_BATCH_MAX_BODY_BYTES\` as sent (2 MiB), \`SERVICE_BATCH_MAX_DECOMPRESSED_BYTES\` once decompressed (8 MiB), \`SERVICE_BATCH_MAX_ENVELOPE_BYTES\` per envelope (1 MiB). **All or nothing**, as Logister's own batch endpoint: 202 when every line is stored or already was; 422 when any line is invalid (not JSON, no envelope, validation, no \`event_id\`, an event type a mobile token may not send, another project's \`event_id\`), and then nothing is stored. The rate limit of \`POST /api/v1/ingest_events\` counts one unit per envelope: a batch that does not fit in what is left of the window is a whole-request 429 and takes none of it. A store failure answers 503 or 500 and stores nothing.`,
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         parameters: [
           {
@@ -123,7 +123,7 @@ export const BATCH_OPENAPI: OpenApiExtension = {
           '400': error('The gzip body cannot be decompressed, or the batch has no line.'),
           '401': { $ref: '#/components/responses/Unauthorized' },
           '413': error(
-            `The body is over a cap (as sent, decompressed or one envelope), it has more than ${MAX_BATCH_ENVELOPES} envelopes, or more than the credential may send in a whole rate-limit window. Split the batch.`,
+            `The body is over a cap (as sent, decompressed or one envelope), it has more than \`SERVICE_BATCH_MAX_ENVELOPES\` (${MAX_BATCH_ENVELOPES}) envelopes, or more than the credential may send in a whole rate-limit window. Split the batch.`,
           ),
           '415': error(
             'Content-Type is not application/x-ndjson, or Content-Encoding is not gzip.',

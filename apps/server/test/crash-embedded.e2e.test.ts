@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, createClient } from './support/client'
 import { type Acknowledged, startIngestLoad } from './support/crash-load'
 import { ADMIN_TOKEN } from './support/harness'
-import { type ServerProcess, startServerProcess } from './support/spawn'
+import { projected, type ServerProcess, startServerProcess } from './support/spawn'
 
 const ENV = {
   PORT: '0',
@@ -127,7 +127,21 @@ describe.each([
     const second = await start(env, dir)
     servers.push(second.server)
     expect(second.sync).toBe(mode)
-    expectEveryAcknowledgedEventOnce(acked, await readAllEvents(second.url, projectId))
+    // The restarted server projects what the killed one acknowledged but had not projected.
+    await projected(second.url)
+    const stored = await readAllEvents(second.url, projectId)
+    expectEveryAcknowledgedEventOnce(acked, stored)
+    // None projected twice: the issues count exactly the error events stored.
+    const issues = await call(second.url, 'GET', `/api/v1/projects/${projectId}/issues?limit=100`, {
+      token: ADMIN_TOKEN,
+    })
+    const counted = (issues.body.issues as Array<{ count: number }>).reduce(
+      (n, i) => n + i.count,
+      0,
+    )
+    expect(counted).toBe(
+      stored.filter((e) => (e as { event_type?: string }).event_type === 'error').length,
+    )
     const after = await createClient(second.url).ingest('/api/v1/ingest_events', key, {
       event: { event_type: 'log', message: 'after the crash' },
     })

@@ -11,7 +11,7 @@ import postgres from 'postgres'
 import { expect, it } from 'vitest'
 import { createClient } from './support/client'
 import { ADMIN_TOKEN } from './support/harness'
-import { startServerProcess } from './support/spawn'
+import { projected, startServerProcess } from './support/spawn'
 
 const ENV = {
   PORT: '0',
@@ -80,6 +80,8 @@ async function restartAndStop(env: Record<string, string>, cwd: string) {
     event: { event_type: 'log', message: 'after the crash' },
   })
   expect(after.status).toBe(201)
+  // The restarted server projects what the killed one acknowledged but had not projected.
+  await projected(url!)
   server.kill('SIGTERM')
   expect(await server.exited).toBe(0)
 }
@@ -114,6 +116,12 @@ describeWithTestDatabase('crash: SIGKILL during a stream of requests (PostgreSQL
         [outcome.projectId],
       )
       expectExactlyOnce(outcome, rows)
+      // None projected twice: the issues count exactly the events stored.
+      const [issues] = await admin.unsafe<Array<{ n: number }>>(
+        `select coalesce(sum(count), 0)::int as n from ${schema}.issues where project_id = $1`,
+        [outcome.projectId],
+      )
+      expect(issues?.n).toBe(rows.length)
     } finally {
       await admin.unsafe(`drop schema ${schema} cascade`)
       await admin.end()

@@ -6,6 +6,7 @@ import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../src/cli/run'
 import { createClient } from './support/client'
+import { openPage, serverFetcher, signIn } from './support/dashboard-session'
 import { ADMIN_TOKEN, type Harness, startPostgresHarness } from './support/harness'
 
 describeWithTestDatabase('projection in tis worker processes', (baseUrl) => {
@@ -37,6 +38,14 @@ describeWithTestDatabase('projection in tis worker processes', (baseUrl) => {
       expect(Number(read.headers.get('x-tis-projection-lag'))).toBeGreaterThanOrEqual(0)
       const ready = await http.api('GET', '/health/ready')
       expect(ready.body.projection.records).toBeGreaterThanOrEqual(1)
+
+      // The dashboard says the page may miss records, and how many.
+      const fetcher = serverFetcher(harness.url)
+      const browser = await signIn(fetcher, ADMIN_TOKEN)
+      const page = await openPage(fetcher, `/projects/${projectId}/activity`, browser)
+      expect(page.status).toBe(200)
+      expect(page.text).toMatch(/data-projection-lag="[\d.]+"/)
+      expect(page.text).toMatch(/Processing is [\d.]+ s behind: \d+ recently received/)
     })
   })
 

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import type { Call, DashboardEngine } from './engine-client'
+import type { Behind, Call, DashboardEngine } from './engine-client'
 
 /** The signed-in user of a request. */
 export interface Session {
@@ -11,6 +11,8 @@ export interface Session {
   readonly admin: boolean
   /** The CSRF token every form of this session carries. */
   readonly csrf: string
+  /** Filled by {@link Session.call} when an answer came before the projection caught up. */
+  readonly behind: Behind
   readonly call: Call
 }
 

@@ -48,15 +48,36 @@ export class PageError extends Error {
  * A caller bound to the user of a resolved session: the engine's own operations, in process, with
  * the user already authenticated (no access token, no HTTP round trip).
  */
-export function createCall(user: UserRecord): Call {
-  return (operation, input = {}) =>
-    operation({
+export function createCall(user: UserRecord, behind?: Behind): Call {
+  return async (operation, input = {}) => {
+    const response = await operation({
       headers: {},
       user,
       ...(input.params ? { params: input.params } : {}),
       ...(input.query ? { query: input.query } : {}),
       ...(input.body === undefined ? {} : { body: input.body }),
     })
+    if (behind) noteLag(behind, response)
+    return response
+  }
+}
+
+/**
+ * How far behind the projection the data of this page may be: set when an engine answer came
+ * before the projection caught up (the read barrier's `X-Tis-Projection-Lag` headers).
+ */
+export interface Behind {
+  lag: { readonly records: number; readonly seconds: number } | null
+}
+
+/** Keeps the largest lag an answer reported. */
+function noteLag(behind: Behind, response: EngineResponse) {
+  const seconds = Number(response.headers['X-Tis-Projection-Lag'])
+  const records = Number(response.headers['X-Tis-Projection-Lag-Records'])
+  if (!Number.isFinite(seconds) || response.headers['X-Tis-Projection-Lag'] === undefined) return
+  if (!behind.lag || seconds > behind.lag.seconds) {
+    behind.lag = { records: Number.isFinite(records) ? records : 0, seconds }
+  }
 }
 
 /** The messages of an engine error body (`{error}` or `{errors: []}`). */

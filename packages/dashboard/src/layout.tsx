@@ -29,6 +29,8 @@ export interface LayoutOptions {
   /** The signed-in user; absent on the sign-in page. */
   readonly user?: { readonly email: string; readonly admin: boolean; readonly csrf: string }
   readonly project?: { readonly id: string; readonly name: string; readonly tab?: ProjectTab }
+  /** The projection lag when the page's data came before the projection caught up. */
+  readonly behind?: { readonly records: number; readonly seconds: number }
 }
 
 /** A hidden CSRF field for a form. */
@@ -99,12 +101,25 @@ export function Layout(o: LayoutOptions): Html {
             </nav>
           )}
           <main id="main" tabindex={-1}>
+            {o.behind && <BehindNotice {...o.behind} />}
             {o.body}
           </main>
           <div id="status-message" class="skip" role="status" aria-live="polite"></div>
         </body>
       </html>
     </>
+  )
+}
+
+/** Says that the page may miss the newest records, and by how much. */
+function BehindNotice({ records, seconds }: { records: number; seconds: number }): Html {
+  const count = records.toLocaleString('en-US')
+  return (
+    <p class="notice" role="status" data-projection-lag={String(seconds)}>
+      {`Processing is ${seconds.toFixed(1)} s behind: ${count} recently received ${
+        records === 1 ? 'record is' : 'records are'
+      } not shown yet. Reload in a moment.`}
+    </p>
   )
 }
 

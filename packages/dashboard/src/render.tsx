@@ -28,6 +28,7 @@ export function renderPage(c: Context<DashboardEnv>, deps: Deps, page: PageOptio
       ? { user: { email: session.email, admin: session.admin, csrf: session.csrf } }
       : {}),
     ...(page.project ? { project: page.project } : {}),
+    ...(session?.behind.lag ? { behind: session.behind.lag } : {}),
   }
   return c.html(<Layout {...options} />, (page.status ?? 200) as ContentfulStatusCode)
 }

@@ -2,7 +2,7 @@ import type { OpenedSession, ResolvedSession, SessionClient } from '@tis/ingest'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { Deps, Session } from './context'
-import { createCall } from './engine-client'
+import { type Behind, createCall } from './engine-client'
 
 /**
  * The session cookie: a random session id (256 bits, base64url) whose SHA-256 digest the store
@@ -92,13 +92,15 @@ export function loginCsrf(c: Context, settings: CookieSettings): string {
 
 /** The request's {@link Session} for a resolved (or just opened) session and its secret id. */
 export async function sessionContext(secret: string, resolved: ResolvedSession): Promise<Session> {
+  const behind: Behind = { lag: null }
   return {
     secret,
     id: resolved.session.id,
     email: resolved.user.email,
     admin: resolved.admin,
     csrf: await csrfToken(secret),
-    call: createCall(resolved.user),
+    behind,
+    call: createCall(resolved.user, behind),
   }
 }
 

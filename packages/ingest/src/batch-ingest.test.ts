@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { batchIdOf } from './batch-answer'
 import { type BatchLimits, batchLines } from './batch-ingest'
 
-const LIMITS: BatchLimits = { maxBodyBytes: 1000, maxDecompressedBytes: 4000, maxLineBytes: 300 }
+const LIMITS: BatchLimits = {
+  maxBodyBytes: 1000,
+  maxDecompressedBytes: 4000,
+  maxLineBytes: 300,
+  maxEnvelopes: 120,
+}
 const NDJSON = { 'Content-Type': 'application/x-ndjson' }
 const line = (n: number) => JSON.stringify({ event: { message: 'x'.repeat(n) } })
 const lines = (count: number, size = 10) => Array.from({ length: count }, () => line(size))
@@ -28,7 +33,7 @@ describe('batchLines: the caps of a batch body', () => {
     ['a brotli body', line(1), { ...NDJSON, 'Content-Encoding': 'br' }, 415],
     ['no line', '\n \r\n', NDJSON, 400],
     ['a body that is not gzip', 'plain', gzip, 400],
-    ['101 envelopes', gzipSync(lines(101, 1).join('\n')), gzip, 413],
+    ['121 envelopes (over maxEnvelopes)', gzipSync(lines(121, 1).join('\n')), gzip, 413],
     ['a body over maxBodyBytes as sent', lines(4, 280).join('\n'), NDJSON, 413],
     ['gzip inflating past maxDecompressedBytes', gzipSync(lines(20, 250).join('\n')), gzip, 413],
     ['one envelope over maxLineBytes', [line(1), line(400)].join('\n'), NDJSON, 413],
@@ -43,8 +48,8 @@ describe('batchLines: the caps of a batch body', () => {
     expect(decode(gzipSync(lines(20, 250).join('\n')), gzip)).toMatchObject({
       body: { error: 'batch is too large (maximum is 4000 bytes uncompressed)' },
     })
-    expect(decode(gzipSync(lines(101, 1).join('\n')), gzip)).toMatchObject({
-      body: { error: 'batch has 101 envelopes (maximum is 100)' },
+    expect(decode(gzipSync(lines(121, 1).join('\n')), gzip)).toMatchObject({
+      body: { error: 'batch has 121 envelopes (maximum is 120)' },
     })
   })
 })

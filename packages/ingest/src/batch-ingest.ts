@@ -3,10 +3,11 @@ import { bodyEncoding, decodeBody } from './body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from './http'
 
 /**
- * Most envelopes in one `POST /api/v1/ingest_events/batch`: what Logister's server takes and
- * every Logister client sends at most (the Python client chunks by 100, the JS client by 50).
+ * Default of {@link BatchLimits.maxEnvelopes}: ten times what Logister's server takes (every
+ * Logister client sends at most 100: the Python client chunks by 100, the JS client by 50), so
+ * that bulk senders pay one request and one acknowledgement per 1,000 records.
  */
-export const MAX_BATCH_ENVELOPES = 100
+export const MAX_BATCH_ENVELOPES = 1000
 
 /** The size caps of a batch request. */
 export interface BatchLimits {
@@ -22,6 +23,8 @@ export interface BatchLimits {
   readonly maxDecompressedBytes: number
   /** Largest single line (one envelope), in bytes. @default 1048576 */
   readonly maxLineBytes: number
+  /** Most envelopes (non-blank lines) in one batch. @default 1000 */
+  readonly maxEnvelopes?: number
 }
 
 /** The default {@link BatchLimits}. */
@@ -29,6 +32,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxBodyBytes: 2 * 1024 * 1024,
   maxDecompressedBytes: 8 * 1024 * 1024,
   maxLineBytes: 1024 * 1024,
+  maxEnvelopes: MAX_BATCH_ENVELOPES,
 }
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl']
@@ -37,7 +41,7 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
  * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`),
  * within `limits` and at most
- * {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer: 415, 413 or 400.
+ * `limits.maxEnvelopes` non-blank lines. Anything else is the answer: 415, 413 or 400.
  */
 export function batchLines(
   request: EngineRequest,
@@ -65,11 +69,15 @@ export function batchLines(
       ? tooLarge(limits.maxDecompressedBytes)
       : json(decoded.status, { error: decoded.problem })
   }
-  return splitLines(decoded.text, limits.maxLineBytes)
+  return splitLines(decoded.text, limits.maxLineBytes, limits.maxEnvelopes ?? MAX_BATCH_ENVELOPES)
 }
 
 /** The non-blank lines of the NDJSON text, or the 400/413 for none, too many or one too long. */
-function splitLines(text: string, maxLineBytes: number): { lines: string[] } | EngineResponse {
+function splitLines(
+  text: string,
+  maxLineBytes: number,
+  maxEnvelopes: number,
+): { lines: string[] } | EngineResponse {
   const lines = text
     .split('\n')
     .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
@@ -78,9 +86,9 @@ function splitLines(text: string, maxLineBytes: number): { lines: string[] } | E
     return json(400, { error: `${missingEnvelopeMessage('event')} (the batch has no line)` })
   }
   // 413, not 422: Logister's clients answer a 413 by splitting the batch in halves.
-  if (lines.length > MAX_BATCH_ENVELOPES) {
+  if (lines.length > maxEnvelopes) {
     return json(413, {
-      error: `batch has ${lines.length} envelopes (maximum is ${MAX_BATCH_ENVELOPES})`,
+      error: `batch has ${lines.length} envelopes (maximum is ${maxEnvelopes})`,
     })
   }
   for (const [index, line] of lines.entries()) {

@@ -102,7 +102,7 @@ export function describeBatchSizes(harness: () => Harness) {
     expect((await s.counts()).events).toBe(0)
   })
 
-  it('refuses with 413 an envelope over 1 MiB, more than 100 envelopes, a body over 2 MiB', async () => {
+  it('refuses with 413 an envelope over 1 MiB, more than 1,000 envelopes, a body over 2 MiB', async () => {
     const s = await batchProject(harness())
     const huge = [pythonLine(0, 1000, prose), pythonLine(1, MIB + 1, prose)]
     const big = await s.post(gzipSync(`${huge.join('\n')}\n`), { 'Content-Encoding': 'gzip' })
@@ -110,10 +110,10 @@ export function describeBatchSizes(harness: () => Harness) {
     expect(big.body.error).toBe(
       'envelope 2 of the batch is too large (maximum is 1048576 bytes per envelope)',
     )
-    const many = await s.post(ndjson(Array.from({ length: 101 }, (_, i) => logLine(`m${i}`))))
+    const many = await s.post(ndjson(Array.from({ length: 1001 }, (_, i) => logLine(`m${i}`))))
     expect(many).toMatchObject({
       status: 413,
-      body: { error: 'batch has 101 envelopes (maximum is 100)' },
+      body: { error: 'batch has 1001 envelopes (maximum is 1000)' },
     })
     const wire = await s.post(ndjson([logLine('x'.repeat(2 * MIB))]))
     expect(wire).toMatchObject({

@@ -54,6 +54,8 @@ export interface ServerProcessOptions {
    * @default false
    */
   readonly group?: boolean
+  /** Run the CLI (`src/cli.ts`) with these arguments instead of the server, e.g. `['worker']`. */
+  readonly cli?: readonly string[]
 }
 
 /** Starts the server entry point from source with only the given environment. */
@@ -62,7 +64,9 @@ export function startServerProcess(
   cwd: string,
   options: ServerProcessOptions = {},
 ): ServerProcess {
-  const args = tsNode(`${APP_DIR}/src/main.ts`)
+  const args = options.cli
+    ? [...tsNode(`${APP_DIR}/src/cli.ts`), ...options.cli]
+    : tsNode(`${APP_DIR}/src/main.ts`)
   const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
   const child = options.group
     ? // No `exec`: the shell stays the group's leader with the server as its child.
