@@ -80,7 +80,7 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
             }),
         })
       : undefined
-  const progress = projector ? { progress: projector.onProgress } : {}
+  const progress = projector ? { progress: projector.onProgress, hurry: projector.hurry } : {}
   const barrier = createReadBarrier({ store, boundMs: config.readBarrierMs, ...progress })
   return {
     projector,

@@ -65,6 +65,27 @@ describe('createProjector', () => {
     await projector.stop()
   })
 
+  it('lets appends gather for lingerMs after a nudge, unless a read hurries it', async () => {
+    const log = fakeLog(0)
+    const projector = createProjector({ store: log.store, idleMs: 60_000, lingerMs: 150 })
+    projector.start()
+    await until(() => log.rounds.length === 1)
+    log.add(3)
+    projector.nudge()
+    log.add(4)
+    projector.nudge()
+    await new Promise((r) => setTimeout(r, 60))
+    expect(log.rounds).toEqual([0])
+    await until(() => log.rounds.length === 2, 1_000)
+    expect(log.rounds).toEqual([0, 7])
+    log.add(2)
+    projector.nudge()
+    projector.hurry()
+    await until(() => log.rounds.length === 3, 50)
+    expect(log.rounds).toEqual([0, 7, 2])
+    await projector.stop()
+  })
+
   it('tells listeners after rounds that projected something, not after empty ones', async () => {
     const log = fakeLog(3)
     const projector = createProjector({ store: log.store, idleMs: 5 })

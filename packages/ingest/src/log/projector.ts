@@ -18,6 +18,13 @@ export interface ProjectorOptions {
    */
   readonly idleMs?: number
   /**
+   * How long a nudged projector lets appends gather before its round, in ms: under load,
+   * rounds grow large (cheap per entry) instead of one small transaction per append. A read
+   * waiting for the projection cuts it short ({@link Projector.hurry}).
+   * @default 50
+   */
+  readonly lingerMs?: number
+  /**
    * How often the log's partitions are maintained (created ahead, read ones dropped), in ms.
    * @default 3600000 (hourly, and once at start)
    */
@@ -34,8 +41,10 @@ export interface ProjectorOptions {
 export interface Projector {
   /** Starts the loop (idempotent). */
   start(): void
-  /** Says that entries were appended: an idle loop runs a round now. */
+  /** Says that entries were appended: an idle loop runs a round after `lingerMs`. */
   nudge(): void
+  /** Says that a read waits for the projection: the next round starts now. */
+  hurry(): void
   /** Calls `listener` after every round that projected something; returns the unsubscribe. */
   onProgress(listener: () => void): () => void
   /** Lets the running round finish and stops the loop. */
@@ -54,11 +63,13 @@ export function createProjector(options: ProjectorOptions): Projector {
   const idleMs = options.idleMs ?? 250
   const maintainEveryMs = options.maintainEveryMs ?? 3_600_000
   const retryMs = options.retryMs ?? 1000
+  const lingerMs = options.lingerMs ?? 50
   const now = options.now ?? (() => new Date())
   const listeners = new Set<() => void>()
   let running: Promise<void> | undefined
   let stopping = false
   let nudged = false
+  let hurried = false
   let wake: (() => void) | undefined
   let maintainedAt = Number.NEGATIVE_INFINITY
 
@@ -95,7 +106,11 @@ export function createProjector(options: ProjectorOptions): Projector {
         if (!stopping) await sleep(retryMs)
         continue
       }
-      if (!more && !nudged && !stopping) await sleep(idleMs)
+      if (more || stopping) continue
+      if (!nudged && !hurried) await sleep(idleMs)
+      // Let what is being appended now join the next round, unless a read waits for it.
+      if (nudged && !hurried && !stopping && lingerMs > 0) await sleep(lingerMs)
+      hurried = false
     }
   }
 
@@ -107,7 +122,12 @@ export function createProjector(options: ProjectorOptions): Projector {
       })
     },
     nudge() {
+      if (nudged) return
       nudged = true
+      wake?.()
+    },
+    hurry() {
+      hurried = true
       wake?.()
     },
     onProgress(listener) {

@@ -13,6 +13,8 @@ export interface ReadBarrierOptions {
   readonly pollMs?: number
   /** Progress of a projector in this process: wakes waiting reads at once. */
   readonly progress?: (listener: () => void) => () => void
+  /** Tells a projector in this process that a read waits (it skips its linger). */
+  readonly hurry?: () => void
   /** @default Date.now */
   readonly clock?: () => number
 }
@@ -78,6 +80,7 @@ export function createReadBarrier(options: ReadBarrierOptions): ReadBarrier {
       try {
         const target = await store.pendingTarget()
         if (!target) return null
+        options.hurry?.()
         for (;;) {
           if (await store.hasProjected(target)) return null
           const left = boundMs - (clock() - started)
