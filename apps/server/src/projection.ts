@@ -87,7 +87,7 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
     barrier,
     async accept(batch, write) {
       const results = await store.append(batch, write)
-      projector?.nudge()
+      projector?.nudge(batch.length)
       return results
     },
     reads: (reads) => withReadBarrier(reads, barrier),

@@ -67,7 +67,12 @@ describe('createProjector', () => {
 
   it('lets appends gather for lingerMs after a nudge, unless a read hurries it', async () => {
     const log = fakeLog(0)
-    const projector = createProjector({ store: log.store, idleMs: 60_000, lingerMs: 150 })
+    const projector = createProjector({
+      store: log.store,
+      idleMs: 60_000,
+      lingerMs: 150,
+      gather: 100,
+    })
     projector.start()
     await until(() => log.rounds.length === 1)
     log.add(3)
@@ -83,6 +88,10 @@ describe('createProjector', () => {
     projector.hurry()
     await until(() => log.rounds.length === 3, 50)
     expect(log.rounds).toEqual([0, 7, 2])
+    log.add(100)
+    projector.nudge(100)
+    await until(() => log.rounds.length === 4, 50)
+    expect(log.rounds).toEqual([0, 7, 2, 100])
     await projector.stop()
   })
 

@@ -18,12 +18,16 @@ export interface ProjectorOptions {
    */
   readonly idleMs?: number
   /**
-   * How long a nudged projector lets appends gather before its round, in ms: under load,
-   * rounds grow large (cheap per entry) instead of one small transaction per append. A read
-   * waiting for the projection cuts it short ({@link Projector.hurry}).
-   * @default 50
+   * Longest a nudged projector lets appends gather before its round, in ms: under load, rounds
+   * grow large (cheaper per entry: index pages and issue rows are touched once per round, and
+   * the projection takes less of the processor acceptance needs) instead of one small
+   * transaction per append. It starts at once when `gather` entries have been appended, or
+   * when a read waits for the projection ({@link Projector.hurry}).
+   * @default 250
    */
   readonly lingerMs?: number
+  /** Entries appended (as {@link Projector.nudge} counts them) that start a round at once. @default roundSize / 2 */
+  readonly gather?: number
   /**
    * How often the log's partitions are maintained (created ahead, read ones dropped), in ms.
    * @default 3600000 (hourly, and once at start)
@@ -41,8 +45,11 @@ export interface ProjectorOptions {
 export interface Projector {
   /** Starts the loop (idempotent). */
   start(): void
-  /** Says that entries were appended: an idle loop runs a round after `lingerMs`. */
-  nudge(): void
+  /**
+   * Says that `count` entries were appended: the loop runs a round once `gather` entries wait,
+   * or `lingerMs` after the first nudge.
+   */
+  nudge(count?: number): void
   /** Says that a read waits for the projection: the next round starts now. */
   hurry(): void
   /** Calls `listener` after every round that projected something; returns the unsubscribe. */
@@ -63,13 +70,17 @@ export function createProjector(options: ProjectorOptions): Projector {
   const idleMs = options.idleMs ?? 250
   const maintainEveryMs = options.maintainEveryMs ?? 3_600_000
   const retryMs = options.retryMs ?? 1000
-  const lingerMs = options.lingerMs ?? 50
+  const lingerMs = options.lingerMs ?? 250
+  const gather = Math.max(1, options.gather ?? Math.floor(roundSize / 2))
   const now = options.now ?? (() => new Date())
   const listeners = new Set<() => void>()
   let running: Promise<void> | undefined
   let stopping = false
   let nudged = false
   let hurried = false
+  /** Entries appended since the last round started. */
+  let pending = 0
+  let lingering = false
   let wake: (() => void) | undefined
   let maintainedAt = Number.NEGATIVE_INFINITY
 
@@ -96,6 +107,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     while (!stopping) {
       await maintain()
       nudged = false
+      pending = 0
       let more = false
       try {
         const round = await store.project(roundSize)
@@ -109,7 +121,11 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (more || stopping) continue
       if (!nudged && !hurried) await sleep(idleMs)
       // Let what is being appended now join the next round, unless a read waits for it.
-      if (nudged && !hurried && !stopping && lingerMs > 0) await sleep(lingerMs)
+      if (nudged && !hurried && !stopping && lingerMs > 0 && pending < gather) {
+        lingering = true
+        await sleep(lingerMs)
+        lingering = false
+      }
       hurried = false
     }
   }
@@ -121,10 +137,13 @@ export function createProjector(options: ProjectorOptions): Projector {
         running = undefined
       })
     },
-    nudge() {
-      if (nudged) return
-      nudged = true
-      wake?.()
+    nudge(count = 1) {
+      pending += count
+      if (!nudged) {
+        nudged = true
+        if (!lingering) wake?.()
+      }
+      if (lingering && pending >= gather) wake?.()
     },
     hurry() {
       hurried = true
