@@ -4,6 +4,8 @@
 //   before issue 19), the baseline;
 // - append: acceptance on the ingest log (what a 201 waits for since issue 19);
 // - project: the projection of that backlog into the read model, rounds of 1,000 entries.
+// BENCH_ANALYTICS=1 opens the stores with the analytics store enabled (`analyticsOutbox`), to
+// measure what analytics adds to each path.
 // Run: pnpm --filter @tis/storage-postgres bench
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -16,6 +18,9 @@ import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '..
 const BATCH = 200
 const WARMUP = 5
 const ROUNDS = 50
+const ANALYTICS = process.env['BENCH_ANALYTICS'] === '1'
+const options = { analyticsOutbox: ANALYTICS }
+const suffix = ANALYTICS ? ', analytics on' : ''
 
 function batchOf(projectId: string): WriteOp[] {
   return Array.from({ length: BATCH }, (_, i) => {
@@ -107,11 +112,11 @@ async function timed(rounds: number, rows: number, round: () => Promise<unknown>
 
 const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
 try {
-  const memory = await openPgliteStore(undefined)
-  await measure('PGlite (memory)', memory)
+  const memory = await openPgliteStore(undefined, options)
+  await measure(`PGlite (memory${suffix})`, memory)
   await memory.close()
-  const disk = await openPgliteStore(dir)
-  await measure('PGlite (disk)', disk)
+  const disk = await openPgliteStore(dir, options)
+  await measure(`PGlite (disk${suffix})`, disk)
   await disk.close()
 } finally {
   await rm(dir, { recursive: true, force: true })
@@ -119,8 +124,8 @@ try {
 
 const pg = await startTestPostgres({ durable: true })
 try {
-  const store = await openPostgresStore(pg.url)
-  await measure(`PostgreSQL (${pg.source}, fsync on)`, store)
+  const store = await openPostgresStore(pg.url, options)
+  await measure(`PostgreSQL (${pg.source}, fsync on${suffix})`, store)
   await store.close()
 } finally {
   await pg.stop()
