@@ -12,16 +12,26 @@ select xid::text as xid, seq, lease is not null as leased,
        attempts, sent_xid::text as sent_xid, sent_seq
   from log_consumers where name = $1 for update skip locked`
 
+// The fields of an exported event and span (OutboxEventRow, OutboxSpanRow).
+const EVENT_FIELDS = `e.id, e.project_id, e.event_type, e.level, e.message, e.fingerprint,
+  e.occurred_at, e.received_at, e.environment, e.release, e.trace_id, e.request_id, e.session_id,
+  e.user_id, e.transaction_name, e.duration_ms, e.issue_id, e.payload`
+const SPAN_FIELDS = `s.id, s.project_id, s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind,
+  s.started_at, s.ended_at, s.duration_ms, s.environment, s.release, s.received_at, s.payload`
+
 // Entries after the position that the projection has passed, so their rows are stored: each
-// event and span as its stored row (exactly what the projection used to queue); a check-in, an
-// entry the projection set aside, or one whose id a row written around the log already had
-// (its legacy_id is not the entry's seq; `writeBatch` queued that one) has none. Ordered by the log, so a retry of the range
-// reads the same rows in the same order.
+// event and span as its stored row (what the projection used to queue); a check-in, an entry the
+// projection set aside, or one whose id a row written around the log already had (its
+// legacy_id is not the entry's seq; `writeBatch` queued that one) has none. Ordered by the log,
+// so a retry of the range reads the same rows in the same order. `row_to_json` (text) costs
+// about half of `to_jsonb` here, on the server and in the driver.
 const RANGE = /* sql */ `
 select r.seq, r.xid::text as xid, r.kind, r.received_at,
        case r.kind
-         when 'event' then (select to_jsonb(e) - 'legacy_id' from events e where e.id = r.id and e.legacy_id = r.seq)
-         when 'span' then (select to_jsonb(s) - 'legacy_id' from spans s where s.id = r.id and s.legacy_id = r.seq)
+         when 'event' then (select row_to_json(x) from (select ${EVENT_FIELDS}
+           from events e where e.id = r.id and e.legacy_id = r.seq) x)
+         when 'span' then (select row_to_json(x) from (select ${SPAN_FIELDS}
+           from spans s where s.id = r.id and s.legacy_id = r.seq) x)
        end as row
   from (
     select l.seq, l.xid, l.id, l.kind, l.received_at
