@@ -1,4 +1,5 @@
-// `pnpm bench` (issue 6): drain throughput of `tis worker` (outbox rows/s into ClickHouse) next to
+// `pnpm bench` (issues 6 and 19): drain throughput of `tis worker` (rows/s into ClickHouse, the
+// export following the projection by cursor; timed once the projection has caught up) next to
 // direct JSONEachRow inserts of the same rows, and the accept-to-visible lag of the analytics
 // store at sustained ingest rates next to the drainer's 1 s pacing interval, in one run.
 import { randomBytes } from 'node:crypto'
@@ -13,6 +14,7 @@ import { startTestPostgres } from '@tis/test-utils/postgres'
 import autocannon from 'autocannon'
 import postgres from 'postgres'
 import { createDrainClickHouse, type DrainClickHouse } from './drain-clickhouse'
+import { measureDrainInterleaved } from './drain-interleaved'
 import { measureLag, quantile } from './drain-lag'
 import { startWorker } from './drain-worker'
 import { createProjectWithKey } from './management-client'
@@ -23,6 +25,7 @@ const EVENTS = Number(process.env['BENCH_DRAIN_EVENTS'] ?? 60_000)
 const RATES = (process.env['BENCH_DRAIN_RATES'] ?? '500,1500').split(',').map(Number)
 const LAG_SECONDS = Number(process.env['BENCH_DRAIN_LAG_SECONDS'] ?? 15)
 const TWO_WORKERS = process.env['BENCH_DRAIN_TWO_WORKERS'] !== '0'
+const INTERLEAVED_ROUNDS = Number(process.env['BENCH_DRAIN_INTERLEAVED_ROUNDS'] ?? 5)
 /** The drainer's claim size and pacing (packages/analytics-clickhouse/src/drainer.ts). */
 const BATCH = 20_000
 const PACING_MS = 1_000
@@ -65,6 +68,19 @@ async function queueDepth(url: string): Promise<number> {
   const depth = json.queue?.depth
   if (typeof depth !== 'number') throw new Error(`no queue depth: ${JSON.stringify(json)}`)
   return depth
+}
+
+/** Polls readiness until the projection has caught up with what was accepted. */
+async function untilProjected(url: string) {
+  const deadline = performance.now() + 300_000
+  let json: { projection?: { records?: number } } = {}
+  while (performance.now() < deadline) {
+    const res = await fetch(`${url}/health/ready`)
+    json = (await res.json()) as typeof json
+    if (json.projection?.records === 0) return
+    await sleep(200)
+  }
+  throw new Error(`the projection did not catch up in 300 s: ${JSON.stringify(json)}`)
 }
 
 /** Polls until the outbox is empty and ClickHouse holds `rows` rows; ms it took. */
@@ -111,6 +127,8 @@ async function drainRound(
     body,
   })
   const accepted = fill['2xx']
+  // The export follows the projection: time the drain of projected rows only.
+  await untilProjected(server.url)
   const depth = await queueDepth(server.url)
   const started = await Promise.all(
     Array.from({ length: workers }, () => startWorker(serverCli, env)),
@@ -173,6 +191,37 @@ async function main() {
       SERVICE_ADMIN_EMAILS: 'bench@localhost',
       SERVICE_LOG_LEVEL: 'warn',
     }
+
+    // 0. The drain next to a direct insert of the same rows, round by round in one process (the
+    // load of this shared machine changes by the second; rounds that alternate see the same).
+    const admin = postgres(pg.url, { max: 1, onnotice: () => {} })
+    await admin.unsafe('create database drain_interleaved')
+    await admin.end()
+    const own = new URL(pg.url)
+    own.pathname = '/drain_interleaved'
+    const interleaved = await measureDrainInterleaved({
+      postgresUrl: own.toString(),
+      clickhouseUrl: clickhouse.url,
+      database: `${database}_interleaved`,
+      batch: BATCH,
+      rounds: INTERLEAVED_ROUNDS,
+    })
+    const drainRate = interleaved.rows / interleaved.drainSeconds
+    const directRate = interleaved.rows / interleaved.directSeconds
+    figures.push({
+      what: 'analytics drain rows/s, one drainer, rounds alternating with the direct insert',
+      value: Math.round(drainRate),
+      unit: 'rows/s',
+      baseline: 'direct ClickHouse insert',
+      baselineValue: Math.round(directRate),
+    })
+    rows.push({
+      measurement: `drain, rounds alternating with direct (${fmt(interleaved.rows)} rows)`,
+      result: `${fmt(drainRate)} rows/s`,
+      baseline: `${fmt(directRate)} rows/s direct insert`,
+      ratio: `${((drainRate / directRate) * 100).toFixed(0)}%`,
+    })
+    notes.push(`alternating rounds: ${interleaved.rounds.join('; ')}`)
 
     // 1. Drain throughput: the server only queues; `tis worker`s drain.
     const queueing = await startNode([serverMain], { ...env, SERVICE_ANALYTICS_DRAIN: 'false' })

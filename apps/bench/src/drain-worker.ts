@@ -10,7 +10,7 @@ export interface RunningWorker {
 
 /**
  * Starts `node <cli> worker` with `env` (log level info, so it announces its start) and waits
- * until it logs `analytics worker started`: the drainer's first claim follows at once, so the
+ * until it logs `worker started`: the drainer's first claim follows at once, so the
  * drain timing starts there and leaves out Node's boot and the migration check.
  */
 export function startWorker(cli: string, env: Record<string, string>): Promise<RunningWorker> {
@@ -33,7 +33,7 @@ export function startWorker(cli: string, env: Record<string, string>): Promise<R
     }, 60_000)
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8_000)
-      if (output.includes('analytics worker started')) {
+      if (output.includes('worker started')) {
         clearTimeout(timeout)
         child.stdout.off('data', onData)
         child.stdout.resume()

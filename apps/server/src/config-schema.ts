@@ -287,7 +287,7 @@ export const CONFIG_VARIABLES = {
   },
   SERVICE_ANALYTICS_ENABLED: {
     description:
-      'Enables the optional analytics store (ClickHouse): events and spans accepted from then on are queued in the database (an outbox) and exported in the background. No backfill of older data.',
+      'Enables the optional analytics store (ClickHouse): events and spans accepted from then on are exported in the background, following the ingest log behind the projection. No backfill of older data. Turning it off for good: docs/analytics.md.',
     default: 'false',
     schema: boolean,
   },
@@ -332,7 +332,7 @@ export const CONFIG_VARIABLES = {
   },
   SERVICE_ANALYTICS_DRAIN: {
     description:
-      'Export the analytics outbox from the server process. Set false when separate `tis worker` processes do it (several may run at once).',
+      'Export to the analytics store from the server process. Set false when separate `tis worker` processes do it (several may run: one exports at a time, the others take over).',
     default: 'true',
     schema: boolean,
   },

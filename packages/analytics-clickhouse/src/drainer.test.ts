@@ -133,14 +133,14 @@ describe('createAnalyticsDrainer', () => {
     expect(t.outbox.records()[0]?.attempts).toBe(1)
   })
 
-  it('loops at most once per interval, backs off after a failure, and stops promptly', async () => {
+  it('goes on at once after a full batch, else once per interval; backs off after a failure; stops promptly', async () => {
     const t = setup(3)
     const waits: number[] = []
     let wake: (() => void) | undefined
     const drainer = createAnalyticsDrainer({
       outbox: t.outbox,
       sink: t.sink,
-      batchSize: 1,
+      batchSize: 2,
       intervalMs: 1_000,
       now: t.clock.now,
       random: () => 0,
@@ -159,13 +159,16 @@ describe('createAnalyticsDrainer', () => {
     }
     drainer.start()
     drainer.start()
+    // A full batch of 2, then the last record, then the first wait.
     await next()
+    expect(t.batches.map((b) => b.length)).toEqual([2, 1])
     t.fail(new Error('down'))
+    t.outbox.enqueue({ kind: 'event', row: eventRowFixture() })
     await next()
     t.fail()
     await next()
     expect(waits).toEqual([1_000, 500, 1_000])
-    expect(drainer.stats()).toMatchObject({ running: true, exported: 2, failures: 1 })
+    expect(drainer.stats()).toMatchObject({ running: true, exported: 3, failures: 1 })
     await drainer.stop()
     expect(drainer.stats().running).toBe(false)
   })

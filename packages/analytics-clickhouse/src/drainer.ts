@@ -15,7 +15,11 @@ export interface AnalyticsDrainerOptions {
   readonly sink: AnalyticsSink
   /** Most records claimed and inserted per batch. @default 20000 */
   readonly batchSize?: number
-  /** Shortest time between two batches: at most about one insert per table per interval. @default 1000 */
+  /**
+   * Shortest time between two batches that were not full: while caught up, at most about one
+   * insert per table per interval. A full batch is followed by the next one at once, so a
+   * backlog drains at the pace of the stores, in inserts of `batchSize` rows. @default 1000
+   */
   readonly intervalMs?: number
   /** Lease of a claim; keep it longer than the client's request timeout. @default 60000 */
   readonly leaseMs?: number
@@ -69,6 +73,8 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
 
 interface Round {
   readonly exported: number
+  /** The claim was full: more records are probably waiting. */
+  readonly full?: boolean
   /** Milliseconds to wait before the next round when it failed. */
   readonly retryInMs?: number
 }
@@ -137,7 +143,7 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
     consecutiveFailures = 0
     exported += claim.records.length
     skipped += result.skipped
-    return { exported: claim.records.length }
+    return { exported: claim.records.length, full: claim.records.length >= batchSize }
   }
 
   function serialized(): Promise<Round> {
@@ -153,6 +159,7 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
         (): Round => ({ exported: 0, retryInMs: intervalMs }),
       )
       if (signal.aborted) break
+      if (outcome.full) continue
       await sleep(outcome.retryInMs ?? Math.max(0, intervalMs - (now() - started)), signal)
     }
   }

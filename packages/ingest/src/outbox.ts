@@ -1,5 +1,6 @@
-// The analytics outbox (issue 6): records accepted into the primary store are queued, in the same
-// transaction that stores them, for background export to the optional analytics store.
+// The analytics outbox (issue 6): accepted records are exported in the background to the optional
+// analytics store. Since issue 19 a store follows its ingest log behind the projection by cursor
+// (a claim leases a range of the log); records written around the log are queued one by one.
 
 /** An accepted event as queued for export: the `events` row, dates as RFC 3339 strings. */
 export interface OutboxEventRow {
@@ -45,10 +46,17 @@ export interface OutboxSpanRow {
 
 /** One queued record. */
 export type OutboxRecord = {
-  /** Queue position (a bigint as a decimal string): older records have smaller values. */
+  /**
+   * Position (a bigint as a decimal string): the log seq of a record exported by cursor, the
+   * queue position of a queued one. Within one source, older records have smaller values.
+   */
   readonly seq: string
-  /** How many earlier claims of this record ended without an acknowledgement. */
+  /**
+   * How many earlier claims of this record ended without an acknowledgement (0: never handed
+   * out before, so it cannot be in the analytics store yet).
+   */
   readonly attempts: number
+  /** When it was queued, or accepted (its log entry's receive time). */
   readonly enqueuedAt: Date
 } & (
   | { readonly kind: 'event'; readonly row: OutboxEventRow }
@@ -64,20 +72,28 @@ export interface OutboxClaim {
 
 /** Queue depth and the age of its oldest record. */
 export interface OutboxStats {
+  /**
+   * Records not exported yet: queued ones, plus the log entries after the export's position
+   * (check-ins and entries not projected yet included; counted up to a cap).
+   */
   readonly depth: number
   /** When the oldest queued record was enqueued; `null` when the queue is empty. */
   readonly oldestEnqueuedAt: Date | null
 }
 
 /**
- * The durable export queue. Several drainers (processes) may claim at once: a claim leases the
- * oldest records that are neither leased nor waiting for a retry (`FOR UPDATE SKIP LOCKED`), so two
- * drainers never hold the same record while its lease lasts.
+ * The durable export queue. Several drainers (processes) may claim at once and never hold the
+ * same record while a lease lasts: queued records are leased one by one (`FOR UPDATE SKIP
+ * LOCKED`); the log is leased a range at a time, to one drainer, and only up to what the
+ * projection has passed. A lease that runs out is handed to the next claim, as a retry.
  */
 export interface AnalyticsOutbox {
   /** Leases up to `limit` of the oldest available records for `leaseMs`; none when the queue is empty. */
   claim(limit: number, leaseMs: number): Promise<OutboxClaim>
-  /** Removes the claimed records: the analytics store acknowledged them. */
+  /**
+   * Removes the claimed records (moves the export past the claimed range): the analytics store
+   * acknowledged them. Does nothing when the lease was lost (it ran out and another claim took it).
+   */
   complete(claim: OutboxClaim): Promise<void>
   /** Gives the records back (attempts + 1), available again at `retryAt` (default: now). */
   release(claim: OutboxClaim, retryAt?: Date): Promise<void>

@@ -4,6 +4,10 @@
 //   before issue 19), the baseline;
 // - append: acceptance on the ingest log (what a 201 waits for since issue 19);
 // - project: the projection of that backlog into the read model, rounds of 1,000 entries.
+// BENCH_ANALYTICS=1 opens the stores with the analytics store enabled (`analyticsOutbox`), to
+// measure what analytics adds to each path. On PostgreSQL, `outbox rows` writes rounds of 1,000
+// with and without queueing each row in the analytics outbox, alternating on one database: the
+// per-row work the projection did for analytics before it was exported by cursor (issue 19).
 // Run: pnpm --filter @tis/storage-postgres bench
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -16,9 +20,12 @@ import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '..
 const BATCH = 200
 const WARMUP = 5
 const ROUNDS = 50
+const ANALYTICS = process.env['BENCH_ANALYTICS'] === '1'
+const options = { analyticsOutbox: ANALYTICS }
+const suffix = ANALYTICS ? ', analytics on' : ''
 
-function batchOf(projectId: string): WriteOp[] {
-  return Array.from({ length: BATCH }, (_, i) => {
+function batchOf(projectId: string, size = BATCH): WriteOp[] {
+  return Array.from({ length: size }, (_, i) => {
     const at = new Date()
     const error = i % 2 === 0
     const hash = `${(i % 10).toString(16)}`.repeat(64)
@@ -51,7 +58,7 @@ function batchOf(projectId: string): WriteOp[] {
   })
 }
 
-async function measure(name: string, store: PostgresIngestStore): Promise<void> {
+async function seedProject(store: PostgresIngestStore): Promise<string> {
   const userId = randomUUID()
   const projectId = randomUUID()
   const now = new Date()
@@ -68,6 +75,11 @@ async function measure(name: string, store: PostgresIngestStore): Promise<void> 
     ownerId: userId,
     createdAt: now,
   })
+  return projectId
+}
+
+async function measure(name: string, store: PostgresIngestStore): Promise<void> {
+  const projectId = await seedProject(store)
   for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId))
   const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId)))
   while ((await store.project(1_000)).more);
@@ -82,6 +94,32 @@ async function measure(name: string, store: PostgresIngestStore): Promise<void> 
   row('writeBatch (baseline)', direct)
   row('append (acceptance)', appended, appended.rate / direct.rate)
   row('project (rounds of 1,000)', projection, projection.rate / direct.rate)
+}
+
+/** Rows of 1,000 written with and without outbox rows, alternating; medians per round. */
+async function outboxCost(
+  name: string,
+  plain: PostgresIngestStore,
+  queueing: PostgresIngestStore,
+): Promise<void> {
+  const projectId = await seedProject(plain)
+  const round = async (store: PostgresIngestStore) => {
+    const t = performance.now()
+    await store.writeBatch(batchOf(projectId, 1_000))
+    return performance.now() - t
+  }
+  const without: number[] = []
+  const queued: number[] = []
+  for (let i = 0; i < 2; i++) await round(queueing)
+  for (let i = 0; i < 20; i++) {
+    without.push(await round(plain))
+    queued.push(await round(queueing))
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const [a, b] = [median(without), median(queued)]
+  console.log(
+    `${`${name}: outbox rows`.padEnd(44)} rounds of 1,000: ${a.toFixed(0)} ms without, ${b.toFixed(0)} ms with (+${(((b - a) / a) * 100).toFixed(0)}%, ${(b - a).toFixed(0)} µs per row)`,
+  )
 }
 
 interface Timed {
@@ -107,11 +145,11 @@ async function timed(rounds: number, rows: number, round: () => Promise<unknown>
 
 const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
 try {
-  const memory = await openPgliteStore(undefined)
-  await measure('PGlite (memory)', memory)
+  const memory = await openPgliteStore(undefined, options)
+  await measure(`PGlite (memory${suffix})`, memory)
   await memory.close()
-  const disk = await openPgliteStore(dir)
-  await measure('PGlite (disk)', disk)
+  const disk = await openPgliteStore(dir, options)
+  await measure(`PGlite (disk${suffix})`, disk)
   await disk.close()
 } finally {
   await rm(dir, { recursive: true, force: true })
@@ -119,8 +157,11 @@ try {
 
 const pg = await startTestPostgres({ durable: true })
 try {
-  const store = await openPostgresStore(pg.url)
-  await measure(`PostgreSQL (${pg.source}, fsync on)`, store)
+  const store = await openPostgresStore(pg.url, options)
+  await measure(`PostgreSQL (${pg.source}, fsync on${suffix})`, store)
+  const queueing = await openPostgresStore(pg.url, { analyticsOutbox: true })
+  await outboxCost(`PostgreSQL (${pg.source}, fsync on)`, store, queueing)
+  await queueing.close()
   await store.close()
 } finally {
   await pg.stop()

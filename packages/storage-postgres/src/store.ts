@@ -5,6 +5,7 @@ import type {
   ProjectionStore,
   RateLimitStore,
 } from '@tis/ingest'
+import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
 import { createCheckInQueries } from './check-in-reads'
@@ -28,7 +29,8 @@ export interface PostgresIngestStore
     ProjectionStore {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
-   * when several server instances start at once: they wait on one advisory lock.
+   * when several server instances start at once: they wait on one advisory lock. With
+   * `analyticsOutbox`, it also creates the analytics consumer at the log's head if missing.
    */
   migrate(): Promise<void>
   /** Runs `SELECT 1`: resolves once the database answered (the readiness check's ping). */
@@ -38,15 +40,27 @@ export interface PostgresIngestStore
    * made by `createPostgresStore` / `createPgliteStore` leaves the caller's client open.
    */
   close(): Promise<void>
-  /** The analytics export queue (filled by `writeBatch` when `analyticsOutbox` is on). */
+  /**
+   * The analytics export: the ingest log behind the projection (from when a store with
+   * `analyticsOutbox` first migrated the database) and what `writeBatch` queued outside the log.
+   */
   readonly outbox: AnalyticsOutbox
+  /**
+   * Removes the analytics consumer of the ingest log, for turning the analytics store off for
+   * good: the log no longer keeps segments for it. A store opened with `analyticsOutbox` creates
+   * it again, at the log's head. Resolves whether there was one.
+   */
+  detachAnalytics(): Promise<boolean>
 }
 
 /** Options of the store constructors. */
 export interface StoreOptions {
   /**
-   * Queue every written event and span in the analytics outbox, in the transaction that stores
-   * it, for export to the analytics store. Records written while off are never queued.
+   * Export events and spans to the analytics store. `migrate()` creates the `analytics` consumer
+   * of the ingest log at its head, so every record accepted from then on is exported once
+   * projected (by any process: the consumer belongs to the database, until it is removed; see
+   * docs/analytics.md); `writeBatch` outside the log queues its events and spans in the outbox
+   * table in the transaction that stores them.
    * @default false
    */
   readonly analyticsOutbox?: boolean
@@ -72,7 +86,11 @@ export function createStore(
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
-    migrate: () => runMigrations(db),
+    detachAnalytics: () => detachAnalytics(db),
+    async migrate() {
+      await runMigrations(db)
+      if (analyticsOutbox) await attachAnalytics(db)
+    },
     ping: async () => {
       await db.query('SELECT 1')
     },

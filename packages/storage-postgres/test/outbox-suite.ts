@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { OutboxEventRow, OutboxSpanRow } from '@tis/ingest'
 import {
@@ -19,7 +20,11 @@ export interface OutboxStores {
   close(): Promise<void>
 }
 
-/** The analytics outbox of one driver: queueing in the write transaction, leases, retries. */
+/**
+ * The analytics outbox table of one driver, filled by `writeBatch` outside the ingest log:
+ * queueing in the write transaction, per-row leases, retries. (The log's records are exported
+ * by cursor: analytics-cursor-suite.ts.)
+ */
 export function describeOutbox(name: string, factory: () => Promise<OutboxStores>) {
   describe(`${name} analytics outbox`, () => {
     let stores: OutboxStores
@@ -129,8 +134,8 @@ export function describeOutbox(name: string, factory: () => Promise<OutboxStores
       expect(new Set(seqs).size).toBe(6)
       expect(await queueing.outbox.claim(3, 60_000)).toMatchObject({ records: [] })
 
-      // Completing a with b's lease removes nothing; a's own lease removes a's records.
-      await queueing.outbox.complete({ lease: b.lease, records: a.records })
+      // Completing under an unknown lease removes nothing; a's own lease removes a's records.
+      await queueing.outbox.complete({ lease: randomUUID(), records: a.records })
       expect((await queueing.outbox.stats()).depth).toBe(6)
       await queueing.outbox.complete(a)
       expect((await queueing.outbox.stats()).depth).toBe(3)

@@ -7,6 +7,7 @@ import { describeStoreContract } from '@tis/test-utils/store-contract'
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
+import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
 
@@ -22,6 +23,13 @@ describeOutbox('PGlite', async () => {
   const queueing = createPgliteStore(db, { analyticsOutbox: true })
   await queueing.migrate()
   return { queueing, plain: createPgliteStore(db), close: () => db.close() }
+})
+
+describeAnalyticsCursor('PGlite', async () => {
+  const db = await PGlite.create()
+  const analytics = createPgliteStore(db, { analyticsOutbox: true })
+  await analytics.migrate()
+  return { analytics, plain: createPgliteStore(db), close: () => db.close() }
 })
 
 describe('openPgliteStore', () => {

@@ -5,6 +5,7 @@ import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
+import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
 
@@ -55,6 +56,23 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       plain,
       async close() {
         await Promise.all([queueing.close(), plain.close()])
+        await drop()
+      },
+    }
+  })
+
+  describeAnalyticsCursor('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema(url)
+    const analytics = await openPostgresStore(url, {
+      client: clientFor(schema),
+      analyticsOutbox: true,
+    })
+    const plain = await openPostgresStore(url, { client: clientFor(schema) })
+    return {
+      analytics,
+      plain,
+      async close() {
+        await Promise.all([analytics.close(), plain.close()])
         await drop()
       },
     }

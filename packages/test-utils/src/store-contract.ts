@@ -12,6 +12,7 @@ import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
+export { projectAll } from './store-contract-log'
 export type {
   CheckInSnapshot,
   DeploymentSnapshot,

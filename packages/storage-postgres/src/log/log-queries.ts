@@ -29,7 +29,10 @@ import {
 
 /** Options of {@link createLogQueries}. */
 export interface LogQueriesOptions {
-  /** Queue projected events and spans (and directly written ones) in the analytics outbox. */
+  /**
+   * Queue events and spans written around the log (`writeBatch`) in the analytics outbox.
+   * Projected ones are not queued: the analytics export follows the projection by cursor.
+   */
   readonly analyticsOutbox: boolean
 }
 
@@ -109,7 +112,7 @@ export function createLogQueries(
     append,
     async project(limit) {
       const round = (apply: typeof projectEntries, n = limit) =>
-        consumeLog(db, PROJECTION, n, (tx, entries) => apply(tx, entries, analyticsOutbox))
+        consumeLog(db, PROJECTION, n, apply)
       try {
         const done = await round(projectEntries)
         return { busy: done.busy, projected: done.consumed, more: done.more }

@@ -12,21 +12,18 @@ export const PROJECTION = 'projection'
 /**
  * Writes the read model of a round of log entries in the caller's transaction: issues (one
  * upsert per distinct group, counts aggregated in memory), events, spans, monitors and their
- * check-in history, event-implied deployments, and the analytics outbox when `outbox` is set.
- * Projected events and spans keep their log seq as `legacy_id`.
+ * check-in history and event-implied deployments. Projected events and spans keep their log seq
+ * as `legacy_id`. Nothing is queued for analytics: its export follows the projection by cursor
+ * (`src/analytics/range-claim.ts`).
  *
  * Acceptance already refused repeated ids, so a record is never in the read model before its
  * entry is projected. Should one be (a row written around the log), the store redoes the round
  * entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
  */
-export async function projectEntries(
-  tx: SqlExecutor,
-  entries: readonly LogEntry[],
-  outbox: boolean,
-): Promise<void> {
+export async function projectEntries(tx: SqlExecutor, entries: readonly LogEntry[]): Promise<void> {
   const ops = entries.map((e) => decodeOp(e.record))
   const seqs = entries.map((e) => e.seq)
-  await runPlan(tx, planBatch(ops), outbox, seqs)
+  await runPlan(tx, planBatch(ops), false, seqs)
 }
 
 /**
@@ -36,7 +33,6 @@ export async function projectEntries(
 export async function projectEntriesSkippingStored(
   tx: SqlExecutor,
   entries: readonly LogEntry[],
-  outbox: boolean,
 ): Promise<void> {
   const ops: LoggedOp[] = entries.map((e) => ({ ...decodeOp(e.record), dedupe: true }))
   const { fresh } = await planDedupe(tx, ops)
@@ -44,7 +40,7 @@ export async function projectEntriesSkippingStored(
   await runPlan(
     tx,
     planBatch(fresh.map((i) => ops[i]!)),
-    outbox,
+    false,
     fresh.map((i) => entries[i]!.seq),
   )
 }
