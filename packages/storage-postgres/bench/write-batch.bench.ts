@@ -9,47 +9,15 @@ import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { WriteOp } from '@tis/ingest'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '../src/index'
+import { batchOf } from './batch-of'
 
 const BATCH = 200
 const WARMUP = 5
 const ROUNDS = 50
-
-function batchOf(projectId: string): WriteOp[] {
-  return Array.from({ length: BATCH }, (_, i) => {
-    const at = new Date()
-    const error = i % 2 === 0
-    const hash = `${(i % 10).toString(16)}`.repeat(64)
-    return {
-      type: 'event',
-      id: randomUUID(),
-      projectId,
-      receivedAt: at,
-      occurredAt: at,
-      event: {
-        event_type: error ? 'error' : 'log',
-        message: error ? `TypeError: x is undefined (${i % 10})` : `request ${i} served`,
-        level: error ? 'error' : 'info',
-        occurred_at: at.toISOString(),
-        environment: 'production',
-        release: '1.4.2',
-        trace_id: randomUUID(),
-        request_id: randomUUID(),
-        context: {
-          environment: 'production',
-          release: '1.4.2',
-          tags: { region: 'eu-west-1', host: `web-${i % 4}` },
-          request: { method: 'GET', path: `/items/${i}`, headers: { 'user-agent': 'bench' } },
-        },
-      },
-      issue: error ? { hash, key: `message:${hash}`, title: 'TypeError', level: 'error' } : null,
-      monitor: null,
-      deployment: null,
-    } satisfies WriteOp
-  })
-}
+/** Rows appended and projected before measuring, so the read model's indexes are not empty. */
+const PREFILL = Number(process.env['BENCH_WRITE_PREFILL'] ?? 0)
 
 async function measure(name: string, store: PostgresIngestStore): Promise<void> {
   const userId = randomUUID()
@@ -68,10 +36,12 @@ async function measure(name: string, store: PostgresIngestStore): Promise<void> 
     ownerId: userId,
     createdAt: now,
   })
-  for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId))
-  const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId)))
+  for (let n = 0; n < PREFILL; n += 1_000) await store.append(batchOf(projectId, 1_000))
   while ((await store.project(1_000)).more);
-  const appended = await timed(ROUNDS, BATCH, () => store.append(batchOf(projectId)))
+  for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId, BATCH))
+  const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId, BATCH)))
+  while ((await store.project(1_000)).more);
+  const appended = await timed(ROUNDS, BATCH, () => store.append(batchOf(projectId, BATCH)))
   const projection = await timed(Math.ceil((ROUNDS * BATCH) / 1_000), 1_000, () =>
     store.project(1_000),
   )
@@ -105,23 +75,30 @@ async function timed(rounds: number, rows: number, round: () => Promise<unknown>
   return { rate: (rows * rounds) / seconds, p50: p(0.5), p95: p(0.95) }
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
-try {
-  const memory = await openPgliteStore(undefined)
-  await measure('PGlite (memory)', memory)
-  await memory.close()
-  const disk = await openPgliteStore(dir)
-  await measure('PGlite (disk)', disk)
-  await disk.close()
-} finally {
-  await rm(dir, { recursive: true, force: true })
+// BENCH_WRITE_STORES=postgres measures PostgreSQL only (the projection's per-row cost).
+const STORES = (process.env['BENCH_WRITE_STORES'] ?? 'pglite,postgres').split(',')
+
+if (STORES.includes('pglite')) {
+  const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
+  try {
+    const memory = await openPgliteStore(undefined)
+    await measure('PGlite (memory)', memory)
+    await memory.close()
+    const disk = await openPgliteStore(dir)
+    await measure('PGlite (disk)', disk)
+    await disk.close()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
-const pg = await startTestPostgres({ durable: true })
-try {
-  const store = await openPostgresStore(pg.url)
-  await measure(`PostgreSQL (${pg.source}, fsync on)`, store)
-  await store.close()
-} finally {
-  await pg.stop()
+if (STORES.includes('postgres')) {
+  const pg = await startTestPostgres({ durable: true })
+  try {
+    const store = await openPostgresStore(pg.url)
+    await measure(`PostgreSQL (${pg.source}, fsync on)`, store)
+    await store.close()
+  } finally {
+    await pg.stop()
+  }
 }

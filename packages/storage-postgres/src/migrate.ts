@@ -11,6 +11,7 @@ import { SOURCE_EXCERPTS_MIGRATION } from './migrations/0009-source-excerpts'
 import { DASHBOARD_SESSIONS_MIGRATION } from './migrations/0010-dashboard-sessions'
 import { CHECK_IN_HISTORY_MIGRATION } from './migrations/0011-check-in-history'
 import { INGEST_LOG_MIGRATION } from './migrations/0012-ingest-log'
+import { READ_MODEL_INDEXES_MIGRATION } from './migrations/0014-read-model-indexes'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   DASHBOARD_SESSIONS_MIGRATION,
   CHECK_IN_HISTORY_MIGRATION,
   INGEST_LOG_MIGRATION,
+  READ_MODEL_INDEXES_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two
