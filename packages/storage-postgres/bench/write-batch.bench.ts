@@ -8,55 +8,25 @@
 // measure what analytics adds to each path. On PostgreSQL, `outbox rows` writes rounds of 1,000
 // with and without queueing each row in the analytics outbox, alternating on one database: the
 // per-row work the projection did for analytics before it was exported by cursor (issue 19).
+// BENCH_WRITE_PREFILL rows are projected first (non-empty indexes); BENCH_WRITE_STORES=postgres
+// measures PostgreSQL only.
 // Run: pnpm --filter @tis/storage-postgres bench
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { WriteOp } from '@tis/ingest'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '../src/index'
+import { batchOf } from './batch-of'
 
 const BATCH = 200
 const WARMUP = 5
 const ROUNDS = 50
+/** Rows appended and projected before measuring, so the read model's indexes are not empty. */
+const PREFILL = Number(process.env['BENCH_WRITE_PREFILL'] ?? 0)
 const ANALYTICS = process.env['BENCH_ANALYTICS'] === '1'
 const options = { analyticsOutbox: ANALYTICS }
 const suffix = ANALYTICS ? ', analytics on' : ''
-
-function batchOf(projectId: string, size = BATCH): WriteOp[] {
-  return Array.from({ length: size }, (_, i) => {
-    const at = new Date()
-    const error = i % 2 === 0
-    const hash = `${(i % 10).toString(16)}`.repeat(64)
-    return {
-      type: 'event',
-      id: randomUUID(),
-      projectId,
-      receivedAt: at,
-      occurredAt: at,
-      event: {
-        event_type: error ? 'error' : 'log',
-        message: error ? `TypeError: x is undefined (${i % 10})` : `request ${i} served`,
-        level: error ? 'error' : 'info',
-        occurred_at: at.toISOString(),
-        environment: 'production',
-        release: '1.4.2',
-        trace_id: randomUUID(),
-        request_id: randomUUID(),
-        context: {
-          environment: 'production',
-          release: '1.4.2',
-          tags: { region: 'eu-west-1', host: `web-${i % 4}` },
-          request: { method: 'GET', path: `/items/${i}`, headers: { 'user-agent': 'bench' } },
-        },
-      },
-      issue: error ? { hash, key: `message:${hash}`, title: 'TypeError', level: 'error' } : null,
-      monitor: null,
-      deployment: null,
-    } satisfies WriteOp
-  })
-}
 
 async function seedProject(store: PostgresIngestStore): Promise<string> {
   const userId = randomUUID()
@@ -80,10 +50,12 @@ async function seedProject(store: PostgresIngestStore): Promise<string> {
 
 async function measure(name: string, store: PostgresIngestStore): Promise<void> {
   const projectId = await seedProject(store)
-  for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId))
-  const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId)))
+  for (let n = 0; n < PREFILL; n += 1_000) await store.append(batchOf(projectId, 1_000))
   while ((await store.project(1_000)).more);
-  const appended = await timed(ROUNDS, BATCH, () => store.append(batchOf(projectId)))
+  for (let i = 0; i < WARMUP; i++) await store.writeBatch(batchOf(projectId, BATCH))
+  const direct = await timed(ROUNDS, BATCH, () => store.writeBatch(batchOf(projectId, BATCH)))
+  while ((await store.project(1_000)).more);
+  const appended = await timed(ROUNDS, BATCH, () => store.append(batchOf(projectId, BATCH)))
   const projection = await timed(Math.ceil((ROUNDS * BATCH) / 1_000), 1_000, () =>
     store.project(1_000),
   )
@@ -143,26 +115,33 @@ async function timed(rounds: number, rows: number, round: () => Promise<unknown>
   return { rate: (rows * rounds) / seconds, p50: p(0.5), p95: p(0.95) }
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
-try {
-  const memory = await openPgliteStore(undefined, options)
-  await measure(`PGlite (memory${suffix})`, memory)
-  await memory.close()
-  const disk = await openPgliteStore(dir, options)
-  await measure(`PGlite (disk${suffix})`, disk)
-  await disk.close()
-} finally {
-  await rm(dir, { recursive: true, force: true })
+// BENCH_WRITE_STORES=postgres measures PostgreSQL only (the projection's per-row cost).
+const STORES = (process.env['BENCH_WRITE_STORES'] ?? 'pglite,postgres').split(',')
+
+if (STORES.includes('pglite')) {
+  const dir = await mkdtemp(join(tmpdir(), 'tis-bench-pglite-'))
+  try {
+    const memory = await openPgliteStore(undefined, options)
+    await measure(`PGlite (memory${suffix})`, memory)
+    await memory.close()
+    const disk = await openPgliteStore(dir, options)
+    await measure(`PGlite (disk${suffix})`, disk)
+    await disk.close()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
-const pg = await startTestPostgres({ durable: true })
-try {
-  const store = await openPostgresStore(pg.url, options)
-  await measure(`PostgreSQL (${pg.source}, fsync on${suffix})`, store)
-  const queueing = await openPostgresStore(pg.url, { analyticsOutbox: true })
-  await outboxCost(`PostgreSQL (${pg.source}, fsync on)`, store, queueing)
-  await queueing.close()
-  await store.close()
-} finally {
-  await pg.stop()
+if (STORES.includes('postgres')) {
+  const pg = await startTestPostgres({ durable: true })
+  try {
+    const store = await openPostgresStore(pg.url, options)
+    await measure(`PostgreSQL (${pg.source}, fsync on${suffix})`, store)
+    const queueing = await openPostgresStore(pg.url, { analyticsOutbox: true })
+    await outboxCost(`PostgreSQL (${pg.source}, fsync on)`, store, queueing)
+    await queueing.close()
+    await store.close()
+  } finally {
+    await pg.stop()
+  }
 }

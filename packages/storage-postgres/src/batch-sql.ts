@@ -49,35 +49,6 @@ const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, 
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
   duration_ms, status_code, value, name_key, is_error, issue_id, payload`
 
-/**
- * Inserts events in batch order (with their log seq as `legacy_id` when projected); resolves
- * `(ord, legacy_id)`. Each row names its issue by hash;
- * the issue upsert earlier in the same transaction has made it, so its id is looked up here
- * (which lets the whole batch be sent in one pipeline). With `outbox`, the stored rows are also
- * queued for the analytics store in the same statement.
- */
-export function insertEvents(outbox: boolean): string {
-  return /* sql */ `
-with input as (
-  select * from jsonb_to_recordset($1::text::jsonb) as r(
-    ord int, id uuid, project_id uuid, event_type text, level text, message text,
-    fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
-    release text, trace_id text, request_id text, session_id text, user_id text,
-    transaction_name text, duration_ms float8, status_code int, value float8, issue_hash text,
-    payload jsonb, legacy_id bigint)
-), inserted as (
-  insert into events (${EVENT_COLUMNS}, legacy_id)
-  select ${EVENT_COLUMNS.replace('name_key', NAME_KEY)
-    .replace('is_error', IS_ERROR)
-    .replace(
-      'issue_id',
-      '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
-    )}, ${LEGACY_ID} from input order by ord
-  returning ${outbox ? '*' : 'id, legacy_id'}
-)${outbox ? OUTBOX_CTE('event') : ''}
-select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
-}
-
 /** The row's `legacy_id`: its ingest log seq when projected, else a fresh one (migration 0012). */
 const LEGACY_ID = "coalesce(input.legacy_id, nextval('ingest_log_seq'))"
 
@@ -91,6 +62,45 @@ const IS_ERROR = `case when input.event_type = 'transaction' then
     coalesce(input.status_code >= 500, false)
     or coalesce(lower(input.level) in ('error', 'fatal'), false) end`
 
+const EVENT_INPUT = /* sql */ `jsonb_to_recordset($1::text::jsonb) as r(
+    ord int, id uuid, project_id uuid, event_type text, level text, message text,
+    fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
+    release text, trace_id text, request_id text, session_id text, user_id text,
+    transaction_name text, duration_ms float8, status_code int, value float8, issue_hash text,
+    payload jsonb, legacy_id bigint)`
+
+/** The `events` row of each `input` row; its issue is looked up by hash. */
+const EVENT_VALUES = `${EVENT_COLUMNS.replace('name_key', NAME_KEY)
+  .replace('is_error', IS_ERROR)
+  .replace(
+    'issue_id',
+    '(select i.id from issues i where i.project_id = input.project_id and i.hash = input.issue_hash)',
+  )}, ${LEGACY_ID}`
+
+/**
+ * Inserts events in batch order (with their log seq as `legacy_id` when projected); resolves
+ * `(ord, legacy_id)`, or nothing without `report` (the projection, which already knows both).
+ * Each row names its issue by hash; the issue upsert earlier in the same transaction has made
+ * it, so its id is looked up here (which lets the whole batch be sent in one pipeline). With
+ * `outbox`, the stored rows are also queued for the analytics store in the same statement.
+ */
+export function insertEvents(outbox: boolean, report = true): string {
+  if (!report && !outbox) {
+    return /* sql */ `
+insert into events (${EVENT_COLUMNS}, legacy_id)
+select ${EVENT_VALUES} from (select * from ${EVENT_INPUT}) input order by ord`
+  }
+  return /* sql */ `
+with input as (
+  select * from ${EVENT_INPUT}
+), inserted as (
+  insert into events (${EVENT_COLUMNS}, legacy_id)
+  select ${EVENT_VALUES} from input order by ord
+  returning ${outbox ? '*' : 'id, legacy_id'}
+)${outbox ? OUTBOX_CTE('event') : ''}
+select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
+}
+
 /** Queues the rows of `inserted` (minus legacy_id) in the analytics outbox, in insertion order. */
 const OUTBOX_CTE = (kind: 'event' | 'span') => `, queued as (
   insert into analytics_outbox (kind, row)
@@ -100,14 +110,24 @@ const OUTBOX_CTE = (kind: 'event' | 'span') => `, queued as (
 const SPAN_COLUMNS = `id, project_id, trace_id, span_id, parent_span_id, name, kind, started_at,
   ended_at, duration_ms, environment, release, received_at, payload`
 
-/** Inserts spans in batch order; resolves `(ord, legacy_id)`. With `outbox`, also queues them. */
-export function insertSpans(outbox: boolean): string {
-  return /* sql */ `
-with input as (
-  select * from jsonb_to_recordset($1::text::jsonb) as r(
+const SPAN_INPUT = /* sql */ `jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
     name text, kind text, started_at timestamptz, ended_at timestamptz, duration_ms float8,
-    environment text, release text, received_at timestamptz, payload jsonb, legacy_id bigint)
+    environment text, release text, received_at timestamptz, payload jsonb, legacy_id bigint)`
+
+/**
+ * Inserts spans in batch order; resolves `(ord, legacy_id)`, or nothing without `report`. With
+ * `outbox`, also queues them.
+ */
+export function insertSpans(outbox: boolean, report = true): string {
+  if (!report && !outbox) {
+    return /* sql */ `
+insert into spans (${SPAN_COLUMNS}, legacy_id)
+select ${SPAN_COLUMNS}, ${LEGACY_ID} from (select * from ${SPAN_INPUT}) input order by ord`
+  }
+  return /* sql */ `
+with input as (
+  select * from ${SPAN_INPUT}
 ), inserted as (
   insert into spans (${SPAN_COLUMNS}, legacy_id)
   select ${SPAN_COLUMNS}, ${LEGACY_ID} from input order by ord

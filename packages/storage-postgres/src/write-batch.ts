@@ -13,6 +13,7 @@ import {
 import { dedupeResults, planDedupe } from './dedupe'
 import { type SqlExecutor, type Statement, sqlState } from './executor'
 import { toJsonParam } from './json-param'
+import { assertProjectsExist } from './project-check'
 
 interface KeyedId {
   k: number
@@ -72,6 +73,7 @@ export async function writeInTransaction(
       ops.map((op) => ({ id: op.id, legacyId: null })),
     )
   }
+  await assertProjectsExist(tx, ops)
   const outbox = options.analyticsOutbox ?? false
   const written = ops.length === 0 ? [] : resultsOf(ops, await runPlan(tx, planBatch(ops), outbox))
   return dedupeResults(batch, dedupe, written)
@@ -109,12 +111,14 @@ export interface WriteBatchOptions extends WriteOptions {
 const STATEMENTS = {
   plain: { events: insertEvents(false), spans: insertSpans(false) },
   outbox: { events: insertEvents(true), spans: insertSpans(true) },
+  // The projection knows each row's legacy_id (its log seq): nothing to report back.
+  projected: { events: insertEvents(false, false), spans: insertSpans(false, false) },
 }
 
 /**
  * Runs a planned batch's statements in one pipeline inside the caller's transaction. `seqs`,
  * when given, are the ingest log seqs of the batch's ops (by index): projected events and spans
- * keep them as `legacy_id`.
+ * keep them as `legacy_id`, and their maps in the result stay empty (the projection needs none).
  */
 export async function runPlan(
   tx: SqlExecutor,
@@ -122,7 +126,7 @@ export async function runPlan(
   outbox: boolean,
   seqs?: readonly number[],
 ) {
-  const insert = outbox ? STATEMENTS.outbox : STATEMENTS.plain
+  const insert = outbox ? STATEMENTS.outbox : seqs ? STATEMENTS.projected : STATEMENTS.plain
   // Every statement depends only on the effects of the ones before it (events find their issue,
   // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
   const statements: Statement[] = []

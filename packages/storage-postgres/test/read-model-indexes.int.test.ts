@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto'
+import { PGlite } from '@electric-sql/pglite'
+import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import { eventOp, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
+import postgres from 'postgres'
+import { describe, expect, it } from 'vitest'
+import type { SqlExecutor } from '../src/executor'
+import { MIGRATIONS, runMigrations } from '../src/migrate'
+import { createPgliteExecutor } from '../src/pglite-executor'
+import { createPostgresExecutor } from '../src/postgres-executor'
+import { createStore } from '../src/store'
+
+/**
+ * Every index on the tables the projection writes, as docs/benchmarks.md ("Index audit of the
+ * read model") lists them with the read that needs each. A new index fails this test until the
+ * audit names the endpoint it serves. The trigram index exists where pg_trgm does.
+ */
+const AUDITED: Record<string, readonly string[]> = {
+  events: [
+    'events_issue_idx',
+    'events_message_trgm_idx',
+    'events_metrics_cover_idx',
+    'events_pkey',
+    'events_project_request_idx',
+    'events_project_session_idx',
+    'events_project_time_idx',
+    'events_project_trace_idx',
+    'events_project_type_time_idx',
+    'events_project_user_idx',
+    'events_transactions_cover_idx',
+  ],
+  spans: ['spans_pkey', 'spans_project_roots_idx', 'spans_project_trace_start_idx'],
+  issues: [
+    'issues_pkey',
+    'issues_project_activity_idx',
+    'issues_project_hash_key',
+    'issues_project_status_activity_idx',
+  ],
+  check_ins: ['check_ins_event_idx', 'check_ins_monitor_time_id_idx', 'check_ins_pkey'],
+  monitors: ['monitors_pkey', 'monitors_project_slug_environment_key'],
+  deployments: [
+    'deployments_pkey',
+    'deployments_project_deployed_at_idx',
+    'deployments_project_repository_environment_release_key',
+  ],
+}
+
+const VERSION_BEFORE = 12
+
+function describeAudit(
+  name: string,
+  open: () => Promise<{ db: SqlExecutor; close(): Promise<void> }>,
+) {
+  describe(`read model indexes (migration 14): ${name}`, () => {
+    it('migrates a database holding projected events to exactly the audited indexes, without the per-row foreign keys', async () => {
+      const { db, close } = await open()
+      try {
+        await runMigrations(
+          db,
+          MIGRATIONS.filter((m) => m.version <= VERSION_BEFORE),
+        )
+        const store = createStore(db, async () => {})
+        const { projectId } = await seedProject(store)
+        const [stored] = await store.writeBatch([
+          eventOp(projectId, { issue: { hash: uniqueHash() } }),
+        ])
+        await store.migrate()
+
+        const [trgm] = await db.query<{ n: number }>(
+          "select count(*)::int as n from pg_extension where extname = 'pg_trgm'",
+        )
+        const rows = await db.query<{ table: string; index: string }>(
+          `select tablename as table, indexname as index from pg_indexes
+            where schemaname = current_schema() and tablename = any($1::text[])
+            order by 1, 2`,
+          [Object.keys(AUDITED)],
+        )
+        for (const [table, expected] of Object.entries(AUDITED)) {
+          const want = expected.filter((i) => trgm!.n > 0 || i !== 'events_message_trgm_idx')
+          expect(
+            rows.filter((r) => r.table === table).map((r) => r.index),
+            table,
+          ).toEqual(want)
+        }
+        const keys = await db.query<{ name: string }>(
+          `select conname as name from pg_constraint
+            where contype = 'f' and conrelid in ('events'::regclass, 'spans'::regclass)`,
+        )
+        expect(keys).toEqual([])
+        // The event written before the migration is still there, with its issue.
+        const [event] = await db.query<{ legacy_id: number; issue_id: string | null }>(
+          'select legacy_id, issue_id::text as issue_id from events where id = $1::uuid',
+          [stored!.id],
+        )
+        expect(event?.legacy_id).toBe(stored!.legacyId)
+        expect(event?.issue_id).not.toBeNull()
+      } finally {
+        await close()
+      }
+    })
+
+    it('still refuses a direct write naming an unknown project, writing nothing of the batch', async () => {
+      const { db, close } = await open()
+      try {
+        const store = createStore(db, async () => {})
+        await store.migrate()
+        const { projectId } = await seedProject(store)
+        const unknown = '01890000-0000-7000-8000-00000000dead'
+        await expect(store.writeBatch([eventOp(projectId), eventOp(unknown)])).rejects.toThrow(
+          /project that does not exist/,
+        )
+        const [count] = await db.query<{ n: number }>('select count(*)::int as n from events')
+        expect(count?.n).toBe(0)
+      } finally {
+        await close()
+      }
+    })
+  })
+}
+
+describeAudit('PGlite', async () => {
+  const pglite = await PGlite.create()
+  return { db: createPgliteExecutor(pglite), close: () => pglite.close() }
+})
+
+describeWithTestDatabase('PostgreSQL', (url) => {
+  describeAudit('PostgreSQL', async () => {
+    const schema = `tis_audit_${randomBytes(6).toString('hex')}`
+    const admin = postgres(url, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create schema ${schema}`)
+    const sql = postgres(url, { max: 2, onnotice: () => {}, connection: { search_path: schema } })
+    return {
+      db: createPostgresExecutor(sql),
+      async close() {
+        await sql.end()
+        await admin.unsafe(`drop schema ${schema} cascade`)
+        await admin.end()
+      },
+    }
+  })
+})
