@@ -2,8 +2,7 @@ import { ERROR_BODIES } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from './http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES } from './ids'
 import type { ManagementApi, ManagementOperation } from './management'
-import type { IngestStore, UserRecord } from './ports'
-import type { SessionRecord } from './session-ports'
+import type { IngestStore, SessionRecord, UserRecord } from './ports'
 import { createSessions, type SessionSettings, type Sessions } from './sessions'
 
 /**

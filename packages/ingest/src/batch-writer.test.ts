@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { createBatchWriter } from './batch-writer'
 import { StoreError } from './errors'
-import type { TelemetryStore, WriteOp, WriteResult } from './ports'
+import type { AcceptanceStore, WriteOp, WriteResult } from './ports'
 
 /** A store that records batches and can fail on chosen records. */
 function recordingStore(options: { failIds?: Set<string>; delayMs?: number } = {}) {
   const batches: string[][] = []
   let active = 0
   let maxActive = 0
-  const store: TelemetryStore = {
+  const store: AcceptanceStore = {
     async writeBatch(batch) {
       active++
       maxActive = Math.max(maxActive, active)
@@ -107,7 +107,7 @@ describe('createBatchWriter', () => {
 
   it('fails a whole batch at once when the store is unavailable (no per-record retries)', async () => {
     let calls = 0
-    const store: TelemetryStore = {
+    const store: AcceptanceStore = {
       async writeBatch() {
         calls++
         throw new StoreError('unavailable', 'database unavailable: connection refused')

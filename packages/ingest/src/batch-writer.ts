@@ -1,5 +1,5 @@
 import { StoreError } from './errors'
-import type { TelemetryStore, WriteOp, WriteResult } from './ports'
+import type { AcceptanceStore, WriteOp, WriteResult } from './ports'
 
 /** Options of {@link createBatchWriter}. */
 export interface BatchWriterOptions {
@@ -55,7 +55,7 @@ interface Pending {
  * others.
  */
 export function createBatchWriter(
-  store: TelemetryStore,
+  store: AcceptanceStore,
   options: BatchWriterOptions = {},
 ): BatchWriter {
   const maxRows = options.maxRows ?? 200

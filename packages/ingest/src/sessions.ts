@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sha256Hex, uuidv7 } from './ids'
 import type { ManagementApi } from './management'
-import type { IngestStore, UserRecord } from './ports'
-import type { SessionRecord } from './session-ports'
+import type { IngestStore, SessionRecord, UserRecord } from './ports'
 
 /** How long dashboard sessions live (`SERVICE_SESSION_IDLE_SECONDS`, `…_MAX_AGE_SECONDS`). */
 export interface SessionSettings {

@@ -2,9 +2,14 @@ import { githubFixture, githubFixtureText } from '@tis/test-utils/github-fixture
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { DeploymentRecord, EventRecord } from '../ports'
+import type {
+  CachedSourceFile,
+  DeploymentRecord,
+  EventRecord,
+  SourceSettingsRecord,
+  SourceStore,
+} from '../ports'
 import { createSourceExcerpts, type SourceExcerptsOptions } from './excerpts'
-import type { CachedSourceFile, SourceSettingsRecord, SourceStore } from './ports'
 import { createSecretBox } from './secret-box'
 
 const server = setupServer()

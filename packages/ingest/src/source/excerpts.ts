@@ -1,4 +1,12 @@
-import type { DeploymentRecord, EventRecord } from '../ports'
+import type {
+  DeploymentRecord,
+  EventRecord,
+  SourceFileKey,
+  SourceFileResult,
+  SourceProvider,
+  SourceProviderFactory,
+  SourceStore,
+} from '../ports'
 import { sourceAccess } from './access'
 import { resolveCommit } from './commit'
 import { cutExcerpt, DEFAULT_CONTEXT_LINES } from './excerpt'
@@ -7,13 +15,6 @@ import { framesOfEvent } from './frames'
 import { createGitHubSourceProviders, GITHUB_API_URL, type SourceLogger } from './github'
 import { createConcurrencyLimit } from './limiter'
 import { mapToRepositoryPath } from './paths'
-import type {
-  SourceFileKey,
-  SourceFileResult,
-  SourceProvider,
-  SourceProviderFactory,
-  SourceStore,
-} from './ports'
 import { createSecretBox, type SecretBox } from './secret-box'
 
 /** Options of {@link createSourceExcerpts}. */

@@ -2,8 +2,8 @@ import { githubFixture, githubFixtureText } from '@tis/test-utils/github-fixture
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { SourceFileResult } from '../ports'
 import { createGitHubSourceProviders, githubWebUrl } from './github'
-import type { SourceFileResult } from './ports'
 
 const server = setupServer()
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))

@@ -4,7 +4,7 @@ import type {
   SourceFileResult,
   SourceProvider,
   SourceProviderFactory,
-} from './ports'
+} from '../ports'
 
 /** The public GitHub API. */
 export const GITHUB_API_URL = 'https://api.github.com'

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { EngineRequest } from '../http'
-import type { ManagementStore, ProjectRecord, UserRecord } from '../ports'
-import type { SourceSettingsRecord, SourceStore } from './ports'
+import type {
+  ManagementStore,
+  ProjectRecord,
+  SourceSettingsRecord,
+  SourceStore,
+  UserRecord,
+} from '../ports'
 import { createSecretBox } from './secret-box'
 import { createSourceSettingsApi } from './settings-api'
 

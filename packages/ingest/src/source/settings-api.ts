@@ -1,11 +1,10 @@
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { type ManagementApi, type ManagementOperation, projectOperation } from '../management'
 import { readManagementBody } from '../management-body'
-import type { ManagementStore, ProjectRecord } from '../ports'
+import type { ManagementStore, ProjectRecord, SourceSettingsRecord, SourceStore } from '../ports'
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './excerpt'
 import type { SourceExcerpts } from './excerpts'
 import { normalizePathPrefix } from './paths'
-import type { SourceSettingsRecord, SourceStore } from './ports'
 
 const FIELDS = ['github_token', 'path_prefix', 'context_lines', 'github_api_url'] as const
 const MAX_TOKEN = 1_024

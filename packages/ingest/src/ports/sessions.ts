@@ -1,4 +1,4 @@
-import type { UserRecord } from './ports'
+import type { UserRecord } from './management-records'
 
 // The storage port of dashboard sessions (issue 18). The engine decides every policy — ids,
 // expiry, how often `last_seen_at` moves, pruning — and the store only reads and writes rows.
