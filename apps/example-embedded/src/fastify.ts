@@ -1,9 +1,9 @@
-import type { IngestEngine } from '@tis/ingest'
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { EmbeddedEngine } from './engine'
 import { MAX_BODY_BYTES, ROUTES } from './routes'
 
 /** The engine behind Fastify: every body reaches the engine as raw text, whatever its type. */
-export function createFastifyApp(engine: IngestEngine): FastifyInstance {
+export function createFastifyApp(engine: EmbeddedEngine): FastifyInstance {
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES })
   // The engine parses JSON itself, so malformed JSON gets tis's own 400, not Fastify's.
   app.removeAllContentTypeParsers()

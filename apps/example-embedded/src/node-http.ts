@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { EngineResponse, IngestEngine } from '@tis/ingest'
+import type { EngineResponse } from '@tis/ingest'
+import type { EmbeddedEngine } from './engine'
 import { MAX_BODY_BYTES, ROUTES } from './routes'
 
 // `/api/v1/projects/:id` → /^\/api\/v1\/projects\/(?<id>[^/]+)$/
@@ -9,7 +10,7 @@ const compiled = ROUTES.map((route) => ({
 }))
 
 /** The engine behind a plain `node:http` server: route, read the body as text, write the answer. */
-export function createNodeServer(engine: IngestEngine): Server {
+export function createNodeServer(engine: EmbeddedEngine): Server {
   return createServer((req, res) => {
     handle(engine, req, res).catch((error: unknown) => {
       // Only the unexpected lands here (e.g. the database is down): log it, answer a bare 500.
@@ -20,7 +21,7 @@ export function createNodeServer(engine: IngestEngine): Server {
   })
 }
 
-async function handle(engine: IngestEngine, req: IncomingMessage, res: ServerResponse) {
+async function handle(engine: EmbeddedEngine, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost')
   let params: Record<string, string> | undefined
   const match = compiled.find(({ route, pattern }) => {

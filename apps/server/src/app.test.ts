@@ -2,12 +2,12 @@ import {
   type AccountApi,
   type EngineRequest,
   type EngineResponse,
-  type IngestEngine,
   type ManagementApi,
   StoreError,
 } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from './app'
+import type { ServerEngine } from './compose'
 import { createLogger } from './logger'
 import {
   accountRoutes,
@@ -53,12 +53,17 @@ function fakeEngine(answer: Answer = () => ({ status: 201, headers: {}, body: { 
     return answer(operation, request)
   }
   const management = Object.fromEntries(MANAGEMENT_OPERATIONS.map((name) => [name, op(name)]))
-  const engine: IngestEngine = {
-    ingestEvent: op('ingestEvent'),
-    ingestEventBatch: op('ingestEventBatch'),
-    checkIn: op('checkIn'),
-    recordDeployment: op('recordDeployment'),
-    mintMobileToken: op('mintMobileToken'),
+  const engine: ServerEngine = {
+    ingest: {
+      ingestEvent: op('ingestEvent'),
+      ingestEventBatch: op('ingestEventBatch'),
+      checkIn: op('checkIn'),
+      recordDeployment: op('recordDeployment'),
+      mintMobileToken: op('mintMobileToken'),
+      forgetCredentials: () => {},
+      flush: async () => {},
+      close: async () => {},
+    },
     management: {
       ...management,
       authenticate: async () => null,
@@ -394,7 +399,7 @@ describe('other routes', () => {
       paths: Record<string, Record<string, { operationId?: string }>>
     }
     const routes = [
-      ...ingestRoutes(engine, () => undefined),
+      ...ingestRoutes(engine.ingest, () => undefined),
       ...managementRoutes(engine.management, () => undefined),
       ...accountRoutes(engine.account, () => undefined),
       ...readRoutes(engine.reads, () => undefined),

@@ -2,7 +2,7 @@ import type {
   AccountApi,
   EngineRequest,
   EngineResponse,
-  IngestEngine,
+  IngestApi,
   ManagementApi,
   ReadApi,
   SourceSettingsApi,
@@ -70,32 +70,32 @@ function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
 }
 
 /** `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and `/mobile_ingest_tokens`. */
-export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): RouteSpec[] {
+export function ingestRoutes(api: IngestApi, clientIp: ClientIpResolver): RouteSpec[] {
   return [
     {
       method: 'POST',
       path: '/api/v1/ingest_events',
-      handler: ingestRoute((r) => engine.ingestEvent(r), clientIp),
+      handler: ingestRoute((r) => api.ingestEvent(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/ingest_events/batch',
-      handler: batchRoute((r) => engine.ingestEventBatch(r), clientIp),
+      handler: batchRoute((r) => api.ingestEventBatch(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/check_ins',
-      handler: ingestRoute((r) => engine.checkIn(r), clientIp),
+      handler: ingestRoute((r) => api.checkIn(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/deployments',
-      handler: ingestRoute((r) => engine.recordDeployment(r), clientIp),
+      handler: ingestRoute((r) => api.recordDeployment(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/mobile_ingest_tokens',
-      handler: ingestRoute((r) => engine.mintMobileToken(r), clientIp),
+      handler: ingestRoute((r) => api.mintMobileToken(r), clientIp),
     },
   ]
 }

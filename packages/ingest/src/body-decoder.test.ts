@@ -2,7 +2,7 @@ import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { bodyEncoding, decodeBody } from './body-decoder'
 import type { EngineRequest } from './http'
-import { parseBody } from './request-body'
+import { parseBody } from './ingest/request-body'
 
 const JSON_BODY = '{"event":{"event_type":"log","message":"é"}}'
 const bytes = (s: string) => new TextEncoder().encode(s)

@@ -1,0 +1,99 @@
+import { missingEnvelopeMessage } from '@tis/schema'
+import { bodyEncoding, decodeBody } from '../body-decoder'
+import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
+
+/**
+ * Most envelopes in one `POST /api/v1/ingest_events/batch`: what Logister's server takes and
+ * every Logister client sends at most (the Python client chunks by 100, the JS client by 50).
+ */
+export const MAX_BATCH_ENVELOPES = 100
+
+/** The size caps of a batch request. */
+export interface BatchLimits {
+  /**
+   * Largest body as sent, compressed or not (Logister's wire cap; its Python client splits a
+   * batch whose gzip body is over 2 MiB). @default 2097152
+   */
+  readonly maxBodyBytes: number
+  /**
+   * Largest body once decompressed (the Python client splits past 8 MiB uncompressed); keeps
+   * a decompression bomb from taking more memory than this. @default 8388608
+   */
+  readonly maxDecompressedBytes: number
+  /** Largest single line (one envelope), in bytes. @default 1048576 */
+  readonly maxLineBytes: number
+}
+
+/** The default {@link BatchLimits}. */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxDecompressedBytes: 8 * 1024 * 1024,
+  maxLineBytes: 1024 * 1024,
+}
+
+const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl']
+
+/**
+ * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
+ * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`),
+ * within `limits` and at most
+ * {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer: 415, 413 or 400.
+ */
+export function batchLines(
+  request: EngineRequest,
+  limits: BatchLimits,
+): { lines: string[] } | EngineResponse {
+  const type = (readHeader(request.headers, 'content-type') ?? '').split(';')[0]!.trim()
+  if (!NDJSON_TYPES.includes(type.toLowerCase())) {
+    return json(415, {
+      error: 'Content-Type must be application/x-ndjson: one {"event":…} envelope per line',
+    })
+  }
+  // A host without the raw bytes passes a compressed body as a binary (latin1) string.
+  const compressed = bodyEncoding(request) !== 'identity'
+  const sent =
+    request.bytes?.byteLength ??
+    Buffer.byteLength(request.text ?? '', compressed ? 'latin1' : 'utf8')
+  if (sent > limits.maxBodyBytes) {
+    return json(413, {
+      error: `batch is too large (maximum is ${limits.maxBodyBytes} bytes as sent)`,
+    })
+  }
+  const decoded = decodeBody(request, limits.maxDecompressedBytes)
+  if (!decoded.ok) {
+    return decoded.status === 413
+      ? tooLarge(limits.maxDecompressedBytes)
+      : json(decoded.status, { error: decoded.problem })
+  }
+  return splitLines(decoded.text, limits.maxLineBytes)
+}
+
+/** The non-blank lines of the NDJSON text, or the 400/413 for none, too many or one too long. */
+function splitLines(text: string, maxLineBytes: number): { lines: string[] } | EngineResponse {
+  const lines = text
+    .split('\n')
+    .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+    .filter((line) => line.trim() !== '')
+  if (lines.length === 0) {
+    return json(400, { error: `${missingEnvelopeMessage('event')} (the batch has no line)` })
+  }
+  // 413, not 422: Logister's clients answer a 413 by splitting the batch in halves.
+  if (lines.length > MAX_BATCH_ENVELOPES) {
+    return json(413, {
+      error: `batch has ${lines.length} envelopes (maximum is ${MAX_BATCH_ENVELOPES})`,
+    })
+  }
+  for (const [index, line] of lines.entries()) {
+    // A UTF-16 length over the cap may still fit in UTF-8 bytes: count those only then.
+    if (line.length * 3 > maxLineBytes && Buffer.byteLength(line, 'utf8') > maxLineBytes) {
+      return json(413, {
+        error: `envelope ${index + 1} of the batch is too large (maximum is ${maxLineBytes} bytes per envelope)`,
+      })
+    }
+  }
+  return { lines }
+}
+
+function tooLarge(maxBytes: number): EngineResponse {
+  return json(413, { error: `batch is too large (maximum is ${maxBytes} bytes uncompressed)` })
+}
