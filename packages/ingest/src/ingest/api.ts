@@ -128,25 +128,13 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     maxBodyBytes,
   })
 
-  // Batches are written straight to the store, one transaction each (all or none); flush and
-  // close wait for them like for the batch writer's.
-  const batchWrites = new Set<Promise<unknown>>()
-  let closed = false
   const ingestEventBatch = createBatchIngest({
     limits: { ...DEFAULT_BATCH_LIMITS, ...options.batchLimits },
     now,
     admit: (request, at, count) => admit('ingest_events', request, at, count),
     build: buildEventOp,
-    async write(ops) {
-      if (closed) throw new Error('the engine is closed')
-      const write = options.acceptance.writeBatch(ops, { allOrNothing: true })
-      batchWrites.add(write)
-      try {
-        return await write
-      } finally {
-        batchWrites.delete(write)
-      }
-    },
+    // The same group commit as single records: the batch is one all-or-nothing group in it.
+    write: (ops) => writer.writeGroup(ops),
   })
 
   return {
@@ -199,14 +187,7 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
       maxBodyBytes,
     }),
     forgetCredentials: () => credentials.clear(),
-    flush: async () => {
-      await Promise.allSettled([...batchWrites])
-      await writer.flush()
-    },
-    close: async () => {
-      closed = true
-      await Promise.allSettled([...batchWrites])
-      await writer.close()
-    },
+    flush: () => writer.flush(),
+    close: () => writer.close(),
   }
 }

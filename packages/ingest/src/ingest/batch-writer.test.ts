@@ -6,15 +6,18 @@ import { createBatchWriter } from './batch-writer'
 /** A store that records batches and can fail on chosen records. */
 function recordingStore(options: { failIds?: Set<string>; delayMs?: number } = {}) {
   const batches: string[][] = []
+  /** The `allOrNothing` option of each batch, in the order of `batches`. */
+  const allOrNothing: boolean[] = []
   let active = 0
   let maxActive = 0
   const store: AcceptanceStore = {
-    async writeBatch(batch) {
+    async writeBatch(batch, writeOptions) {
       active++
       maxActive = Math.max(maxActive, active)
       try {
         await new Promise((r) => setTimeout(r, options.delayMs ?? 1))
         batches.push(batch.map((op) => op.id))
+        allOrNothing.push(writeOptions?.allOrNothing === true)
         if (batch.some((op) => options.failIds?.has(op.id))) throw new Error('constraint violated')
         return batch.map((op, i): WriteResult => ({ id: op.id, legacyId: i + 1 }))
       } finally {
@@ -22,7 +25,7 @@ function recordingStore(options: { failIds?: Set<string>; delayMs?: number } = {
       }
     },
   }
-  return { store, batches, maxActive: () => maxActive }
+  return { store, batches, allOrNothing, maxActive: () => maxActive }
 }
 
 const op = (id: string): WriteOp => ({
@@ -132,5 +135,55 @@ describe('createBatchWriter', () => {
     expect(batches).toEqual([['q']])
     await expect(written).resolves.toMatchObject({ id: 'q' })
     await expect(writer.write(op('late'))).rejects.toThrow('closed')
+  })
+
+  it('writes an all-or-nothing group alone, in its turn, while single records around it batch together', async () => {
+    const { store, batches, allOrNothing } = recordingStore({ delayMs: 5 })
+    const writer = createBatchWriter(store, { maxDelayMs: 5 })
+    const before = ['a', 'b'].map((id) => writer.write(op(id)))
+    const group = writer.writeGroup([op('g1'), op('g2')])
+    const after = ['c', 'd'].map((id) => writer.write(op(id)))
+    await expect(group).resolves.toMatchObject([{ id: 'g1' }, { id: 'g2' }])
+    await Promise.all([...before, ...after])
+    expect(batches).toEqual([
+      ['a', 'b'],
+      ['g1', 'g2'],
+      ['c', 'd'],
+    ])
+    expect(allOrNothing).toEqual([false, true, false])
+  })
+
+  it('fails a group as a whole, without retrying its ops one by one or failing other records', async () => {
+    const { store, batches } = recordingStore({ failIds: new Set(['bad']) })
+    const errors: number[] = []
+    const writer = createBatchWriter(store, {
+      maxDelayMs: 5,
+      onBatchError: (_e, n) => errors.push(n),
+    })
+    const single = writer.write(op('a'))
+    const group = writer.writeGroup([op('g1'), op('bad'), op('g3')])
+    await expect(group).rejects.toThrow('constraint violated')
+    await expect(single).resolves.toMatchObject({ id: 'a' })
+    expect(batches).toEqual([['a'], ['g1', 'bad', 'g3']])
+    expect(errors).toEqual([])
+  })
+
+  it("counts a group's records toward parallelMinRows, so a large group starts beside a running batch", async () => {
+    const { store, maxActive } = recordingStore({ delayMs: 20 })
+    const writer = createBatchWriter(store, { maxDelayMs: 1, concurrency: 2, parallelMinRows: 3 })
+    const first = writer.write(op('a'))
+    await new Promise((r) => setTimeout(r, 5))
+    await Promise.all([first, writer.writeGroup([op('g1'), op('g2'), op('g3')])])
+    expect(maxActive()).toBe(2)
+  })
+
+  it('flush waits for groups too; close refuses new groups', async () => {
+    const { store, batches } = recordingStore({ delayMs: 5 })
+    const writer = createBatchWriter(store, { maxDelayMs: 50 })
+    const written = writer.writeGroup([op('g1'), op('g2')])
+    await writer.close()
+    expect(batches).toEqual([['g1', 'g2']])
+    await expect(written).resolves.toHaveLength(2)
+    await expect(writer.writeGroup([op('late')])).rejects.toThrow('closed')
   })
 })

@@ -33,6 +33,13 @@ export interface BatchWriterOptions {
 export interface BatchWriter {
   /** Queues a record; resolves once the batch holding it is committed, rejects if it is not. */
   write(op: WriteOp): Promise<WriteResult>
+  /**
+   * Queues an all-or-nothing group (a batch request): written in its turn, in one transaction
+   * of its own with `allOrNothing`, so another request's record can never make it fail, nor it
+   * another's. Resolves with one result per op once committed; rejects as a whole, never retried
+   * op by op.
+   */
+  writeGroup(ops: readonly WriteOp[]): Promise<readonly WriteResult[]>
   /** Resolves once everything queued so far is committed or failed. */
   flush(): Promise<void>
   /** Flushes, then refuses new writes. */
@@ -40,8 +47,10 @@ export interface BatchWriter {
 }
 
 interface Pending {
-  readonly op: WriteOp
-  resolve(result: WriteResult): void
+  readonly ops: readonly WriteOp[]
+  /** An all-or-nothing group ({@link BatchWriter.writeGroup}), written alone. */
+  readonly group: boolean
+  resolve(results: readonly WriteResult[]): void
   reject(error: unknown): void
 }
 
@@ -49,10 +58,12 @@ interface Pending {
  * Collects records from concurrent requests and writes them together: a batch leaves when it is
  * full, when `maxDelayMs` has passed since its first record, or as soon as the running batch
  * commits. Up to `concurrency` batches are written at once, the later ones only once
- * `parallelMinRows` records wait.
+ * `parallelMinRows` records wait. All-or-nothing groups share the queue, the concurrency and
+ * `flush`, and are each written alone in their turn: single records and batch requests take one
+ * write path to the one port call, {@link AcceptanceStore.writeBatch}.
  * Each caller's promise settles only after its batch committed, so an acknowledgement always
- * means durable. A failed batch is retried record by record, so one bad record cannot fail the
- * others.
+ * means durable. A failed batch of single records is retried record by record, so one bad
+ * record cannot fail the others.
  */
 export function createBatchWriter(
   store: AcceptanceStore,
@@ -63,6 +74,8 @@ export function createBatchWriter(
   const concurrency = options.concurrency ?? 1
   const parallelMinRows = Math.min(options.parallelMinRows ?? 32, maxRows)
   let queue: Pending[] = []
+  /** Records waiting in `queue` (a group counts each of its ops). */
+  let queuedRows = 0
   let inFlight = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   let closed = false
@@ -76,6 +89,17 @@ export function createBatchWriter(
     }
   }
 
+  /** The next batch: a group alone, or the single records ahead of the next group. */
+  function take(): Pending[] {
+    let end = 0
+    if (queue[0]?.group) end = 1
+    else while (end < queue.length && end < maxRows && !queue[end]?.group) end++
+    const batch = queue.slice(0, end)
+    queue = queue.slice(end)
+    for (const p of batch) queuedRows -= p.ops.length
+    return batch
+  }
+
   function drain() {
     if (timer) {
       clearTimeout(timer)
@@ -84,10 +108,9 @@ export function createBatchWriter(
     // Another batch starts alongside a running one only once enough records wait for it.
     while (
       queue.length > 0 &&
-      (inFlight === 0 || (inFlight < concurrency && queue.length >= parallelMinRows))
+      (inFlight === 0 || (inFlight < concurrency && queuedRows >= parallelMinRows))
     ) {
-      const batch = queue.length <= maxRows ? queue : queue.slice(0, maxRows)
-      queue = queue.length <= maxRows ? [] : queue.slice(maxRows)
+      const batch = take()
       inFlight++
       void run(batch).finally(() => {
         inFlight--
@@ -98,17 +121,21 @@ export function createBatchWriter(
   }
 
   async function run(batch: Pending[]) {
+    const group = batch.length === 1 && batch[0]?.group ? batch[0] : undefined
     try {
-      const results = await store.writeBatch(batch.map((p) => p.op))
-      batch.forEach((p, i) => {
-        const result = results[i]
-        if (result) p.resolve(result)
-        else p.reject(new Error('the store returned fewer results than records'))
-      })
+      const ops = group ? group.ops : batch.map((p) => p.ops[0] as WriteOp)
+      const results = await store.writeBatch(ops, group ? { allOrNothing: true } : undefined)
+      if (results.length < ops.length)
+        throw new Error('the store returned fewer results than records')
+      if (group) group.resolve(results)
+      else
+        batch.forEach((p, i) => {
+          p.resolve([results[i] as WriteResult])
+        })
     } catch (error) {
       // An unavailable database fails every record alike: answer them all at once (503) rather
-      // than retrying each one against a store that is down.
-      if (batch.length === 1 || (StoreError.is(error) && error.code === 'unavailable')) {
+      // than retrying each one against a store that is down. A group fails as a whole.
+      if (group || batch.length === 1 || (StoreError.is(error) && error.code === 'unavailable')) {
         for (const p of batch) p.reject(error)
         return
       }
@@ -117,18 +144,29 @@ export function createBatchWriter(
     }
   }
 
+  function enqueue(ops: readonly WriteOp[], group: boolean): Promise<readonly WriteResult[]> {
+    if (closed) return Promise.reject(new Error('the batch writer is closed'))
+    return new Promise<readonly WriteResult[]>((resolve, reject) => {
+      queue.push({ ops, group, resolve, reject })
+      queuedRows += ops.length
+      if (
+        // A group gains nothing by waiting for others: it is written alone.
+        (inFlight === 0 && (group || queuedRows >= maxRows || maxDelayMs <= 0)) ||
+        (inFlight > 0 && inFlight < concurrency && queuedRows >= parallelMinRows)
+      ) {
+        drain()
+      } else if (!timer && inFlight === 0) timer = setTimeout(drain, maxDelayMs)
+    })
+  }
+
   return {
-    write(op) {
-      if (closed) return Promise.reject(new Error('the batch writer is closed'))
-      return new Promise<WriteResult>((resolve, reject) => {
-        queue.push({ op, resolve, reject })
-        if (
-          (inFlight === 0 && (queue.length >= maxRows || maxDelayMs <= 0)) ||
-          (inFlight > 0 && inFlight < concurrency && queue.length >= parallelMinRows)
-        ) {
-          drain()
-        } else if (!timer && inFlight === 0) timer = setTimeout(drain, maxDelayMs)
-      })
+    async write(op) {
+      const [result] = await enqueue([op], false)
+      return result as WriteResult
+    },
+    async writeGroup(ops) {
+      if (ops.length === 0) return []
+      return enqueue(ops, true)
     },
     flush() {
       drain()

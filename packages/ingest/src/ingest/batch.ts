@@ -26,7 +26,7 @@ export interface BatchIngestDeps {
   ): Promise<{ credential: CredentialRecord; rate: RateLimitState } | EngineResponse>
   /** The write of one valid envelope for the credential, or its refusal (403, 422). */
   build(event: NormalizedEvent, credential: CredentialRecord, at: Date): WriteOp | EngineResponse
-  /** Writes the ops in one transaction, all or nothing (`allOrNothing`). */
+  /** Writes the ops in one transaction, all or nothing: the group commit's `writeGroup`. */
   write(ops: readonly WriteOp[]): Promise<readonly WriteResult[]>
 }
 
