@@ -12,6 +12,7 @@ import {
   type ReadApi,
 } from '@tis/ingest'
 import { openPgliteStore } from '@tis/storage-postgres'
+import { zlibInflater } from './inflater'
 
 /** The APIs this example serves: ingestion, plus management and reads for projects and keys. */
 export interface EmbeddedEngine {
@@ -50,6 +51,7 @@ export async function openEngine(
     mobileTokens: store,
     // One process owns a PGlite database, so in-process counting is exact (as the server does).
     limiter: createMemoryRateLimiter(),
+    inflater: zlibInflater,
     ...rateLimits,
   })
   const access = createProjectAccess({ store, adminEmails })

@@ -16,6 +16,7 @@ import {
   type ReadApi,
   type SourceSettingsApi,
 } from '@tis/ingest'
+import { createZlibInflater } from './body-inflater'
 import type { ServerConfig } from './config'
 import type { Logger } from './logger'
 import { rateLimiter } from './rate-limiter'
@@ -71,6 +72,8 @@ export function composeEngine({ config, store, logger, batch, now }: ComposeOpti
     batchLimits: config.batchLimits,
     // A compressed single-record body is capped at the request cap once decompressed, too.
     maxBodyBytes: config.maxBodyBytes,
+    // The engine inflates nothing itself: gzip and deflate bodies are decoded over node:zlib.
+    inflater: createZlibInflater(),
     logger,
     ...clock,
   })

@@ -29,7 +29,8 @@ function baseRequest(c: Context, clientIp: ClientIpResolver) {
 /**
  * An ingestion route: the raw body goes to the engine unparsed, so the engine parses it exactly
  * once and answers malformed JSON itself, as every host must. A body with a `Content-Encoding`
- * goes as bytes, which the engine decompresses (gzip, deflate) with its cap on the output.
+ * goes as bytes, which the engine checks and decompresses (gzip, deflate) with the server's
+ * inflater (`body-inflater.ts`) and its cap on the output.
  */
 function ingestRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {
@@ -59,8 +60,8 @@ function managementRoute(operation: Operation, clientIp: ClientIpResolver): Hand
 }
 
 /**
- * The batch route: the raw body bytes go to the engine, which decompresses (`Content-Encoding:
- * gzip`) and splits the NDJSON itself.
+ * The batch route: the raw body bytes go to the engine, which checks its caps, decompresses it
+ * (`Content-Encoding: gzip`) with the server's inflater and splits the NDJSON itself.
  */
 function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {

@@ -1,6 +1,7 @@
-import { createGitHubSourceProviders, type SourceExcerptsOptions } from '@tis/ingest'
+import type { SourceExcerptsOptions } from '@tis/ingest'
 import type { ServerConfig } from './config'
 import type { Logger } from './logger'
+import { createGitHubSourceProviders } from './source-github'
 
 /**
  * The source excerpt options from the configuration: GitHub (or GitHub Enterprise at

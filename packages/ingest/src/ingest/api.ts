@@ -1,7 +1,7 @@
 import { parseCheckInEnvelope, parseDeploymentEnvelope, parseEventEnvelope } from '@tis/schema'
 import type { EngineRequest, EngineResponse } from '../http'
 import type { EngineLogger } from '../logger'
-import type { AcceptanceStore, CredentialStore, MobileTokenStore } from '../ports'
+import type { AcceptanceStore, BodyInflater, CredentialStore, MobileTokenStore } from '../ports'
 import {
   createMemoryRateLimiter,
   DEFAULT_RATE_LIMITS,
@@ -66,6 +66,11 @@ export interface IngestApiOptions {
    * @default 1048576
    */
   readonly maxBodyBytes?: number
+  /**
+   * Inflates bodies sent with `Content-Encoding: gzip` or `deflate`: decompression is the host's
+   * (the engine imports no `node:zlib`). Without it, a compressed body is answered 415.
+   */
+  readonly inflater?: BodyInflater
 }
 
 /** The ingestion API: one function per endpoint, each answering `{ status, headers, body }`. */
@@ -101,6 +106,7 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
   const now = options.now ?? (() => new Date())
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const inflater = options.inflater ? { inflater: options.inflater } : {}
   const credentials = createCredentialCache(options.credentials, {
     ttlMs: options.credentialCacheMs ?? 1000,
   })
@@ -126,10 +132,12 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     write: (op) => writer.write(op),
     now,
     maxBodyBytes,
+    ...inflater,
   })
 
   const ingestEventBatch = createBatchIngest({
     limits: { ...DEFAULT_BATCH_LIMITS, ...options.batchLimits },
+    ...inflater,
     now,
     admit: (request, at, count) => admit('ingest_events', request, at, count),
     build: buildEventOp,
@@ -185,6 +193,7 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
       mobileTokens: options.mobileTokens,
       now,
       maxBodyBytes,
+      ...inflater,
     }),
     forgetCredentials: () => credentials.clear(),
     flush: () => writer.flush(),

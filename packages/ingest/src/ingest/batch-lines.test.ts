@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib'
+import { zlibInflater } from '@tis/test-utils/zlib-inflater'
 import { describe, expect, it } from 'vitest'
 import { batchIdOf } from './batch-answer'
 import { type BatchLimits, batchLines } from './batch-lines'
@@ -8,7 +9,11 @@ const NDJSON = { 'Content-Type': 'application/x-ndjson' }
 const line = (n: number) => JSON.stringify({ event: { message: 'x'.repeat(n) } })
 const lines = (count: number, size = 10) => Array.from({ length: count }, () => line(size))
 const decode = (body: string | Uint8Array, headers: Record<string, string> = NDJSON) =>
-  batchLines(typeof body === 'string' ? { headers, text: body } : { headers, bytes: body }, LIMITS)
+  batchLines(
+    typeof body === 'string' ? { headers, text: body } : { headers, bytes: body },
+    LIMITS,
+    zlibInflater,
+  )
 const gzip = { ...NDJSON, 'Content-Encoding': 'gzip' }
 
 describe('batchLines: the caps of a batch body', () => {

@@ -1,6 +1,7 @@
 import { missingEnvelopeMessage } from '@tis/schema'
-import { bodyEncoding, decodeBody } from '../body-decoder'
+import { bodyEncoding, decodeBody, utf8Length } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
+import type { BodyInflater } from '../ports'
 
 /**
  * Most envelopes in one `POST /api/v1/ingest_events/batch`: what Logister's server takes and
@@ -35,13 +36,15 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
 
 /**
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
- * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`),
+ * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, inflated by the host's
+ * `inflater`, see `decodeBody`),
  * within `limits` and at most
  * {@link MAX_BATCH_ENVELOPES} non-blank lines. Anything else is the answer: 415, 413 or 400.
  */
 export function batchLines(
   request: EngineRequest,
   limits: BatchLimits,
+  inflater?: BodyInflater,
 ): { lines: string[] } | EngineResponse {
   const type = (readHeader(request.headers, 'content-type') ?? '').split(';')[0]!.trim()
   if (!NDJSON_TYPES.includes(type.toLowerCase())) {
@@ -51,15 +54,14 @@ export function batchLines(
   }
   // A host without the raw bytes passes a compressed body as a binary (latin1) string.
   const compressed = bodyEncoding(request) !== 'identity'
-  const sent =
-    request.bytes?.byteLength ??
-    Buffer.byteLength(request.text ?? '', compressed ? 'latin1' : 'utf8')
+  const text = request.text ?? ''
+  const sent = request.bytes?.byteLength ?? (compressed ? text.length : utf8Length(text))
   if (sent > limits.maxBodyBytes) {
     return json(413, {
       error: `batch is too large (maximum is ${limits.maxBodyBytes} bytes as sent)`,
     })
   }
-  const decoded = decodeBody(request, limits.maxDecompressedBytes)
+  const decoded = decodeBody(request, limits.maxDecompressedBytes, inflater)
   if (!decoded.ok) {
     return decoded.status === 413
       ? tooLarge(limits.maxDecompressedBytes)
@@ -85,7 +87,7 @@ function splitLines(text: string, maxLineBytes: number): { lines: string[] } | E
   }
   for (const [index, line] of lines.entries()) {
     // A UTF-16 length over the cap may still fit in UTF-8 bytes: count those only then.
-    if (line.length * 3 > maxLineBytes && Buffer.byteLength(line, 'utf8') > maxLineBytes) {
+    if (line.length * 3 > maxLineBytes && utf8Length(line) > maxLineBytes) {
       return json(413, {
         error: `envelope ${index + 1} of the batch is too large (maximum is ${maxLineBytes} bytes per envelope)`,
       })

@@ -1,6 +1,6 @@
 import { missingEnvelopeMessage, type NormalizedEvent, parseEventEnvelope } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import type { CredentialRecord, WriteOp, WriteResult } from '../ports'
+import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
 import {
   acceptedBatch,
@@ -14,6 +14,8 @@ import { type BatchLimits, batchLines } from './batch-lines'
 /** What {@link createBatchIngest} takes from the engine. */
 export interface BatchIngestDeps {
   readonly limits: BatchLimits
+  /** Inflates compressed bodies (the host's); without it they are answered 415. */
+  readonly inflater?: BodyInflater
   readonly now: () => Date
   /**
    * Authenticates and takes `count` units of the `ingest_events` window: all of them, or none
@@ -71,7 +73,7 @@ export function createBatchIngest(
 
   return async (request) => {
     const at = deps.now()
-    const decoded = batchLines(request, deps.limits)
+    const decoded = batchLines(request, deps.limits, deps.inflater)
     if ('status' in decoded) return decoded
     const admitted = await deps.admit(request, at, decoded.lines.length)
     if ('status' in admitted) return admitted

@@ -1,6 +1,7 @@
 import { missingEnvelopeMessage } from '@tis/schema'
 import { bodyEncoding, decodeBody } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json } from '../http'
+import type { BodyInflater } from '../ports'
 
 /** Default cap of a single-record body once decompressed, in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576
@@ -10,16 +11,18 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576
  * `mobile_ingest_tokens`), or its answer: a 400 naming the envelope for text that is not JSON or
  * a body not in its declared coding, 413 for a compressed body over `maxBytes` once
  * decompressed, 415 for an unknown `Content-Encoding`. A body given parsed (`body`) is used as
- * is; a compressed one (`Content-Encoding: gzip` or `deflate`) is decoded like a batch's.
+ * is; a compressed one (`Content-Encoding: gzip` or `deflate`) is inflated by the host's
+ * `inflater` like a batch's (415 without one).
  */
 export function parseBody(
   request: EngineRequest,
   envelope: string,
   maxBytes: number,
+  inflater?: BodyInflater,
 ): { value: unknown } | EngineResponse {
   let text = request.text
   if (request.bytes !== undefined || (text !== undefined && bodyEncoding(request) !== 'identity')) {
-    const decoded = decodeBody(request, maxBytes)
+    const decoded = decodeBody(request, maxBytes, inflater)
     if (!decoded.ok) {
       if (decoded.status === 413) {
         return json(413, {

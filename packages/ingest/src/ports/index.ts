@@ -12,6 +12,7 @@ export type {
   OutboxSpanRow,
   OutboxStats,
 } from './analytics-outbox'
+export type { BodyInflater, CompressedEncoding, InflateFailure } from './body-inflater'
 export type {
   CredentialKind,
   CredentialRecord,

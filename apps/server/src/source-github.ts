@@ -2,21 +2,15 @@ import { createHash } from 'node:crypto'
 import type {
   SourceCredentials,
   SourceFileResult,
+  SourceLogger,
   SourceProvider,
   SourceProviderFactory,
-} from '../ports'
+} from '@tis/ingest'
 
-/** The public GitHub API. */
-export const GITHUB_API_URL = 'https://api.github.com'
 /** Files larger than this are not fetched (`too_large`): 1 MiB. */
 export const MAX_SOURCE_FILE_BYTES = 1_048_576
 // GitHub asks clients that hit a secondary limit without a retry-after to wait at least a minute.
 const SECONDARY_LIMIT_WAIT_MS = 60_000
-
-/** Where {@link createGitHubSourceProviders} reports what it swallows. Never given a token. */
-export interface SourceLogger {
-  warn(message: string, fields?: Record<string, unknown>): void
-}
 
 /** Options of {@link createGitHubSourceProviders}. */
 export interface GitHubSourceOptions {

@@ -1,9 +1,9 @@
+import type { SourceFileResult } from '@tis/ingest'
 import { githubFixture, githubFixtureText } from '@tis/test-utils/github-fixtures'
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { SourceFileResult } from '../ports'
-import { createGitHubSourceProviders, githubWebUrl } from './github'
+import { createGitHubSourceProviders, githubWebUrl } from './source-github'
 
 const server = setupServer()
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
