@@ -10,6 +10,7 @@ import {
   rejectedBatch,
 } from './batch-answer'
 import { type BatchLimits, batchLines } from './batch-lines'
+import { knownRecord } from './known-record'
 
 /** What {@link createBatchIngest} takes from the engine. */
 export interface BatchIngestDeps {
@@ -87,9 +88,11 @@ export function createBatchIngest(
     })
     if (rejected.size > 0) return json(422, rejectedBatch(batchId, types, rejected), headers)
 
-    const written = await deps.write(lines.map((line) => (line as { op: WriteOp }).op))
-    written.forEach((r, i) => {
-      if (r.conflict) rejected.set(i, ['event_id is already used by another project'])
+    const ops = lines.map((line) => (line as { op: WriteOp }).op)
+    const written = await deps.write(ops)
+    const known = written.map((r, i) => knownRecord(ops[i] as WriteOp, r))
+    known.forEach((k, i) => {
+      if (k === 'conflict') rejected.set(i, ['event_id is already used by another project'])
     })
     if (rejected.size > 0) return json(422, rejectedBatch(batchId, types, rejected), headers)
     const results = written.map(
@@ -99,7 +102,7 @@ export function createBatchIngest(
         type: types[index]!,
         id: r.id,
         legacy_id: r.legacyId,
-        duplicate: r.duplicate === true,
+        duplicate: known[index] === 'duplicate',
       }),
     )
     return json(202, acceptedBatch(batchId, results), headers)

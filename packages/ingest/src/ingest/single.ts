@@ -3,6 +3,7 @@ import { type EngineRequest, type EngineResponse, json } from '../http'
 import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { rateLimitHeaders } from '../rate-limit'
 import type { Admit, IngestEndpoint } from './admission'
+import { knownRecord } from './known-record'
 import { parseBody } from './request-body'
 
 /** One single-record endpoint: its counter, envelope key and how a body becomes a write. */
@@ -55,10 +56,11 @@ export function createSingleRecordAcceptance(deps: SingleRecordDeps) {
     const op = spec.build(parsed.value, admitted.credential, at)
     if ('status' in op) return { ...op, headers: { ...op.headers, ...headers } }
     const result = await deps.write(op)
-    if (result.conflict) {
+    const known = knownRecord(op, result)
+    if (known === 'conflict') {
       return json(422, { errors: ['event_id is already used by another project'] }, headers)
     }
-    if (result.duplicate) {
+    if (known === 'duplicate') {
       return json(
         200,
         { ...spec.respond(op, result.id, result.legacyId), duplicate: true },
