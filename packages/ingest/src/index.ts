@@ -1,41 +1,141 @@
+// The public surface of @tis/ingest: what the reference server, the adapters and embedders
+// use. Everything else is internal to the engine.
 export type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
-export * from './account/api'
-export * from './account/sessions'
-export * from './body-decoder'
-export * from './engine'
-export * from './errors'
-export * from './http'
-export { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
-export * from './ingest/admission'
-export * from './ingest/api'
-export * from './ingest/batch'
-export * from './ingest/batch-answer'
-export * from './ingest/batch-lines'
-export * from './ingest/batch-writer'
-export * from './ingest/credentials'
-export * from './ingest/grouping'
-export * from './ingest/records'
+export { type AccountApi, type AccountApiOptions, createAccountApi } from './account/api'
+export {
+  DEFAULT_SESSION_SETTINGS,
+  type OpenedSession,
+  type ResolvedSession,
+  type SessionClient,
+  type SessionSettings,
+} from './account/sessions'
+export { createIngestEngine, type IngestEngine, type IngestEngineOptions } from './engine'
+export { StoreError, type StoreErrorCode } from './errors'
+export type { EngineRequest, EngineResponse } from './http'
+export { sha256Hex } from './ids'
+export { createIngestApi, type IngestApi, type IngestApiOptions } from './ingest/api'
+export { ROLLED_BACK_MESSAGE } from './ingest/batch-answer'
+export { type BatchLimits, DEFAULT_BATCH_LIMITS, MAX_BATCH_ENVELOPES } from './ingest/batch-lines'
+export type { BatchWriterOptions } from './ingest/batch-writer'
 export { DEFAULT_MAX_BODY_BYTES } from './ingest/request-body'
-export * from './logger'
-export * from './management/access'
-export * from './management/api'
-export * from './management/body'
-export * from './management/bootstrap'
-export * from './management/json'
-export * from './mobile'
-export * from './ports'
-export * from './rate-limit'
-export * from './readiness'
-export * from './reads/api'
-export * from './reads/charts'
-export * from './reads/check-ins'
-export * from './reads/cursor'
-export * from './reads/json'
-export * from './reads/monitors'
-export * from './reads/query'
-export * from './reads/query-fields'
-export * from './reads/stored-values'
-export * from './reads/traces'
-export * from './reads/window-query'
-export * from './shared-rate-limit'
-export * from './source/index'
+export type { EngineLogger } from './logger'
+export {
+  createProjectAccess,
+  type ManagementOperation,
+  type ProjectAccess,
+  type ProjectAccessOptions,
+} from './management/access'
+export {
+  createManagementApi,
+  type ManagementApi,
+  type ManagementApiOptions,
+} from './management/api'
+export { type BootstrapOptions, type BootstrapResult, bootstrapAdmin } from './management/bootstrap'
+export type {
+  AcceptanceStore,
+  AnalyticsOutbox,
+  ApiKeyRecord,
+  ApiKeyStore,
+  BodyInflater,
+  CachedSourceFile,
+  CheckInQuery,
+  CheckInRecord,
+  CheckInSource,
+  CompressedEncoding,
+  CredentialKind,
+  CredentialRecord,
+  CredentialStore,
+  DeploymentQuery,
+  DeploymentRecord,
+  DeploymentUpsert,
+  EventQuery,
+  EventRecord,
+  ExistingRecord,
+  InflateFailure,
+  IngestStore,
+  IssueActivityBucket,
+  IssueActivityQuery,
+  IssueGrouping,
+  IssueQuery,
+  IssueRecord,
+  IssueStatus,
+  KeysetCursor,
+  ManagementStore,
+  MemberRecord,
+  MetricBucket,
+  MetricQuery,
+  MobileBinding,
+  MobileTokenRecord,
+  MobileTokenStore,
+  MonitorQuery,
+  MonitorRecord,
+  MonitorUpdate,
+  NewMobileToken,
+  NewSession,
+  OutboxClaim,
+  OutboxEventRow,
+  OutboxRecord,
+  OutboxSpanRow,
+  OutboxStats,
+  ProjectLookup,
+  ProjectRecord,
+  ProjectStatus,
+  ProjectStore,
+  RateLimitOverride,
+  RateLimitStore,
+  ReadinessProbe,
+  ReadStore,
+  RelatedEventsQuery,
+  RootSpanQuery,
+  SessionRecord,
+  SessionStore,
+  SessionWithUser,
+  SourceCredentials,
+  SourceFailure,
+  SourceFileKey,
+  SourceFileResult,
+  SourceProvider,
+  SourceProviderFactory,
+  SourceSettingsRecord,
+  SourceStore,
+  SpanRecord,
+  TransactionLatencyBucket,
+  TransactionLatencyQuery,
+  TransactionQuery,
+  TransactionSummary,
+  UserRecord,
+  UserStore,
+  WindowIncrement,
+  WriteBase,
+  WriteOp,
+  WriteOptions,
+  WriteResult,
+} from './ports'
+export {
+  createMemoryRateLimiter,
+  DEFAULT_RATE_LIMITS,
+  type RateLimiter,
+  type RateLimitSettings,
+  type RateLimitState,
+  windowState,
+} from './rate-limit'
+export { createReadinessCheck, type ReadinessOptions } from './readiness'
+export { createReadApi, type ReadApi, type ReadApiOptions } from './reads/api'
+export { AGGREGATE_BOUNDS } from './reads/stored-values'
+export { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads/traces'
+export { MAX_METRIC_BUCKETS } from './reads/window-query'
+export { createSharedRateLimiter, type SharedRateLimiterOptions } from './shared-rate-limit'
+export { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './source/excerpt'
+export {
+  createSourceExcerpts,
+  GITHUB_API_URL,
+  type SourceExcerpts,
+  type SourceExcerptsOptions,
+  type SourceLogger,
+} from './source/excerpts'
+export { createSecretBox } from './source/secret-box'
+export {
+  createSourceSettingsApi,
+  type SourceSettingsApi,
+  type SourceSettingsApiOptions,
+} from './source/settings-api'
