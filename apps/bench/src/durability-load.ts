@@ -1,7 +1,7 @@
 // Acknowledged-ingest load straight through the engine (no HTTP): concurrent loops that each wait
 // for their answer before sending the next request, for a fixed time.
 import { randomUUID } from 'node:crypto'
-import type { IngestEngine } from '@tis/ingest'
+import type { IngestApi } from '@tis/ingest'
 
 /** What one load run acknowledged. */
 export interface LoadResult {
@@ -55,7 +55,12 @@ async function run(
 }
 
 /** Single events (`POST /api/v1/ingest_events`), one per request. */
-export function singles(engine: IngestEngine, token: string, seconds: number, concurrency: number) {
+export function singles(
+  engine: Pick<IngestApi, 'ingestEvent' | 'ingestEventBatch'>,
+  token: string,
+  seconds: number,
+  concurrency: number,
+) {
   const headers = { authorization: `Bearer ${token}` }
   let n = 0
   return run(seconds, concurrency, async () => {
@@ -67,7 +72,7 @@ export function singles(engine: IngestEngine, token: string, seconds: number, co
 
 /** NDJSON batches of `size` events (`POST /api/v1/ingest_events/batch`). */
 export function batches(
-  engine: IngestEngine,
+  engine: Pick<IngestApi, 'ingestEvent' | 'ingestEventBatch'>,
   token: string,
   options: { seconds: number; concurrency: number; size: number },
 ) {

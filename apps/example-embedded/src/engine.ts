@@ -1,12 +1,25 @@
 import {
   type BootstrapResult,
   bootstrapAdmin,
-  createIngestEngine,
+  createIngestApi,
+  createManagementApi,
   createMemoryRateLimiter,
-  type IngestEngine,
+  createProjectAccess,
+  createReadApi,
+  type IngestApi,
+  type ManagementApi,
   type RateLimitSettings,
+  type ReadApi,
 } from '@tis/ingest'
 import { openPgliteStore } from '@tis/storage-postgres'
+import { zlibInflater } from './inflater'
+
+/** The APIs this example serves: ingestion, plus management and reads for projects and keys. */
+export interface EmbeddedEngine {
+  readonly ingest: IngestApi
+  readonly management: ManagementApi
+  readonly reads: Pick<ReadApi, 'listEvents'>
+}
 
 /** Options of {@link openEngine}. */
 export interface OpenEngineOptions {
@@ -22,26 +35,41 @@ export interface OpenEngineOptions {
 
 /**
  * Opens the store the reference server uses without `DATABASE_URL` (PGlite, migrated), makes
- * sure the administrator exists (`bootstrap` holds a first-run token), and creates the engine. `close()` flushes, then closes the store.
+ * sure the administrator exists (`bootstrap` holds a first-run token), and composes only the APIs
+ * it serves, each from the store's ports it needs. `close()` flushes, then closes the store.
  */
 export async function openEngine(
   options: OpenEngineOptions = {},
-): Promise<{ engine: IngestEngine; bootstrap: BootstrapResult; close(): Promise<void> }> {
+): Promise<{ engine: EmbeddedEngine; bootstrap: BootstrapResult; close(): Promise<void> }> {
   const store = await openPgliteStore(options.dataDir)
   const adminEmails = options.adminEmails ?? []
   const bootstrap = await bootstrapAdmin(store, { adminEmails, bootstrapToken: options.adminToken })
-  const engine = createIngestEngine({
-    store,
-    adminEmails,
+  const rateLimits = options.rateLimits ? { rateLimits: options.rateLimits } : {}
+  const ingest = createIngestApi({
+    acceptance: store,
+    credentials: store,
+    mobileTokens: store,
     // One process owns a PGlite database, so in-process counting is exact (as the server does).
     limiter: createMemoryRateLimiter(),
-    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    inflater: zlibInflater,
+    ...rateLimits,
   })
+  const access = createProjectAccess({ store, adminEmails })
+  const engine: EmbeddedEngine = {
+    ingest,
+    management: createManagementApi({
+      store,
+      access,
+      ...rateLimits,
+      onCredentialsChanged: () => ingest.forgetCredentials(),
+    }),
+    reads: createReadApi({ store, access }),
+  }
   return {
     engine,
     bootstrap,
     async close() {
-      await engine.close()
+      await ingest.close()
       await store.close()
     },
   }

@@ -1,13 +1,13 @@
-import type { IngestEngine } from '@tis/ingest'
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { EmbeddedEngine } from './engine'
 import { MAX_BODY_BYTES, ROUTES } from './routes'
 
 /** The engine behind Fastify: every body reaches the engine as raw text, whatever its type. */
-export function createFastifyApp(engine: IngestEngine): FastifyInstance {
+export function createFastifyApp(engine: EmbeddedEngine): FastifyInstance {
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES })
   // The engine parses JSON itself, so malformed JSON gets tis's own 400, not Fastify's.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
 
   for (const route of ROUTES) {
     const operation = route.operation(engine)
@@ -17,7 +17,8 @@ export function createFastifyApp(engine: IngestEngine): FastifyInstance {
       handler: async (req, reply) => {
         const response = await operation({
           headers: req.headers,
-          text: typeof req.body === 'string' ? req.body : '',
+          // A compressed body goes as bytes, which the engine inflates with `zlibInflater`.
+          ...body(req.headers['content-encoding'], req.body),
           params: req.params as Record<string, string>,
           query: req.query as Record<string, string>,
           ip: req.ip,
@@ -31,4 +32,14 @@ export function createFastifyApp(engine: IngestEngine): FastifyInstance {
     })
   }
   return app
+}
+
+/** The body for the engine: bytes when compressed, else its UTF-8 text. */
+function body(
+  encoding: string | undefined,
+  raw: unknown,
+): { bytes: Uint8Array } | { text: string } {
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0)
+  const coding = (encoding ?? '').trim().toLowerCase()
+  return coding === '' || coding === 'identity' ? { text: bytes.toString('utf8') } : { bytes }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { EngineResponse, IngestEngine } from '@tis/ingest'
+import type { EngineResponse } from '@tis/ingest'
+import type { EmbeddedEngine } from './engine'
 import { MAX_BODY_BYTES, ROUTES } from './routes'
 
 // `/api/v1/projects/:id` → /^\/api\/v1\/projects\/(?<id>[^/]+)$/
@@ -9,7 +10,7 @@ const compiled = ROUTES.map((route) => ({
 }))
 
 /** The engine behind a plain `node:http` server: route, read the body as text, write the answer. */
-export function createNodeServer(engine: IngestEngine): Server {
+export function createNodeServer(engine: EmbeddedEngine): Server {
   return createServer((req, res) => {
     handle(engine, req, res).catch((error: unknown) => {
       // Only the unexpected lands here (e.g. the database is down): log it, answer a bare 500.
@@ -20,7 +21,7 @@ export function createNodeServer(engine: IngestEngine): Server {
   })
 }
 
-async function handle(engine: IngestEngine, req: IncomingMessage, res: ServerResponse) {
+async function handle(engine: EmbeddedEngine, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost')
   let params: Record<string, string> | undefined
   const match = compiled.find(({ route, pattern }) => {
@@ -29,14 +30,15 @@ async function handle(engine: IngestEngine, req: IncomingMessage, res: ServerRes
     return found
   })
   if (!match) return send(res, { status: 404, headers: {}, body: { error: 'Not found' } })
-  const text = await readText(req)
-  if (text === undefined) {
+  const raw = await readBytes(req)
+  if (raw === undefined) {
     const error = `request body exceeds ${MAX_BODY_BYTES} bytes`
     return send(res, { status: 413, headers: { Connection: 'close' }, body: { error } })
   }
   const response = await match.route.operation(engine)({
     headers: req.headers,
-    text,
+    // A compressed body goes as bytes, which the engine inflates with `zlibInflater`.
+    ...(compressed(req) ? { bytes: raw } : { text: raw.toString('utf8') }),
     params: params ?? {},
     query: Object.fromEntries(url.searchParams),
     ...(req.socket.remoteAddress ? { ip: req.socket.remoteAddress } : {}),
@@ -44,8 +46,14 @@ async function handle(engine: IngestEngine, req: IncomingMessage, res: ServerRes
   send(res, response)
 }
 
-/** The body as UTF-8 text, or `undefined` once it passes {@link MAX_BODY_BYTES}. */
-async function readText(req: IncomingMessage): Promise<string | undefined> {
+/** Whether the body comes with a `Content-Encoding` other than `identity`. */
+function compressed(req: IncomingMessage): boolean {
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase()
+  return encoding !== '' && encoding !== 'identity'
+}
+
+/** The body's bytes, or `undefined` once they pass {@link MAX_BODY_BYTES}. */
+async function readBytes(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -53,7 +61,7 @@ async function readText(req: IncomingMessage): Promise<string | undefined> {
     if (size > MAX_BODY_BYTES) return undefined
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 function send(res: ServerResponse, response: EngineResponse) {

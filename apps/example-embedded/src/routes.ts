@@ -1,4 +1,5 @@
-import type { EngineRequest, EngineResponse, IngestEngine } from '@tis/ingest'
+import type { EngineRequest, EngineResponse } from '@tis/ingest'
+import type { EmbeddedEngine } from './engine'
 
 type Operation = (request: EngineRequest) => Promise<EngineResponse>
 
@@ -7,15 +8,19 @@ export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE'
   /** Path pattern; `:name` segments become `params.name`. */
   readonly path: string
-  readonly operation: (engine: IngestEngine) => Operation
+  readonly operation: (engine: EmbeddedEngine) => Operation
 }
 
 /** The routes both hosts serve: ingestion, plus the management API for projects and keys. */
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/api/v1/ingest_events', operation: (e) => e.ingestEvent },
-  { method: 'POST', path: '/api/v1/check_ins', operation: (e) => e.checkIn },
-  { method: 'POST', path: '/api/v1/deployments', operation: (e) => e.recordDeployment },
-  { method: 'POST', path: '/api/v1/mobile_ingest_tokens', operation: (e) => e.mintMobileToken },
+  { method: 'POST', path: '/api/v1/ingest_events', operation: (e) => e.ingest.ingestEvent },
+  { method: 'POST', path: '/api/v1/check_ins', operation: (e) => e.ingest.checkIn },
+  { method: 'POST', path: '/api/v1/deployments', operation: (e) => e.ingest.recordDeployment },
+  {
+    method: 'POST',
+    path: '/api/v1/mobile_ingest_tokens',
+    operation: (e) => e.ingest.mintMobileToken,
+  },
   { method: 'POST', path: '/api/v1/projects', operation: (e) => e.management.createProject },
   { method: 'GET', path: '/api/v1/projects', operation: (e) => e.management.listProjects },
   { method: 'GET', path: '/api/v1/projects/:id', operation: (e) => e.management.getProject },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
 import { startTisServer, type TisServer } from '@tis/test-utils/tis-server'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -93,16 +94,20 @@ function mask(value: unknown, key = ''): unknown {
 /** Sends the whole scenario to one server, in order, and records every answer. */
 async function scenario(baseUrl: string, adminToken: string, shop: string): Promise<Answer[]> {
   const answers: Answer[] = []
-  const send = async (request: string, init: { key?: string; admin?: boolean; body?: string }) => {
+  const send = async (
+    request: string,
+    init: { key?: string; admin?: boolean; body?: string | Uint8Array; gzip?: boolean },
+  ) => {
     const [method = 'GET', path = '/'] = request.split(' ')
     const headers: Record<string, string> = {}
     if (init.admin) headers['Authorization'] = `Bearer ${adminToken}`
     if (init.key) headers['X-Api-Key'] = init.key
     if (init.body !== undefined) headers['Content-Type'] = 'application/json'
+    if (init.gzip) headers['Content-Encoding'] = 'gzip'
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers,
-      ...(init.body === undefined ? {} : { body: init.body }),
+      ...(init.body === undefined ? {} : { body: init.body as BodyInit }),
     })
     const text = await response.text()
     const body = text === '' ? null : JSON.parse(text)
@@ -145,6 +150,9 @@ async function scenario(baseUrl: string, adminToken: string, shop: string): Prom
     body: '{"deployment": {"release": "v1", "repository": "acme/shop", "commit_sha": "abc1234"}}',
   })
   await send('POST /api/v1/deployments', { key, body: '{"deployment": {"release": "v1"}}' })
+  // Compressed bodies: decoding is the host's (the example's `zlibInflater`), the answers the engine's.
+  await send('POST /api/v1/ingest_events', { key, gzip: true, body: gzipSync(event('Zipped')) })
+  await send('POST /api/v1/ingest_events', { key, gzip: true, body: 'not gzip' })
   // Past the cap of the ingest endpoint: 429 with Retry-After.
   for (let i = 0; i < BURST; i += 1) {
     await send('POST /api/v1/ingest_events', { key, body: event(`Burst ${i}`) })
@@ -170,7 +178,9 @@ describe('the engine embedded in node:http and Fastify answers like the referenc
       'POST /api/v1/deployments 201',
       'POST /api/v1/deployments 422',
       'POST /api/v1/ingest_events 201',
-      'POST /api/v1/ingest_events 201',
+      'POST /api/v1/ingest_events 400',
+      'POST /api/v1/ingest_events 429',
+      'POST /api/v1/ingest_events 429',
       'POST /api/v1/ingest_events 429',
       'GET /api/v1/projects/:id/events?event_type=error 200',
     ])

@@ -1,5 +1,5 @@
 import { createDashboard } from '@tis/dashboard'
-import { type IngestEngine, StoreError } from '@tis/ingest'
+import { StoreError } from '@tis/ingest'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception'
 import { type RequestIdVariables, requestId } from 'hono/request-id'
 import type { AnalyticsRuntime } from './analytics'
 import { createClientIpResolver } from './client-ip'
+import type { ServerEngine } from './compose'
 import { createDocsApp, DEFAULT_DOCS_DIR } from './docs'
 import type { Logger } from './logger'
 import { serverOpenApiDocument } from './openapi'
@@ -22,7 +23,8 @@ import {
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
-  readonly engine: IngestEngine
+  /** The composed APIs (`composeEngine`). */
+  readonly engine: ServerEngine
   readonly logger: Logger
   /** Largest request body, in bytes; larger ones get 413 while being read. */
   readonly maxBodyBytes: number
@@ -191,7 +193,7 @@ export function createApp(options: AppOptions): TisApp {
       path: '/api/v1/openapi.json',
       handler: (c) => c.body(openApi, 200, { 'Content-Type': 'application/json' }),
     },
-    ...ingestRoutes(engine, clientIp),
+    ...ingestRoutes(engine.ingest, clientIp),
     ...managementRoutes(engine.management, clientIp),
     ...accountRoutes(engine.account, clientIp),
     ...readRoutes(engine.reads, clientIp),

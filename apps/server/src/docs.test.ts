@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildDocsSite, checkLinks } from '@tis/docs-site'
-import type { IngestEngine } from '@tis/ingest'
 import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from './app'
+import type { ServerEngine } from './compose'
 import { createDocsApp, DEFAULT_DOCS_DIR } from './docs'
 import { createLogger } from './logger'
 import { serverOpenApiDocument } from './openapi'
@@ -110,7 +110,7 @@ describe('/docs', () => {
     // The docs never reach the engine: any property of this one is a function returning itself.
     const anything: unknown = new Proxy(() => anything, { get: () => anything })
     const app = createApp({
-      engine: anything as IngestEngine,
+      engine: anything as ServerEngine,
       logger,
       maxBodyBytes: 1024,
       trustedProxies: [],

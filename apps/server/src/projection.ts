@@ -1,4 +1,5 @@
 import {
+  type AcceptanceStore,
   createProjector,
   createReadBarrier,
   type EngineResponse,
@@ -6,7 +7,6 @@ import {
   type ProjectionStore,
   type Projector,
   type ReadBarrier,
-  type TelemetryStore,
   withProjectionLag,
   withReadBarrier,
 } from '@tis/ingest'
@@ -47,7 +47,7 @@ export interface ProjectionRuntime {
   readonly projector: Projector | undefined
   readonly barrier: ReadBarrier
   /** `writeBatch` of the engine's acceptance: the log's append, waking the projector. */
-  accept: TelemetryStore['writeBatch']
+  accept: AcceptanceStore['writeBatch']
   /** Puts `reads` behind the read barrier. */
   reads<Api extends object>(reads: Api): Api
   /** Adds the projection lag to a readiness check. */

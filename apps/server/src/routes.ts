@@ -2,7 +2,7 @@ import type {
   AccountApi,
   EngineRequest,
   EngineResponse,
-  IngestEngine,
+  IngestApi,
   ManagementApi,
   ReadApi,
   SourceSettingsApi,
@@ -29,7 +29,8 @@ function baseRequest(c: Context, clientIp: ClientIpResolver) {
 /**
  * An ingestion route: the raw body goes to the engine unparsed, so the engine parses it exactly
  * once and answers malformed JSON itself, as every host must. A body with a `Content-Encoding`
- * goes as bytes, which the engine decompresses (gzip, deflate) with its cap on the output.
+ * goes as bytes, which the engine checks and decompresses (gzip, deflate) with the server's
+ * inflater (`body-inflater.ts`) and its cap on the output.
  */
 function ingestRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {
@@ -59,8 +60,8 @@ function managementRoute(operation: Operation, clientIp: ClientIpResolver): Hand
 }
 
 /**
- * The batch route: the raw body bytes go to the engine, which decompresses (`Content-Encoding:
- * gzip`) and splits the NDJSON itself.
+ * The batch route: the raw body bytes go to the engine, which checks its caps, decompresses it
+ * (`Content-Encoding: gzip`) with the server's inflater and splits the NDJSON itself.
  */
 function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   return async (c) => {
@@ -70,32 +71,32 @@ function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
 }
 
 /** `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and `/mobile_ingest_tokens`. */
-export function ingestRoutes(engine: IngestEngine, clientIp: ClientIpResolver): RouteSpec[] {
+export function ingestRoutes(api: IngestApi, clientIp: ClientIpResolver): RouteSpec[] {
   return [
     {
       method: 'POST',
       path: '/api/v1/ingest_events',
-      handler: ingestRoute((r) => engine.ingestEvent(r), clientIp),
+      handler: ingestRoute((r) => api.ingestEvent(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/ingest_events/batch',
-      handler: batchRoute((r) => engine.ingestEventBatch(r), clientIp),
+      handler: batchRoute((r) => api.ingestEventBatch(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/check_ins',
-      handler: ingestRoute((r) => engine.checkIn(r), clientIp),
+      handler: ingestRoute((r) => api.checkIn(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/deployments',
-      handler: ingestRoute((r) => engine.recordDeployment(r), clientIp),
+      handler: ingestRoute((r) => api.recordDeployment(r), clientIp),
     },
     {
       method: 'POST',
       path: '/api/v1/mobile_ingest_tokens',
-      handler: ingestRoute((r) => engine.mintMobileToken(r), clientIp),
+      handler: ingestRoute((r) => api.mintMobileToken(r), clientIp),
     },
   ]
 }

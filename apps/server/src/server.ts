@@ -5,19 +5,14 @@ import {
   type AnalyticsOutbox,
   type BootstrapResult,
   bootstrapAdmin,
-  createIngestEngine,
-  createMemoryRateLimiter,
-  type IngestEngine,
   type IngestStore,
-  type RateLimiter,
-  windowState,
 } from '@tis/ingest'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
+import { composeEngine, type ServerEngine } from './compose'
 import { type ServerConfig, secureCookies } from './config'
 import { createLogger, type Logger } from './logger'
 import { createProjectionRuntime, hasLog, type ProjectionRuntime } from './projection'
-import { sourceOptions } from './sources'
 import { type OpenedStore, openStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
@@ -60,7 +55,8 @@ export interface ListeningAddress {
 /** A composed tis server: the app, its engine and store, and its lifecycle. */
 export interface TisServer {
   readonly app: TisApp
-  readonly engine: IngestEngine
+  /** The APIs, composed over the store (`compose.ts`). */
+  readonly engine: ServerEngine
   readonly store: IngestStore
   readonly logger: Logger
   /** The optional analytics store: readiness, metrics and the background drainer. */
@@ -106,31 +102,8 @@ export function requestTimeouts(requestTimeoutSeconds: number) {
 }
 
 /**
- * The engine's limiter for `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`. `database` is the engine's
- * default (shared counters) on PostgreSQL; a PGlite data directory is only ever open in one
- * process, so there in-process counting is already exact and costs no statement.
- */
-function rateLimiter(config: ServerConfig) {
-  switch (config.rateLimitStore) {
-    case 'database':
-      return config.database.kind === 'pglite' ? { limiter: createMemoryRateLimiter() } : {}
-    case 'memory':
-      return { limiter: createMemoryRateLimiter() }
-    case 'none':
-      return { limiter: UNLIMITED }
-  }
-}
-
-/** A limiter that counts nothing and allows everything (`none`: benchmarks only). */
-const UNLIMITED: RateLimiter = {
-  async hit(_key, limit, windowSeconds, at) {
-    return windowState(0, limit, windowSeconds, at)
-  },
-}
-
-/**
  * Composes the server: opens and migrates the store, makes sure an administrator exists
- * (`bootstrapAdmin`), creates the engine and the HTTP app. Nothing listens until `listen()`.
+ * (`bootstrapAdmin`), composes the engine's APIs (`composeEngine`) and the HTTP app. Nothing listens until `listen()`.
  */
 export async function createServer(
   config: ServerConfig,
@@ -183,30 +156,14 @@ export async function createServer(
         logger,
       })
     : undefined
-  const base = createIngestEngine({
-    store: projection ? { ...store, writeBatch: projection.accept } : store,
-    serviceEnvironment: config.serviceEnvironment,
-    adminEmails: config.adminEmails,
-    rateLimits: config.rateLimits,
-    ...rateLimiter(config),
-    batch: opened.batch,
-    batchLimits: config.batchLimits,
-    // A compressed single-record body is capped at the request cap once decompressed, too.
-    maxBodyBytes: config.maxBodyBytes,
+  const engine = composeEngine({
+    config,
+    store,
+    projection,
     logger,
+    batch: opened.batch,
     ...(options.now ? { now: options.now } : {}),
-    sources: sourceOptions(config, logger),
-    sessions: config.sessions,
   })
-  // Reads wait for the projection to pass what was acknowledged before them; readiness shows
-  // its lag.
-  const engine: IngestEngine = projection
-    ? {
-        ...base,
-        reads: projection.reads(base.reads),
-        readiness: projection.readiness(base.readiness),
-      }
-    : base
   projection?.start()
   const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({

@@ -1,8 +1,8 @@
-import { gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { type EngineRequest, readHeader } from './http'
+import type { BodyInflater, CompressedEncoding } from './ports'
 
 /** The content codings a request body may arrive in (`Content-Encoding`). */
-export type BodyEncoding = 'identity' | 'gzip' | 'deflate'
+export type BodyEncoding = 'identity' | CompressedEncoding
 
 /** A decoded body, or why it cannot be decoded (each caller words its own answer). */
 export type DecodedBody =
@@ -21,36 +21,39 @@ export function bodyEncoding(request: EngineRequest): BodyEncoding | null {
   return null
 }
 
-const isTooLarge = (error: unknown) =>
-  error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+// `ignoreBOM` keeps a leading BOM in the text, as the body arrived.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+const encoder = new TextEncoder()
 
-/** Inflates `bytes` to at most `maxBytes`; deflate is zlib-wrapped (RFC 9110), else raw. */
-function inflate(bytes: Uint8Array, encoding: 'gzip' | 'deflate', maxBytes: number): Buffer {
-  const options = { maxOutputLength: maxBytes }
-  if (encoding === 'gzip') return gunzipSync(bytes, options)
-  try {
-    return inflateSync(bytes, options)
-  } catch (error) {
-    if (isTooLarge(error)) throw error
-    return inflateRawSync(bytes, options)
-  }
+/** The UTF-8 length of `text`, in bytes. */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).byteLength
+}
+
+/** A binary (Latin-1) string back to its bytes: how a host without raw bytes passes them. */
+export function latin1Bytes(text: string): Uint8Array {
+  return Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff)
 }
 
 /**
  * The text of a request body in any {@link BodyEncoding}, at most `maxBytes` once decoded: the
- * raw `bytes` (or, failing them, `text` read back as Latin-1 bytes), decompressed with a cap on
- * the output, so a small compressed body cannot inflate past the cap (413). A body that is not
- * in its declared coding is a 400; an unknown coding a 415.
+ * raw `bytes` (or, failing them, `text` read back as Latin-1 bytes), decompressed by the host's
+ * `inflater` with a cap on the output, so a small compressed body cannot inflate past the cap
+ * (413). A body that is not in its declared coding is a 400; an unknown coding, or a compressed
+ * body with no inflater, a 415.
  */
-export function decodeBody(request: EngineRequest, maxBytes: number): DecodedBody {
+export function decodeBody(
+  request: EngineRequest,
+  maxBytes: number,
+  inflater?: BodyInflater,
+): DecodedBody {
   const encoding = bodyEncoding(request)
-  if (encoding === null) {
-    const sent = readHeader(request.headers, 'content-encoding')
-    return {
-      ok: false,
-      status: 415,
-      problem: `Content-Encoding ${JSON.stringify(sent)} is not supported (send gzip, deflate or none)`,
-    }
+  if (encoding === null || (encoding !== 'identity' && !inflater)) {
+    const sent = JSON.stringify(readHeader(request.headers, 'content-encoding'))
+    const problem = inflater
+      ? `Content-Encoding ${sent} is not supported (send gzip, deflate or none)`
+      : `Content-Encoding ${sent} is not supported by this host (send the body uncompressed)`
+    return { ok: false, status: 415, problem }
   }
   const tooLarge = {
     ok: false,
@@ -61,17 +64,17 @@ export function decodeBody(request: EngineRequest, maxBytes: number): DecodedBod
     const { bytes } = request
     if (bytes !== undefined) {
       if (bytes.byteLength > maxBytes) return tooLarge
-      return { ok: true, text: Buffer.from(bytes).toString('utf8'), encoding }
+      return { ok: true, text: utf8.decode(bytes), encoding }
     }
     const text = request.text ?? ''
-    if (Buffer.byteLength(text, 'utf8') > maxBytes) return tooLarge
+    if (utf8Length(text) > maxBytes) return tooLarge
     return { ok: true, text, encoding }
   }
-  const bytes = request.bytes ?? Buffer.from(request.text ?? '', 'latin1')
-  try {
-    return { ok: true, text: inflate(bytes, encoding, maxBytes).toString('utf8'), encoding }
-  } catch (error) {
-    if (isTooLarge(error)) return tooLarge
+  const bytes = request.bytes ?? latin1Bytes(request.text ?? '')
+  const inflated = (inflater as BodyInflater).inflate(bytes, encoding, maxBytes)
+  if (inflated === 'too-large') return tooLarge
+  if (inflated === 'invalid') {
     return { ok: false, status: 400, problem: `the body is not valid ${encoding}` }
   }
+  return { ok: true, text: utf8.decode(inflated), encoding }
 }

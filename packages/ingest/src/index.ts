@@ -1,34 +1,165 @@
-export * from './account'
-export * from './batch-accept'
-export * from './batch-answer'
-export * from './batch-ingest'
-export * from './batch-writer'
-export * from './body-decoder'
-export * from './bootstrap'
-export * from './chart-reads'
-export * from './check-in-reads'
-export * from './credentials'
-export * from './engine'
-export * from './errors'
-export * from './grouping'
-export * from './http'
-export { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from './ids'
-export * from './log/ports'
-export * from './log/projection-health'
-export * from './log/projector'
-export * from './log/read-barrier'
-export * from './management'
-export * from './mobile'
-export * from './outbox'
-export * from './ports'
-export * from './rate-limit'
-export * from './read-query'
-export * from './readiness'
-export * from './reads'
-export * from './records'
-export { DEFAULT_MAX_BODY_BYTES } from './request-body'
-export * from './session-ports'
-export * from './sessions'
-export * from './shared-rate-limit'
-export * from './source/index'
-export * from './stored-values'
+// The public surface of @tis/ingest: what the reference server, the adapters and embedders
+// use. Everything else is internal to the engine.
+export type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
+export { type AccountApi, type AccountApiOptions, createAccountApi } from './account/api'
+export {
+  DEFAULT_SESSION_SETTINGS,
+  type OpenedSession,
+  type ResolvedSession,
+  type SessionClient,
+  type SessionSettings,
+} from './account/sessions'
+export { createIngestEngine, type IngestEngine, type IngestEngineOptions } from './engine'
+export { StoreError, type StoreErrorCode } from './errors'
+export type { EngineRequest, EngineResponse } from './http'
+export { sha256Hex } from './ids'
+export { createIngestApi, type IngestApi, type IngestApiOptions } from './ingest/api'
+export { ROLLED_BACK_MESSAGE } from './ingest/batch-answer'
+export { type BatchLimits, DEFAULT_BATCH_LIMITS, MAX_BATCH_ENVELOPES } from './ingest/batch-lines'
+export type { BatchWriterOptions } from './ingest/batch-writer'
+export { DEFAULT_MAX_BODY_BYTES } from './ingest/request-body'
+export type {
+  IngestLog,
+  LogTarget,
+  ProjectionLag,
+  ProjectionRound,
+  ProjectionStore,
+} from './log/ports'
+export {
+  PROJECTION_MAX_LAG_SECONDS,
+  type ProjectionHealthOptions,
+  withProjectionLag,
+} from './log/projection-health'
+export { createProjector, type Projector, type ProjectorOptions } from './log/projector'
+export {
+  createReadBarrier,
+  PROJECTION_LAG_HEADER,
+  PROJECTION_LAG_RECORDS_HEADER,
+  READ_BARRIER_BOUND_MS,
+  type ReadBarrier,
+  type ReadBarrierOptions,
+  type ReadLag,
+  readLag,
+  withReadBarrier,
+} from './log/read-barrier'
+export type { EngineLogger } from './logger'
+export {
+  createProjectAccess,
+  type ManagementOperation,
+  type ProjectAccess,
+  type ProjectAccessOptions,
+} from './management/access'
+export {
+  createManagementApi,
+  type ManagementApi,
+  type ManagementApiOptions,
+} from './management/api'
+export { type BootstrapOptions, type BootstrapResult, bootstrapAdmin } from './management/bootstrap'
+export type {
+  AcceptanceStore,
+  AnalyticsOutbox,
+  ApiKeyRecord,
+  ApiKeyStore,
+  BodyInflater,
+  CachedSourceFile,
+  CheckInQuery,
+  CheckInRecord,
+  CheckInSource,
+  CompressedEncoding,
+  CredentialKind,
+  CredentialRecord,
+  CredentialStore,
+  DeploymentQuery,
+  DeploymentRecord,
+  DeploymentUpsert,
+  EventQuery,
+  EventRecord,
+  ExistingRecord,
+  InflateFailure,
+  IngestStore,
+  IssueActivityBucket,
+  IssueActivityQuery,
+  IssueGrouping,
+  IssueQuery,
+  IssueRecord,
+  IssueStatus,
+  KeysetCursor,
+  ManagementStore,
+  MemberRecord,
+  MetricBucket,
+  MetricQuery,
+  MobileBinding,
+  MobileTokenRecord,
+  MobileTokenStore,
+  MonitorQuery,
+  MonitorRecord,
+  MonitorUpdate,
+  NewMobileToken,
+  NewSession,
+  OutboxClaim,
+  OutboxEventRow,
+  OutboxRecord,
+  OutboxSpanRow,
+  OutboxStats,
+  ProjectLookup,
+  ProjectRecord,
+  ProjectStatus,
+  ProjectStore,
+  RateLimitOverride,
+  RateLimitStore,
+  ReadinessProbe,
+  ReadStore,
+  RelatedEventsQuery,
+  RootSpanQuery,
+  SessionRecord,
+  SessionStore,
+  SessionWithUser,
+  SourceCredentials,
+  SourceFailure,
+  SourceFileKey,
+  SourceFileResult,
+  SourceProvider,
+  SourceProviderFactory,
+  SourceSettingsRecord,
+  SourceStore,
+  SpanRecord,
+  TransactionLatencyBucket,
+  TransactionLatencyQuery,
+  TransactionQuery,
+  TransactionSummary,
+  UserRecord,
+  UserStore,
+  WindowIncrement,
+  WriteBase,
+  WriteOp,
+  WriteOptions,
+  WriteResult,
+} from './ports'
+export {
+  createMemoryRateLimiter,
+  DEFAULT_RATE_LIMITS,
+  type RateLimiter,
+  type RateLimitSettings,
+  type RateLimitState,
+  windowState,
+} from './rate-limit'
+export { createReadinessCheck, type ReadinessOptions } from './readiness'
+export { createReadApi, type ReadApi, type ReadApiOptions } from './reads/api'
+export { AGGREGATE_BOUNDS } from './reads/stored-values'
+export { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads/traces'
+export { MAX_METRIC_BUCKETS } from './reads/window-query'
+export { createSharedRateLimiter, type SharedRateLimiterOptions } from './shared-rate-limit'
+export { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './source/excerpt'
+export {
+  createSourceExcerpts,
+  GITHUB_API_URL,
+  type SourceExcerpts,
+  type SourceExcerptsOptions,
+  type SourceLogger,
+} from './source/excerpts'
+export { createSecretBox } from './source/secret-box'
+export {
+  createSourceSettingsApi,
+  type SourceSettingsApi,
+  type SourceSettingsApiOptions,
+} from './source/settings-api'

@@ -1,3 +1,20 @@
+/** Request caps of section 8 (`SERVICE_PUBLIC_API_RATE_LIMIT_*`). */
+export interface RateLimitSettings {
+  /** Requests per credential, endpoint and window. @default 1200 */
+  readonly requests: number
+  /** The window, in seconds. @default 60 */
+  readonly periodSeconds: number
+  /** Authentication failures per source IP per minute. @default 120 */
+  readonly authFailures: number
+}
+
+/** The caps of section 8: 1,200 requests per 60 s, 120 authentication failures per minute. */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  requests: 1200,
+  periodSeconds: 60,
+  authFailures: 120,
+}
+
 /** The state of one fixed window after a hit. */
 export interface RateLimitState {
   /** False once the hit went over `limit`. */

@@ -4,8 +4,9 @@ import { toJsonParam } from './json-param'
 
 // Idempotent ingest: ops whose id may already be stored (`dedupe`: a client `event_id`, or a
 // span's (trace_id, span_id)) are looked up before the batch is planned. A repeat of a stored
-// record, or of an earlier op of the same batch, is answered as a duplicate and not written, so
-// issue counts, monitors and the analytics outbox see each record once.
+// record, or of an earlier op of the same batch, is not written and its result reports the
+// `existing` record (with its project), so issue counts, monitors and the analytics outbox see
+// each record once. Whether that is a duplicate or a conflict the engine decides.
 
 type Kind = 'event' | 'span' | 'check_in'
 
@@ -72,7 +73,7 @@ interface StoredRow {
 export interface DedupePlan {
   /** Ops to write, as indexes into the batch. */
   readonly fresh: readonly number[]
-  /** Ops answered from a stored record (duplicate or conflict), by batch index. */
+  /** Ops answered from a stored record (its `existing`), by batch index. */
   readonly known: ReadonlyMap<number, WriteResult>
   /** Ops repeating an earlier op of the batch: batch index → index of that op. */
   readonly repeats: ReadonlyMap<number, number>
@@ -114,13 +115,8 @@ export async function planDedupe(tx: SqlExecutor, batch: readonly WriteOp[]): Pr
   if (lookups.length > 0) {
     const rows = await tx.query<StoredRow>(FIND_STORED, [toJsonParam(lookups)])
     for (const row of rows) {
-      const op = batch[row.k]!
-      known.set(
-        row.k,
-        row.project_id.toLowerCase() === op.projectId.toLowerCase()
-          ? { id: row.id, legacyId: row.legacy_id, duplicate: true }
-          : { id: op.id, legacyId: null, conflict: true },
-      )
+      const existing = { projectId: row.project_id, id: row.id, legacyId: row.legacy_id }
+      known.set(row.k, { id: row.id, legacyId: row.legacy_id, existing })
     }
   }
   // A repeat of a known op is answered like it.
@@ -141,9 +137,20 @@ export function dedupeResults(
   for (const [i, result] of plan.known) results[i] = result
   for (const [i, first] of plan.repeats) {
     const original = results[first]!
-    results[i] = original.conflict
-      ? original
-      : { id: original.id, legacyId: original.legacyId, duplicate: true }
+    const existing = original.existing ?? {
+      projectId: batch[first]!.projectId,
+      id: original.id,
+      legacyId: original.legacyId,
+    }
+    results[i] = { id: existing.id, legacyId: existing.legacyId, existing }
   }
   return results
+}
+
+/** Whether a known op's record is stored by another project (what `allOrNothing` refuses). */
+export function storedElsewhere(op: WriteOp, result: WriteResult): boolean {
+  return (
+    result.existing !== undefined &&
+    result.existing.projectId.toLowerCase() !== op.projectId.toLowerCase()
+  )
 }

@@ -10,7 +10,7 @@ import {
   UPSERT_ISSUES,
   UPSERT_MONITORS,
 } from './batch-sql'
-import { dedupeResults, planDedupe } from './dedupe'
+import { dedupeResults, planDedupe, storedElsewhere } from './dedupe'
 import { type SqlExecutor, type Statement, sqlState } from './executor'
 import { toJsonParam } from './json-param'
 import { assertProjectsExist } from './project-check'
@@ -65,8 +65,12 @@ export async function writeInTransaction(
 ): Promise<WriteResult[]> {
   const dedupe = await planDedupe(tx, batch)
   const ops = dedupe.fresh.map((i) => batch[i]!)
-  // All or nothing: a conflict leaves the fresh ops unwritten (only the lookup ran).
-  if (options.allOrNothing && [...dedupe.known.values()].some((r) => r.conflict)) {
+  // All or nothing: an id stored by another project leaves the fresh ops unwritten (only the
+  // lookup ran); the engine answers that op's line as a conflict.
+  if (
+    options.allOrNothing &&
+    [...dedupe.known].some(([i, result]) => storedElsewhere(batch[i]!, result))
+  ) {
     return dedupeResults(
       batch,
       dedupe,

@@ -117,7 +117,7 @@ export function describeOutbox(name: string, factory: () => Promise<OutboxStores
         { ...taken, projectId: two.projectId },
       ]
       const results = await queueing.writeBatch(batch, { allOrNothing: true })
-      expect(results.map((r) => r.conflict ?? false)).toEqual([false, false, true])
+      expect(results.map((r) => r.existing?.projectId ?? null)).toEqual([null, null, one.projectId])
       expect((await queueing.outbox.stats()).depth).toBe(0)
     })
 

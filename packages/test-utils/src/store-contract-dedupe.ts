@@ -12,13 +12,23 @@ import {
 } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
-/** Marks an op's id as client-given: the store must answer a repeat as a duplicate. */
+/** Marks an op's id as client-given: the store must report a repeat's `existing` record. */
 const dedupe = <T extends WriteOp>(op: T): T => ({ ...op, dedupe: true })
 
-/** writeBatch with `dedupe` ops: idempotent ingest (issue 9). */
+/** A result that reports an existing record: nothing written, the stored identity. */
+const known = (projectId: string, id: string, legacyId: number | null) => ({
+  id,
+  legacyId,
+  existing: { projectId, id, legacyId },
+})
+
+/**
+ * writeBatch with `dedupe` ops: idempotent ingest (issue 9). The store reports facts (the
+ * `existing` record and its project); the engine decides duplicate or conflict.
+ */
 export function describeDedupeContract(h: () => StoreHarness) {
   describe('writeBatch deduplication', () => {
-    it('answers a repeat of a stored event as a duplicate, writing the rest of the batch', async () => {
+    it('reports a repeat of a stored event as existing, writing the rest of the batch', async () => {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
@@ -27,33 +37,33 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const fresh = eventOp(projectId)
       const results = await store.writeBatch([{ ...first, receivedAt: at(9) }, fresh])
       expect(results).toEqual([
-        { id: first.id, legacyId: stored!.legacyId, duplicate: true },
+        known(projectId, first.id, stored!.legacyId),
         { id: fresh.id, legacyId: expect.any(Number) },
       ])
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
       expect(await probe.count('events', projectId)).toBe(2)
     })
 
-    it('writes an id repeated within one batch once; the repeat is a duplicate of it', async () => {
+    it('writes an id repeated within one batch once; the repeat reports it as existing', async () => {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
       const op = dedupe(eventOp(projectId, { issue: { hash } }))
       const [a, b] = await store.writeBatch([op, { ...op }])
-      expect(b).toEqual({ id: a!.id, legacyId: a!.legacyId, duplicate: true })
-      expect(a?.duplicate).toBeUndefined()
+      expect(b).toEqual(known(projectId, a!.id, a!.legacyId))
+      expect(a?.existing).toBeUndefined()
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
       expect(await probe.count('events', projectId)).toBe(1)
     })
 
-    it("answers another project's id as a conflict and writes nothing for it", async () => {
+    it("reports another project's record under the id, with that project, and writes nothing for it", async () => {
       const { store, probe } = h()
       const one = await seedProject(store)
       const two = await seedProject(store)
       const op = dedupe(eventOp(one.projectId))
-      await store.writeBatch([op])
+      const [stored] = await store.writeBatch([op])
       const [result] = await store.writeBatch([{ ...op, projectId: two.projectId }])
-      expect(result).toEqual({ id: op.id, legacyId: null, conflict: true })
+      expect(result).toEqual(known(one.projectId, op.id, stored!.legacyId))
       expect(await probe.count('events', two.projectId)).toBe(0)
     })
 
@@ -63,7 +73,7 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const two = await seedProject(store)
       const taken = dedupe(eventOp(one.projectId))
       const stored = dedupe(eventOp(two.projectId))
-      await store.writeBatch([taken, stored])
+      const [takenResult, storedResult] = await store.writeBatch([taken, stored])
       const hash = uniqueHash()
       const slug = `m-${randomUUID()}`
       const fresh = dedupe(eventOp(two.projectId, { issue: { hash } }))
@@ -72,8 +82,8 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const results = await store.writeBatch(batch, { allOrNothing: true })
       expect(results).toEqual([
         { id: fresh.id, legacyId: null },
-        { id: taken.id, legacyId: null, conflict: true },
-        { id: stored.id, legacyId: expect.any(Number), duplicate: true },
+        known(one.projectId, taken.id, takenResult!.legacyId),
+        known(two.projectId, stored.id, storedResult!.legacyId),
         { id: checkIn.id, legacyId: null },
       ])
       expect(await probe.count('events', two.projectId)).toBe(1)
@@ -93,14 +103,14 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const [stored] = await store.writeBatch([span])
       // Same trace and span ids, another record id (e.g. a retry without event_id).
       const [again] = await store.writeBatch([{ ...span, id: randomUUID() }])
-      expect(again).toEqual({ id: span.id, legacyId: stored!.legacyId, duplicate: true })
+      expect(again).toEqual(known(projectId, span.id, stored!.legacyId))
       expect(await probe.count('spans', projectId)).toBe(1)
       // In another project the same trace and span ids are a new span.
       const other = await seedProject(store)
       const [elsewhere] = await store.writeBatch([
         { ...span, id: randomUUID(), projectId: other.projectId },
       ])
-      expect(elsewhere?.duplicate).toBeUndefined()
+      expect(elsewhere?.existing).toBeUndefined()
     })
 
     it('counts a repeated check-in once on its monitor', async () => {
@@ -110,12 +120,12 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const op = dedupe(checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))))
       await store.writeBatch([op])
       const [again] = await store.writeBatch([op])
-      expect(again).toEqual({ id: op.id, legacyId: null, duplicate: true })
+      expect(again).toEqual(known(projectId, op.id, null))
       expect((await probe.monitor(projectId, slug, 'production'))?.checkInCount).toBe(1)
       expect(await probe.count('check_ins', projectId)).toBe(1)
     })
 
-    it('stores one of two concurrent batches carrying the same new id; the other gets a duplicate', async () => {
+    it('stores one of two concurrent batches carrying the same new id; the other reports it as existing', async () => {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
@@ -125,7 +135,7 @@ export function describeDedupeContract(h: () => StoreHarness) {
         store.writeBatch([{ ...op }, eventOp(projectId)]),
       ])
       const firsts = results.map((r) => r[0]!)
-      expect(firsts.filter((r) => r.duplicate)).toHaveLength(1)
+      expect(firsts.filter((r) => r.existing?.projectId === projectId)).toHaveLength(1)
       expect(new Set(firsts.map((r) => r.legacyId)).size).toBe(1)
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
       expect(await probe.count('events', projectId)).toBe(3)

@@ -104,7 +104,7 @@ export function describeLogContract(h: () => StoreHarness) {
         { ...span, dedupe: true },
       ])
       // Idempotency keys are only kept for ops that asked for them: the first append had none.
-      expect(again.map((r) => r.duplicate)).toEqual([undefined, undefined])
+      expect(again.map((r) => r.existing)).toEqual([undefined, undefined])
     })
 
     it('keeps idempotency keys per kind: an event, a span and a check-in may share an event_id', async () => {
@@ -117,13 +117,13 @@ export function describeLogContract(h: () => StoreHarness) {
         { ...checkInOp(projectId, monitorUpdate('nightly', 'ok', at(0))), id, dedupe: true },
       ]
       const first = await store.append(ops)
-      expect(first.map((r) => [r.id, r.duplicate ?? false])).toEqual([
-        [id, false],
-        [id, false],
-        [id, false],
+      expect(first.map((r) => [r.id, r.existing])).toEqual([
+        [id, undefined],
+        [id, undefined],
+        [id, undefined],
       ])
       const again = await store.append(ops)
-      expect(again.map((r) => r.duplicate)).toEqual([true, true, true])
+      expect(again.map((r) => r.existing?.id)).toEqual([id, id, id])
     })
 
     it('tells a read when the projection has passed what was acknowledged before it', async () => {

@@ -1,4 +1,4 @@
-import type { SourceCredentials, SourceSettingsRecord } from './ports'
+import type { SourceCredentials, SourceSettingsRecord } from '../ports'
 import type { SecretBox } from './secret-box'
 
 /** The credentials a project's files are fetched with, or why there are none. */

@@ -1,25 +1,36 @@
-import type { DeploymentRecord, EventRecord } from '../ports'
-import { sourceAccess } from './access'
-import { resolveCommit } from './commit'
-import { cutExcerpt, DEFAULT_CONTEXT_LINES } from './excerpt'
-import type { EventFrames, FrameJson, FrameSourceFailure } from './frame-json'
-import { framesOfEvent } from './frames'
-import { createGitHubSourceProviders, GITHUB_API_URL, type SourceLogger } from './github'
-import { createConcurrencyLimit } from './limiter'
-import { mapToRepositoryPath } from './paths'
 import type {
+  DeploymentRecord,
+  EventRecord,
   SourceFileKey,
   SourceFileResult,
   SourceProvider,
   SourceProviderFactory,
   SourceStore,
-} from './ports'
+} from '../ports'
+import { sourceAccess } from './access'
+import { resolveCommit } from './commit'
+import { cutExcerpt, DEFAULT_CONTEXT_LINES } from './excerpt'
+import type { EventFrames, FrameJson, FrameSourceFailure } from './frame-json'
+import { framesOfEvent } from './frames'
+import { createConcurrencyLimit } from './limiter'
+import { mapToRepositoryPath } from './paths'
 import { createSecretBox, type SecretBox } from './secret-box'
+
+/** The public GitHub API: the default code host API URL. */
+export const GITHUB_API_URL = 'https://api.github.com'
+
+/** Where source excerpts report what they swallow. Never given a token. */
+export interface SourceLogger {
+  warn(message: string, fields?: Record<string, unknown>): void
+}
 
 /** Options of {@link createSourceExcerpts}. */
 export interface SourceExcerptsOptions {
   readonly store: SourceStore
-  /** Makes the provider for a token. @default createGitHubSourceProviders() */
+  /**
+   * Makes the code host client for a token: the host's adapter (the reference server's is
+   * GitHub's, `apps/server/src/source-github.ts`). Without it, frames answer `not_configured`.
+   */
   readonly providers?: SourceProviderFactory
   /** `SERVICE_SECRET_KEY`: decrypts project tokens. Without it only `serverToken` is used. */
   readonly secretKey?: string
@@ -69,9 +80,7 @@ const keyId = (k: SourceFileKey) => `${k.scope}\n${k.repository}\n${k.commitSha}
 export function createSourceExcerpts(options: SourceExcerptsOptions): SourceExcerpts {
   const { store } = options
   const now = options.now ?? (() => new Date())
-  const providers =
-    options.providers ??
-    createGitHubSourceProviders(options.logger ? { logger: options.logger } : {})
+  const { providers } = options
   const serverApiUrl = (options.serverApiUrl ?? GITHUB_API_URL).replace(/\/+$/, '')
   const box = options.secretKey ? createSecretBox(options.secretKey) : null
   const timeoutMs = options.timeoutMs ?? 3000
@@ -182,7 +191,7 @@ export function createSourceExcerpts(options: SourceExcerptsOptions): SourceExce
         if (keys.size < maxFiles || keys.has(keyId(key))) keys.set(keyId(key), key)
       }
     }
-    const provider = auth.ok ? providers(auth.credentials) : null
+    const provider = auth.ok && providers ? providers(auth.credentials) : null
     const files = provider ? await filesFor(provider, [...keys.values()]) : new Map()
 
     const out = mapped.map(({ frame, mapping }): FrameJson => {

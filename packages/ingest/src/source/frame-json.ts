@@ -1,6 +1,6 @@
+import type { SourceFailure } from '../ports'
 import type { SourceCommit } from './commit'
 import type { ExcerptLine } from './excerpt'
-import type { SourceFailure } from './ports'
 
 // The JSON of the event detail's `frames` and `source_commit` (docs/source-excerpts.md).
 

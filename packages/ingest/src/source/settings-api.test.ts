@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { EngineRequest } from '../http'
-import type { ManagementStore, ProjectRecord, UserRecord } from '../ports'
-import type { SourceSettingsRecord, SourceStore } from './ports'
+import { sha256Hex } from '../ids'
+import { createProjectAccess } from '../management/access'
+import type { ProjectRecord, SourceSettingsRecord, UserRecord } from '../ports'
 import { createSecretBox } from './secret-box'
 import { createSourceSettingsApi } from './settings-api'
 
@@ -23,21 +23,22 @@ const TOKEN = 'github_pat_SETTINGStoken0123456789'
 function setup(secretKey: string | null = SECRET) {
   const saved = new Map<string, SourceSettingsRecord>()
   const store = {
-    findProject: async (id: string) => (id === PROJECT.id ? PROJECT : null),
     findSourceSettings: async (id: string) => saved.get(id) ?? null,
     saveSourceSettings: async (s: SourceSettingsRecord) => void saved.set(s.projectId, s),
-  } as unknown as ManagementStore & SourceStore
+  }
   const users: Record<string, UserRecord> = { owner: OWNER, member: MEMBER }
+  // The real access rule over users whose access token is `tis_user_<who>`.
+  const access = createProjectAccess({
+    store: {
+      findUserByTokenDigest: async (digest) =>
+        Object.entries(users).find(([who]) => sha256Hex(`tis_user_${who}`) === digest)?.[1] ?? null,
+      findProject: async (id) => (id === PROJECT.id ? PROJECT : null),
+      isMember: async () => true,
+    },
+  })
   const api = createSourceSettingsApi({
     store,
-    management: {
-      authenticate: async (r: EngineRequest) => {
-        const who = (r.headers as Record<string, string>)['authorization']
-        const user = who ? users[who] : undefined
-        return user ? { user, admin: false } : null
-      },
-      canSee: async () => true,
-    },
+    access,
     excerpts: {
       secretBox: secretKey ? createSecretBox(secretKey) : null,
       hasServerToken: false,
@@ -47,12 +48,15 @@ function setup(secretKey: string | null = SECRET) {
   })
   const put = (who: string, body: unknown) =>
     api.setSourceSettings({
-      headers: { authorization: who },
+      headers: { authorization: `Bearer tis_user_${who}` },
       params: { id: PROJECT.id },
       text: typeof body === 'string' ? body : JSON.stringify(body),
     })
   const get = (who: string) =>
-    api.getSourceSettings({ headers: { authorization: who }, params: { id: PROJECT.id } })
+    api.getSourceSettings({
+      headers: { authorization: `Bearer tis_user_${who}` },
+      params: { id: PROJECT.id },
+    })
   return { saved, put, get }
 }
 
@@ -152,16 +156,20 @@ describe('source settings API', () => {
     expect((await put('member', { context_lines: 1 })).status).toBe(403)
     expect((await put('owner', '{')).status).toBe(400)
     const { setSourceSettings } = createSourceSettingsApi({
-      store: { findProject: async () => null } as unknown as ManagementStore & SourceStore,
-      management: {
-        authenticate: async () => ({ user: OWNER, admin: true }),
-        canSee: async () => true,
-      },
+      store: { findSourceSettings: async () => null, saveSourceSettings: async () => {} },
+      access: createProjectAccess({
+        store: {
+          findUserByTokenDigest: async () => null,
+          findProject: async () => null,
+          isMember: async () => false,
+        },
+      }),
       excerpts: { secretBox: null, hasServerToken: false, serverApiUrl: 'https://api.github.com' },
       now: () => new Date(),
     })
     expect(
-      (await setSourceSettings({ headers: {}, params: { id: 'nope' }, text: '{}' })).status,
+      (await setSourceSettings({ headers: {}, user: OWNER, params: { id: 'nope' }, text: '{}' }))
+        .status,
     ).toBe(404)
   })
 })

@@ -1,11 +1,10 @@
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import { type ManagementApi, type ManagementOperation, projectOperation } from '../management'
-import { readManagementBody } from '../management-body'
-import type { ManagementStore, ProjectRecord } from '../ports'
+import type { ManagementOperation, ProjectAccess } from '../management/access'
+import { readManagementBody } from '../management/body'
+import type { ProjectRecord, SourceSettingsRecord, SourceStore } from '../ports'
 import { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './excerpt'
 import type { SourceExcerpts } from './excerpts'
 import { normalizePathPrefix } from './paths'
-import type { SourceSettingsRecord, SourceStore } from './ports'
 
 const FIELDS = ['github_token', 'path_prefix', 'context_lines', 'github_api_url'] as const
 const MAX_TOKEN = 1_024
@@ -22,10 +21,14 @@ export interface SourceSettingsApi {
 
 /** Options of {@link createSourceSettingsApi}. */
 export interface SourceSettingsApiOptions {
-  readonly store: ManagementStore & SourceStore
-  readonly management: Pick<ManagementApi, 'authenticate' | 'canSee'>
+  /** Where each project's settings are kept. */
+  readonly store: Pick<SourceStore, 'findSourceSettings' | 'saveSourceSettings'>
+  /** Who may see and change which project's settings (see `createProjectAccess`). */
+  readonly access: Pick<ProjectAccess, 'project'>
+  /** The server's side: the secret box that seals tokens, its own token and API URL. */
   readonly excerpts: Pick<SourceExcerpts, 'secretBox' | 'hasServerToken' | 'serverApiUrl'>
-  readonly now: () => Date
+  /** @default () => new Date() */
+  readonly now?: () => Date
 }
 
 /** The JSON of a project's source settings: the token is write-only (`github_token_set`). */
@@ -116,12 +119,13 @@ function parseChanges(
 
 /** Creates the source settings operations. */
 export function createSourceSettingsApi(options: SourceSettingsApiOptions): SourceSettingsApi {
-  const { store, management, excerpts } = options
+  const { store, access, excerpts } = options
+  const now = options.now ?? (() => new Date())
 
   const withProject = (
     manage: boolean,
     fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
-  ) => projectOperation(management, (id) => store.findProject(id), manage, fn)
+  ): ManagementOperation => access.project(manage, fn)
 
   return {
     getSourceSettings: withProject(false, async (_request, project) =>
@@ -163,7 +167,7 @@ export function createSourceSettingsApi(options: SourceSettingsApiOptions): Sour
               githubTokenSealed:
                 token === null ? null : excerpts.secretBox!.seal(token, project.id),
             }),
-        updatedAt: options.now(),
+        updatedAt: now(),
       }
       await store.saveSourceSettings(next)
       return json(200, { source_settings: sourceSettingsJson(next, excerpts) })

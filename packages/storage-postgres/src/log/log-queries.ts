@@ -6,6 +6,7 @@ import type {
   WriteOptions,
   WriteResult,
 } from '@tis/ingest'
+import { storedElsewhere } from '../dedupe'
 import type { SqlExecutor } from '../executor'
 import { writeInTransaction } from '../write-batch'
 import { type AppendOutcome, appendToLog } from './append'
@@ -43,13 +44,15 @@ class RolledBack extends Error {
   }
 }
 
-/** The answer of a logged op from what acceptance found. */
+/**
+ * The answer of a logged op from what acceptance found: a repeated idempotency key reports the
+ * record stored under it as `existing` (the engine decides duplicate or conflict).
+ */
 function resultOf(op: LoggedOp, outcome: AppendOutcome): WriteResult {
   const legacy = (seq: number | null) => (op.type === 'check_in' ? null : seq)
   if (outcome.fresh) return { id: op.id, legacyId: legacy(outcome.seq) }
-  return outcome.projectId.toLowerCase() === op.projectId.toLowerCase()
-    ? { id: outcome.id, legacyId: legacy(outcome.seq), duplicate: true }
-    : { id: op.id, legacyId: null, conflict: true }
+  const existing = { projectId: outcome.projectId, id: outcome.id, legacyId: legacy(outcome.seq) }
+  return { id: existing.id, legacyId: existing.legacyId, existing }
 }
 
 const toTarget = (position: LogPosition) => ({ ...position, __logTarget: true }) as LogTarget
@@ -82,11 +85,14 @@ export function createLogQueries(
         logged.forEach(({ index, op }, i) => {
           results[index] = resultOf(op, outcomes[i]!)
         })
-        if (write.allOrNothing && results.some((r) => r?.conflict)) {
+        if (
+          write.allOrNothing &&
+          logged.some(({ index, op }) => storedElsewhere(op, results[index]!))
+        ) {
           throw new RolledBack(
             batch.map((op, i) => {
               const r = results[i]
-              return r && (r.conflict || r.duplicate) ? r : { id: op.id, legacyId: null }
+              return r?.existing ? r : { id: op.id, legacyId: null }
             }),
           )
         }

@@ -1,0 +1,271 @@
+import {
+  ERROR_BODIES,
+  MANAGEMENT_FIELDS,
+  type ManagementEnvelopeKey,
+  type ManagementRecords,
+  parseManagementEnvelope,
+} from '@tis/schema'
+import { StoreError } from '../errors'
+import { type EngineRequest, type EngineResponse, json } from '../http'
+import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from '../ids'
+import { mobileTokenJson } from '../mobile'
+import type { ManagementStore, ProjectRecord, RateLimitOverride, UserRecord } from '../ports'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../rate-limit'
+import type { ManagementOperation, ProjectAccess, ProjectOperationBody } from './access'
+import { type ManagementBodySpec, readManagementBody } from './body'
+import { apiKeyJson, projectJson, rateLimitJson } from './json'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const NOT_FOUND = { error: 'Not found' } as const
+
+/** The management API ("project settings" of section 5). */
+export interface ManagementApi {
+  /** `POST /api/v1/users` — application administrators only. */
+  createUser: ManagementOperation
+  /** `POST /api/v1/projects` */
+  createProject: ManagementOperation
+  /** `GET /api/v1/projects` */
+  listProjects: ManagementOperation
+  /** `GET /api/v1/projects/:id` */
+  getProject: ManagementOperation
+  /** `GET /api/v1/projects/:id/api_keys` */
+  listApiKeys: ManagementOperation
+  /** `POST /api/v1/projects/:id/api_keys` */
+  createApiKey: ManagementOperation
+  /** `DELETE /api/v1/projects/:id/api_keys/:key_id` */
+  revokeApiKey: ManagementOperation
+  /** `POST /api/v1/projects/:id/archive` */
+  archiveProject: ManagementOperation
+  /** `POST /api/v1/projects/:id/restore` */
+  restoreProject: ManagementOperation
+  /** `POST /api/v1/projects/:id/members` */
+  addMember: ManagementOperation
+  /** `GET /api/v1/projects/:id/members` — the owner first, then members; anyone who sees the project. */
+  listMembers: ManagementOperation
+  /** `GET /api/v1/projects/:id/mobile_tokens` — live tokens only, never their plaintext. */
+  listMobileTokens: ManagementOperation
+  /** `DELETE /api/v1/projects/:id/mobile_tokens/:token_id` */
+  revokeMobileToken: ManagementOperation
+  /** `GET /api/v1/projects/:id/rate_limits` — the effective limits, to anyone who sees the project. */
+  getRateLimits: ManagementOperation
+  /** `PUT /api/v1/projects/:id/rate_limits` — application administrators only (section 5.8). */
+  setRateLimits: ManagementOperation
+}
+
+/** Options of {@link createManagementApi}. */
+export interface ManagementApiOptions {
+  /** Users, projects, keys, members and mobile tokens. */
+  readonly store: ManagementStore
+  /** Who may see and manage which project (see {@link createProjectAccess}). */
+  readonly access: ProjectAccess
+  /**
+   * The configured caps, shown where a project has no override; each field defaults as in
+   * {@link DEFAULT_RATE_LIMITS}.
+   */
+  readonly rateLimits?: Partial<RateLimitSettings>
+  /** @default () => new Date() */
+  readonly now?: () => Date
+  /**
+   * Called after keys are revoked, a project archived or its limits changed, to drop cached
+   * credentials: pass the ingest API's `forgetCredentials` when both run in one process.
+   */
+  readonly onCredentialsChanged?: () => void
+}
+
+/** The outcome of {@link readBody}: the parsed fields (`null`: a clearing envelope), or the answer. */
+type BodyOf<K extends ManagementEnvelopeKey> =
+  | { ok: true; value: ManagementRecords[K] | null }
+  | { ok: false; response: EngineResponse }
+
+/**
+ * Reads a management body: {@link readManagementBody} decides whether the body is usable at all
+ * (the same rule on every route), then the envelope's fields are validated by `@tis/schema`.
+ */
+function readBody<K extends ManagementEnvelopeKey>(
+  request: EngineRequest,
+  key: K,
+  spec: Omit<ManagementBodySpec, 'key' | 'fields'> = {},
+): BodyOf<K> {
+  const body = readManagementBody(request, { key, fields: MANAGEMENT_FIELDS[key], ...spec })
+  if (!body.ok) return body
+  if (body.value === null) return { ok: true, value: null }
+  if (Object.keys(body.value).length === 0) return { ok: true, value: {} as ManagementRecords[K] }
+  const parsed = parseManagementEnvelope(key, { [key]: body.value })
+  if (parsed.ok) return parsed
+  return {
+    ok: false,
+    response:
+      parsed.status === 400
+        ? json(400, { error: parsed.error })
+        : json(422, { errors: parsed.errors }),
+  }
+}
+
+/** Creates the management operations over a store. */
+export function createManagementApi(options: ManagementApiOptions): ManagementApi {
+  const { store, access } = options
+  const now = options.now ?? (() => new Date())
+  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
+
+  /** Runs `fn` for an authenticated user, answering 401 otherwise. */
+  function authed(
+    fn: (request: EngineRequest, user: UserRecord, admin: boolean) => Promise<EngineResponse>,
+  ): ManagementOperation {
+    return async (request) => {
+      const auth = await access.authenticate(request)
+      if (!auth) return json(401, ERROR_BODIES.unauthorized)
+      return fn(request, auth.user, auth.admin)
+    }
+  }
+
+  /** Runs `fn` on the project of `:id` when the user may see it (404 otherwise); `manage` needs owner or admin (403). */
+  const withProject = (manage: boolean, fn: ProjectOperationBody) => access.project(manage, fn)
+
+  async function setStatus(project: ProjectRecord, status: 'active' | 'archived') {
+    const updated = await store.setProjectStatus(project.id, status, now())
+    options.onCredentialsChanged?.()
+    return updated ? json(200, { project: projectJson(updated) }) : json(404, NOT_FOUND)
+  }
+
+  return {
+    createUser: authed(async (request, _user, admin) => {
+      if (!admin) return json(403, ERROR_BODIES.forbidden)
+      const parsed = readBody(request, 'user')
+      if (!parsed.ok) return parsed.response
+      const token = generateToken(TOKEN_PREFIXES.user)
+      try {
+        const user = await store.createUser({
+          id: uuidv7(),
+          email: parsed.value!.email,
+          tokenDigest: sha256Hex(token),
+          createdAt: now(),
+        })
+        return json(201, {
+          user: { id: user.id, email: user.email, admin: access.isAdmin(user) },
+          access_token: token,
+        })
+      } catch (error) {
+        if (StoreError.is(error) && error.code === 'conflict') {
+          return json(422, { errors: ['email has already been taken'] })
+        }
+        throw error
+      }
+    }),
+
+    createProject: authed(async (request, user) => {
+      const parsed = readBody(request, 'project')
+      if (!parsed.ok) return parsed.response
+      const value = parsed.value!
+      const project = await store.createProject({
+        id: uuidv7(),
+        name: value.name.trim(),
+        integrationKind: value.integration_kind,
+        ownerId: user.id,
+        createdAt: now(),
+      })
+      return json(201, { project: projectJson(project) })
+    }),
+
+    listProjects: authed(async (_request, user, admin) => {
+      const projects = await store.listProjects(admin ? null : user.id)
+      return json(200, { projects: projects.map(projectJson) })
+    }),
+
+    getProject: withProject(false, async (_request, project) =>
+      json(200, { project: projectJson(project) }),
+    ),
+
+    listApiKeys: withProject(false, async (_request, project) => {
+      const keys = await store.listApiKeys(project.id)
+      return json(200, { api_keys: keys.map(apiKeyJson) })
+    }),
+
+    createApiKey: withProject(false, async (request, project) => {
+      const parsed = readBody(request, 'api_key', { optional: true })
+      if (!parsed.ok) return parsed.response
+      if (project.status !== 'active') {
+        return json(422, { errors: ['project is archived; restore it before creating keys'] })
+      }
+      const token = generateToken(TOKEN_PREFIXES.apiKey)
+      const key = await store.createApiKey({
+        id: uuidv7(),
+        projectId: project.id,
+        name: parsed.value?.name?.trim() || 'default',
+        tokenDigest: sha256Hex(token),
+        createdAt: now(),
+      })
+      return json(201, { api_key: apiKeyJson(key), token })
+    }),
+
+    revokeApiKey: withProject(false, async (request, project) => {
+      const keyId = request.params?.['key_id'] ?? ''
+      const revoked = UUID.test(keyId) && (await store.revokeApiKey(project.id, keyId, now()))
+      if (!revoked) return json(404, NOT_FOUND)
+      options.onCredentialsChanged?.()
+      return json(204, null)
+    }),
+
+    archiveProject: withProject(true, (_request, project) => setStatus(project, 'archived')),
+    restoreProject: withProject(true, (_request, project) => setStatus(project, 'active')),
+
+    listMobileTokens: withProject(false, async (_request, project) => {
+      const tokens = await store.listMobileTokens(project.id, now())
+      return json(200, { mobile_tokens: tokens.map(mobileTokenJson) })
+    }),
+
+    revokeMobileToken: withProject(false, async (request, project) => {
+      const tokenId = request.params?.['token_id'] ?? ''
+      const revoked =
+        UUID.test(tokenId) && (await store.revokeMobileToken(project.id, tokenId, now()))
+      if (!revoked) return json(404, NOT_FOUND)
+      options.onCredentialsChanged?.()
+      return json(204, null)
+    }),
+
+    getRateLimits: withProject(false, async (_request, project) =>
+      json(200, { rate_limit: rateLimitJson(project.rateLimit, limits) }),
+    ),
+
+    setRateLimits: withProject(false, async (request, project, _user, admin) => {
+      if (!admin) return json(403, ERROR_BODIES.forbidden)
+      // `{"rate_limit": null}` clears every override (documented); `{}` and `null` are refused.
+      const parsed = readBody(request, 'rate_limit', { nullClears: true })
+      if (!parsed.ok) return parsed.response
+      const v = parsed.value
+      const override: RateLimitOverride = {
+        requests: v?.requests ?? null,
+        periodSeconds: v?.period_seconds ?? null,
+        authFailureRequests: v?.auth_failure_requests ?? null,
+      }
+      const empty = Object.values(override).every((x) => x === null)
+      const updated = await store.setProjectRateLimit(project.id, empty ? null : override)
+      if (!updated) return json(404, NOT_FOUND)
+      // Other instances pick the change up with the credential cache (within a second).
+      options.onCredentialsChanged?.()
+      return json(200, { rate_limit: rateLimitJson(updated.rateLimit, limits) })
+    }),
+
+    addMember: withProject(true, async (request, project) => {
+      const parsed = readBody(request, 'member')
+      if (!parsed.ok) return parsed.response
+      const member = await store.findUserByEmail(parsed.value!.email)
+      if (!member) return json(422, { errors: ['email does not belong to a user'] })
+      const added = await store.addMember(project.id, member.id, now())
+      return json(added ? 201 : 200, {
+        member: { project_id: project.id, user_id: member.id, email: member.email },
+      })
+    }),
+
+    listMembers: withProject(false, async (_request, project) => {
+      const members = await store.listMembers(project.id)
+      return json(200, {
+        members: members.map((m) => ({
+          user_id: m.userId,
+          email: m.email,
+          role: m.role,
+          added_at: m.addedAt.toISOString(),
+        })),
+      })
+    }),
+  }
+}

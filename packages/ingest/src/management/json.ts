@@ -1,0 +1,39 @@
+import type { ApiKeyRecord, ProjectRecord, RateLimitOverride } from '../ports'
+import type { RateLimitSettings } from '../rate-limit'
+
+/** JSON of a project. */
+export function projectJson(p: ProjectRecord) {
+  return {
+    id: p.id,
+    name: p.name,
+    integration_kind: p.integrationKind,
+    status: p.status,
+    owner_id: p.ownerId,
+    created_at: p.createdAt.toISOString(),
+    archived_at: p.archivedAt?.toISOString() ?? null,
+  }
+}
+
+/** The effective limits of a project (`defaults` where it has no override) and its overrides. */
+export function rateLimitJson(override: RateLimitOverride | null, defaults: RateLimitSettings) {
+  return {
+    requests: override?.requests ?? defaults.requests,
+    period_seconds: override?.periodSeconds ?? defaults.periodSeconds,
+    auth_failure_requests: override?.authFailureRequests ?? defaults.authFailures,
+    overrides: {
+      requests: override?.requests ?? null,
+      period_seconds: override?.periodSeconds ?? null,
+      auth_failure_requests: override?.authFailureRequests ?? null,
+    },
+  }
+}
+
+/** JSON of a project API key (never its token). */
+export function apiKeyJson(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    name: k.name,
+    created_at: k.createdAt.toISOString(),
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  }
+}

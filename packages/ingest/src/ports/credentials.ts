@@ -1,0 +1,48 @@
+import type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
+import type { ProjectStatus } from './management-records'
+
+/** What a credential is: a project API key, or (issue 4) a short-lived mobile ingest token. */
+export type CredentialKind = 'api_key' | 'mobile'
+
+/** What a mobile ingest token is bound to (section 2.5): written into every record it sends. */
+export interface MobileBinding {
+  readonly platform: MobilePlatform
+  readonly service: string
+  readonly environment: string
+  readonly release: string | null
+  readonly sessionId: string | null
+  readonly allowedEventTypes: readonly EventType[]
+}
+
+/** Project-level rate-limit overrides (section 5.8); `null` fields use the configured default. */
+export interface RateLimitOverride {
+  readonly requests: number | null
+  readonly periodSeconds: number | null
+  readonly authFailureRequests: number | null
+}
+
+/** A project API key or mobile token as the credential check needs it. */
+export interface CredentialRecord {
+  readonly id: string
+  readonly kind: CredentialKind
+  readonly projectId: string
+  readonly projectStatus: ProjectStatus
+  readonly integrationKind: IntegrationKind
+  /**
+   * Set once revoked (by a user, or by archiving the project). For a mobile token, also set
+   * (to the parent's time) when the API key that minted it is revoked.
+   */
+  readonly revokedAt: Date | null
+  /** Set for credentials that expire (mobile tokens). */
+  readonly expiresAt: Date | null
+  /** The binding of a mobile token; `null` for API keys. */
+  readonly binding: MobileBinding | null
+  /** The project's rate-limit overrides, `null` when it has none. */
+  readonly rateLimit: RateLimitOverride | null
+}
+
+/** Looks up credentials by the SHA-256 hex digest of their token. */
+export interface CredentialStore {
+  /** The API key or mobile token with this digest, whatever its state; `null` if none. */
+  findCredential(digest: string): Promise<CredentialRecord | null>
+}

@@ -1,0 +1,25 @@
+import type { AcceptanceStore } from './acceptance'
+import type { CredentialStore } from './credentials'
+import type { ManagementStore } from './management'
+import type { RateLimitStore } from './rate-limits'
+import type { ReadinessProbe } from './readiness'
+import type { ReadStore } from './reads'
+import type { SessionStore } from './sessions'
+import type { SourceStore } from './source'
+
+/**
+ * Every port a storage adapter of the reference server provides: the intersection of the roles
+ * (each API takes only the ones it needs; see `apps/server/src/compose.ts`).
+ */
+export interface IngestStore
+  extends AcceptanceStore,
+    CredentialStore,
+    ManagementStore,
+    ReadStore,
+    SourceStore,
+    SessionStore,
+    Partial<RateLimitStore>,
+    Partial<ReadinessProbe> {
+  /** Closes connections; pending writes must have been flushed by the engine first. */
+  close(): Promise<void>
+}

@@ -1,0 +1,287 @@
+import { type EngineRequest, type EngineResponse, json } from '../http'
+import type { ManagementOperation, ProjectAccess } from '../management/access'
+import { readManagementBody } from '../management/body'
+import type { EventRecord, IssueStatus, ProjectRecord, ReadStore } from '../ports'
+import type { SourceExcerpts } from '../source/excerpts'
+import { parseSparkline, transactionLatency, withSparklines } from './charts'
+import { monitorCheckIns } from './check-ins'
+import { keysetPage } from './cursor'
+import {
+  deploymentJson,
+  eventJson,
+  issueJson,
+  metricBucketsJson,
+  spanJson,
+  transactionJson,
+} from './json'
+import { monitorJson } from './monitors'
+import {
+  parseDeploymentQuery,
+  parseEventQuery,
+  parseIssueQuery,
+  parseMonitorQuery,
+  parseRootSpanQuery,
+} from './query'
+import { finiteOrNull, isValidDate } from './stored-values'
+import { MAX_TRACE_ID, MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT, traceExtent, traceTree } from './traces'
+import { parseMetricQuery, parseTransactionQuery } from './window-query'
+
+const NOT_FOUND = { error: 'Not found' } as const
+const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
+
+/** The read API of the issues inbox and the event list (issue 5). */
+export interface ReadApi {
+  /** `GET /api/v1/projects/:id/issues` */
+  listIssues: ManagementOperation
+  /** `GET /api/v1/projects/:id/issues/:issue_id` */
+  getIssue: ManagementOperation
+  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen. */
+  updateIssue: ManagementOperation
+  /** `GET /api/v1/projects/:id/events` */
+  listEvents: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors` */
+  listMonitors: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id` — one monitor with its read-time status. */
+  getMonitor: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id/check_ins` — the monitor's history, newest first. */
+  listCheckIns: ManagementOperation
+  /** `GET /api/v1/projects/:id/deployments` */
+  listDeployments: ManagementOperation
+  /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
+  getEvent: ManagementOperation
+  /** `GET /api/v1/projects/:id/transactions` — count, errors and percentiles per name. */
+  listTransactions: ManagementOperation
+  /** `GET /api/v1/projects/:id/metrics` — time buckets of one metric. */
+  getMetric: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces` — recent root spans. */
+  listTraces: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
+  getTrace: ManagementOperation
+  /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
+  getTransactionLatency: ManagementOperation
+}
+
+/** How many related events `GET …/events/:event_id` shows. */
+export const RELATED_EVENTS_LIMIT = 20
+
+/** Options of {@link createReadApi}. */
+export interface ReadApiOptions {
+  /** The read model's queries. */
+  readonly store: ReadStore
+  /** Who may read which project (see `createProjectAccess`). */
+  readonly access: Pick<ProjectAccess, 'project'>
+  /** The clock monitor statuses are computed with (the engine's `now`). */
+  readonly now?: () => Date
+  /** Resolves `frames` (with source excerpts) of the event detail; without it `frames` is `[]`. */
+  readonly sources?: Pick<SourceExcerpts, 'framesFor'>
+}
+
+/** Creates the read operations over a store. */
+export function createReadApi(options: ReadApiOptions): ReadApi {
+  const { store, access } = options
+  const now = options.now ?? (() => new Date())
+
+  /** Runs `fn` on the project of `:id` for a user who may see it: 401 without a user, else 404. */
+  const withProject = (
+    fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
+  ): ManagementOperation => access.project(false, fn)
+
+  const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
+  const monitorId = (request: EngineRequest) => request.params?.['monitor_id'] ?? ''
+
+  /**
+   * The deployment of an event: the one of its release and environment (and repository when the
+   * event names one), else the newest deployed at or before the event in that environment (and
+   * repository); `null` for an event without an environment.
+   */
+  async function deploymentOf(projectId: string, e: EventRecord) {
+    if (e.environment === null) return null
+    const repository = e.payload['repository']
+    const base = {
+      projectId,
+      environment: e.environment,
+      ...(typeof repository === 'string' ? { repository } : {}),
+      limit: 1,
+    }
+    if (e.release !== null) {
+      const [exact] = await store.listDeployments({ ...base, release: e.release })
+      if (exact) return exact
+    }
+    if (!isValidDate(e.occurredAt)) return null
+    const [before] = await store.listDeployments({ ...base, deployedBefore: e.occurredAt })
+    return before ?? null
+  }
+
+  return {
+    listTransactions: withProject(async (request, project) => {
+      const parsed = parseTransactionQuery(project.id, request.query ?? {}, now())
+      if (!parsed.ok) return json(422, { errors: parsed.errors })
+      const q = parsed.value
+      const rows = await store.summarizeTransactions(q)
+      return json(200, {
+        since: q.since.toISOString(),
+        until: q.until.toISOString(),
+        transactions: rows.map(transactionJson),
+      })
+    }),
+
+    getMetric: withProject(async (request, project) => {
+      const parsed = parseMetricQuery(project.id, request.query ?? {}, now())
+      if (!parsed.ok) return json(422, { errors: parsed.errors })
+      const q = parsed.value
+      const buckets = await store.metricBuckets(q)
+      return json(200, {
+        name: q.name,
+        since: q.since.toISOString(),
+        until: q.until.toISOString(),
+        interval_seconds: q.intervalSeconds,
+        buckets: metricBucketsJson(buckets, q.since, q.until, q.intervalSeconds),
+      })
+    }),
+
+    listTraces: withProject(async (request, project) => {
+      const result = await keysetPage(
+        parseRootSpanQuery(project.id, request.query ?? {}),
+        (q) => store.listRootSpans(q),
+        (s) => ({ at: s.startedAt, id: s.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { traces: result.rows.map(spanJson), next_cursor: result.next })
+    }),
+
+    getTrace: withProject(async (request, project) => {
+      const traceId = request.params?.['trace_id'] ?? ''
+      // No stored trace id is empty, longer than the field allows or holds a NUL.
+      if (traceId === '' || traceId.length > MAX_TRACE_ID || traceId.includes('\u0000')) {
+        return json(404, NOT_FOUND)
+      }
+      const [spans, events] = await Promise.all([
+        store.listTraceSpans(project.id, traceId, MAX_TRACE_SPANS + 1),
+        store.listEvents({ projectId: project.id, traceId, limit: TRACE_EVENTS_LIMIT }),
+      ])
+      if (spans.length === 0 && events.length === 0) return json(404, NOT_FOUND)
+      const shown = spans.slice(0, MAX_TRACE_SPANS)
+      const { root, depthOf } = traceTree(shown)
+      const { startedAt, endedAt } = traceExtent(shown)
+      return json(200, {
+        trace_id: traceId,
+        root: root ? spanJson(root) : null,
+        duration_ms: finiteOrNull(root?.durationMs),
+        started_at: startedAt,
+        ended_at: endedAt,
+        span_count: shown.length,
+        truncated: spans.length > MAX_TRACE_SPANS,
+        spans: shown.map((s) => ({ ...spanJson(s), depth: depthOf(s) })),
+        events: events.filter((e) => e.eventType !== 'span').map(eventJson),
+      })
+    }),
+
+    getTransactionLatency: withProject((request, project) =>
+      transactionLatency(store, project, request.query ?? {}, now()),
+    ),
+
+    listIssues: withProject(async (request, project) => {
+      const sparkline = parseSparkline(request.query ?? {})
+      if (!sparkline.ok) return json(422, { errors: sparkline.errors })
+      const result = await keysetPage(
+        parseIssueQuery(project.id, request.query ?? {}),
+        (q) => store.listIssues(q),
+        (i) => ({ at: i.lastSeenAt, id: i.id }),
+      )
+      if ('status' in result) return result
+      const issues = result.rows.map(issueJson)
+      return json(200, {
+        issues: sparkline.value ? await withSparklines(store, project.id, issues, now()) : issues,
+        next_cursor: result.next,
+      })
+    }),
+
+    getIssue: withProject(async (request, project) => {
+      const issue = await store.findIssue(project.id, issueId(request))
+      return issue ? json(200, { issue: issueJson(issue) }) : json(404, NOT_FOUND)
+    }),
+
+    updateIssue: withProject(async (request, project) => {
+      const issue = await store.findIssue(project.id, issueId(request))
+      if (!issue) return json(404, NOT_FOUND)
+      const body = readManagementBody(request, { key: 'issue', fields: ['status'] })
+      if (!body.ok) return body.response
+      const status = body.value?.['status']
+      if (typeof status !== 'string' || !ISSUE_STATUSES.includes(status as IssueStatus)) {
+        return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
+      }
+      const updated = await store.setIssueStatus(project.id, issue.id, status as IssueStatus)
+      return updated ? json(200, { issue: issueJson(updated) }) : json(404, NOT_FOUND)
+    }),
+
+    listEvents: withProject(async (request, project) => {
+      const result = await keysetPage(
+        parseEventQuery(project.id, request.query ?? {}),
+        (q) => store.listEvents(q),
+        (e) => ({ at: e.occurredAt, id: e.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { events: result.rows.map(eventJson), next_cursor: result.next })
+    }),
+
+    listMonitors: withProject(async (request, project) => {
+      const at = now()
+      const result = await keysetPage(
+        parseMonitorQuery(project.id, request.query ?? {}),
+        (q) => store.listMonitors(q),
+        (m) => ({ at: m.lastCheckInAt, id: m.id }),
+      )
+      if ('status' in result) return result
+      return json(200, {
+        monitors: result.rows.map((m) => monitorJson(m, at)),
+        next_cursor: result.next,
+      })
+    }),
+
+    getMonitor: withProject(async (request, project) => {
+      const monitor = await store.findMonitor(project.id, monitorId(request))
+      return monitor ? json(200, { monitor: monitorJson(monitor, now()) }) : json(404, NOT_FOUND)
+    }),
+
+    listCheckIns: withProject((request, project) =>
+      monitorCheckIns(store, project, monitorId(request), request.query ?? {}),
+    ),
+
+    listDeployments: withProject(async (request, project) => {
+      const result = await keysetPage(
+        parseDeploymentQuery(project.id, request.query ?? {}),
+        (q) => store.listDeployments(q),
+        (d) => ({ at: d.deployedAt, id: d.id }),
+      )
+      if ('status' in result) return result
+      return json(200, { deployments: result.rows.map(deploymentJson), next_cursor: result.next })
+    }),
+
+    getEvent: withProject(async (request, project) => {
+      const event = await store.findEvent(project.id, request.params?.['event_id'] ?? '')
+      if (!event) return json(404, NOT_FOUND)
+      const [issue, deployment, related] = await Promise.all([
+        event.issueId === null ? null : store.findIssue(project.id, event.issueId),
+        deploymentOf(project.id, event),
+        store.listRelatedEvents({
+          projectId: project.id,
+          eventId: event.id,
+          traceId: event.traceId,
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          limit: RELATED_EVENTS_LIMIT,
+        }),
+      ])
+      const frames = options.sources
+        ? await options.sources.framesFor(project.id, event, deployment)
+        : { source_commit: null, frames: [] }
+      return json(200, {
+        event: eventJson(event),
+        issue: issue ? issueJson(issue) : null,
+        deployment: deployment ? deploymentJson(deployment) : null,
+        related: related.map(eventJson),
+        ...frames,
+      })
+    }),
+  }
+}

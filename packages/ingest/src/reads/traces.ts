@@ -1,0 +1,63 @@
+import type { SpanRecord } from '../ports'
+import { finiteOrNull, isoOrNull, isValidDate } from './stored-values'
+
+/** The most spans `GET …/traces/:trace_id` returns (earliest first); more set `truncated`. */
+export const MAX_TRACE_SPANS = 5_000
+/** How many non-span events of a trace `GET …/traces/:trace_id` shows. */
+export const TRACE_EVENTS_LIMIT = 100
+/** The longest trace id a stored span can have. */
+export const MAX_TRACE_ID = 1_024
+
+/**
+ * A trace's tree: each span's depth below its root (0 for roots and for spans whose parent is
+ * not in the trace), and the root: the earliest span without a parent, else the earliest span
+ * whose parent is missing.
+ */
+export function traceTree(spans: readonly SpanRecord[]) {
+  const bySpanId = new Map<string, SpanRecord>()
+  for (const s of spans) if (s.spanId !== null && !bySpanId.has(s.spanId)) bySpanId.set(s.spanId, s)
+  const depths = new Map<SpanRecord, number>()
+  const depthOf = (s: SpanRecord): number => {
+    const known = depths.get(s)
+    if (known !== undefined) return known
+    // Walk up iteratively; a cycle (a span its own ancestor) stops at the first repeat.
+    const chain: SpanRecord[] = []
+    const seen = new Set<SpanRecord>()
+    let at: SpanRecord | undefined = s
+    let base = 0
+    while (at && !seen.has(at)) {
+      const d = depths.get(at)
+      if (d !== undefined) {
+        base = d + 1
+        break
+      }
+      seen.add(at)
+      chain.push(at)
+      at = at.parentSpanId === null ? undefined : bySpanId.get(at.parentSpanId)
+    }
+    for (let i = chain.length - 1; i >= 0; i--) depths.set(chain[i]!, base + (chain.length - 1 - i))
+    return depths.get(s)!
+  }
+  const root =
+    spans.find((s) => s.parentSpanId === null) ??
+    spans.find((s) => s.parentSpanId !== null && !bySpanId.has(s.parentSpanId)) ??
+    spans[0] ??
+    null
+  return { root, depthOf }
+}
+
+/**
+ * The earliest span start and latest span end (`ended_at`, else start plus `duration_ms`) of a
+ * trace, as ISO strings; instants JavaScript cannot represent (from an old database) are skipped.
+ */
+export function traceExtent(spans: readonly SpanRecord[]) {
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  for (const s of spans) {
+    const start = s.startedAt.getTime()
+    const end = s.endedAt?.getTime() ?? start + (finiteOrNull(s.durationMs) ?? 0)
+    if (isValidDate(new Date(start)) && start < first) first = start
+    if (isValidDate(new Date(end)) && end > last) last = end
+  }
+  return { startedAt: isoOrNull(new Date(first)), endedAt: isoOrNull(new Date(last)) }
+}
