@@ -1,3 +1,4 @@
+import { MAX_BATCH_ENVELOPES } from '@tis/ingest'
 import {
   acceptedCheckInSchema,
   acceptedDeploymentSchema,
@@ -53,7 +54,7 @@ export const batchAcceptedSchema = z.strictObject({
   status: z.literal('accepted'),
   accepted: z.int().min(1),
   duplicates: z.int().min(0),
-  results: z.array(batchLine).min(1).max(100),
+  results: z.array(batchLine).min(1).max(MAX_BATCH_ENVELOPES),
 })
 
 /** `422` body of the batch endpoint: at least one line rejected, nothing stored. */
@@ -62,7 +63,7 @@ export const batchRejectedSchema = z.strictObject({
   status: z.literal('rejected'),
   rejected: z.int().min(1),
   rolled_back: z.int().min(0),
-  results: z.array(batchLine).min(1).max(100),
+  results: z.array(batchLine).min(1).max(MAX_BATCH_ENVELOPES),
 })
 
 /** A JSON object holding at least `keys`. */
