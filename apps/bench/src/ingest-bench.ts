@@ -276,7 +276,7 @@ async function measureBatches(
  * (`GET /health/ready`: age of the oldest record not projected yet) sampled twice a second; its
  * p99, and the first and last quarter's means (a growing lag is a projection that falls behind).
  */
-async function measureLag(databaseUrl: string, rate: number, notes: string[]): Promise<Figure[]> {
+async function measureLag(databaseUrl: string, rate: number, summary: string[]): Promise<Figure[]> {
   const server = await startNode([serverMain], { ...serverEnv, DATABASE_URL: databaseUrl })
   try {
     const { token } = await createProjectWithKey(server.url, ADMIN_TOKEN)
@@ -301,7 +301,7 @@ async function measureLag(databaseUrl: string, rate: number, notes: string[]): P
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
     const first = mean(samples.slice(0, quarter))
     const last = mean(samples.slice(-quarter))
-    notes.push(
+    summary.push(
       `projection lag at ${Math.round(result.requests.average)} req/s for ${LAG_SECONDS} s: p99 ${p99.toFixed(2)} s, max ${(sorted.at(-1) ?? 0).toFixed(2)} s, first quarter mean ${first.toFixed(2)} s, last quarter ${last.toFixed(2)} s`,
     )
     return [
@@ -484,7 +484,7 @@ async function main() {
       },
     )
     figures.push(...(await measureBatches(pg.url, countEvents, notes, rows)))
-    figures.push(...(await measureLag(pg.url, best.result.requests.average / 2, notes)))
+    figures.push(...(await measureLag(pg.url, best.result.requests.average / 2, summary)))
     summary.push(
       `rate limiting on/off on PostgreSQL (sum of two alternating runs each): ${one} / ${off} req/s = ${(((one ?? 0) / (off ?? 1)) * 100).toFixed(1)}%`,
       `${FINGERPRINTS} fingerprints / 1 fingerprint: ${many} / ${one} req/s = ${(((many ?? 0) / (one ?? 1)) * 100).toFixed(1)}%`,
