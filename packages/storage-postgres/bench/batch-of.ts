@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { WriteOp } from '@tis/ingest'
+import type { ManagementStore, WriteOp } from '@tis/ingest'
 
 /**
  * `size` events as the engine hands them to the store: half errors over 10 issues, half logs,
@@ -37,4 +37,27 @@ export function batchOf(projectId: string, size: number): WriteOp[] {
       deployment: null,
     } satisfies WriteOp
   })
+}
+
+/** A user and a project of theirs to write the bench's batches to; resolves the project id. */
+export async function seedProject(
+  store: Pick<ManagementStore, 'createUser' | 'createProject'>,
+): Promise<string> {
+  const userId = randomUUID()
+  const projectId = randomUUID()
+  const now = new Date()
+  await store.createUser({
+    id: userId,
+    email: `${userId}@bench`,
+    tokenDigest: userId,
+    createdAt: now,
+  })
+  await store.createProject({
+    id: projectId,
+    name: 'bench',
+    integrationKind: 'node',
+    ownerId: userId,
+    createdAt: now,
+  })
+  return projectId
 }

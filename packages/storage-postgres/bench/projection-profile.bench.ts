@@ -4,7 +4,6 @@
 // is timed on its own; the variants drop a foreign key or an index inside the round's
 // transaction first, to price what it costs per row. The write-batch bench measures the real
 // rate. Run: pnpm --filter @tis/storage-postgres exec tsx --conditions=@tis/source bench/projection-profile.bench.ts
-import { randomUUID } from 'node:crypto'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import postgres from 'postgres'
 import { planBatch } from '../src/batch-plan'
@@ -13,7 +12,7 @@ import { openPostgresStore } from '../src/index'
 import { decodeOp } from '../src/log/log-record'
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { runPlan } from '../src/write-batch'
-import { batchOf } from './batch-of'
+import { batchOf, seedProject } from './batch-of'
 
 const ROUND = 1_000
 const PREFILL = Number(process.env['BENCH_PROFILE_PREFILL'] ?? 50_000)
@@ -42,22 +41,7 @@ const pg = await startTestPostgres({ durable: true })
 const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
 try {
   const store = await openPostgresStore(pg.url)
-  const userId = randomUUID()
-  const projectId = randomUUID()
-  const now = new Date()
-  await store.createUser({
-    id: userId,
-    email: `${userId}@bench`,
-    tokenDigest: userId,
-    createdAt: now,
-  })
-  await store.createProject({
-    id: projectId,
-    name: 'bench',
-    integrationKind: 'node',
-    ownerId: userId,
-    createdAt: now,
-  })
+  const projectId = await seedProject(store)
   for (let n = 0; n < PREFILL; n += ROUND) await store.append(batchOf(projectId, ROUND))
   while ((await store.project(ROUND)).more);
   const rounds = Object.keys(VARIANTS).length * REPEAT + 1

@@ -11,13 +11,12 @@
 // BENCH_WRITE_PREFILL rows are projected first (non-empty indexes); BENCH_WRITE_STORES=postgres
 // measures PostgreSQL only.
 // Run: pnpm --filter @tis/storage-postgres bench
-import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '../src/index'
-import { batchOf } from './batch-of'
+import { batchOf, seedProject } from './batch-of'
 
 const BATCH = 200
 const WARMUP = 5
@@ -27,26 +26,6 @@ const PREFILL = Number(process.env['BENCH_WRITE_PREFILL'] ?? 0)
 const ANALYTICS = process.env['BENCH_ANALYTICS'] === '1'
 const options = { analyticsOutbox: ANALYTICS }
 const suffix = ANALYTICS ? ', analytics on' : ''
-
-async function seedProject(store: PostgresIngestStore): Promise<string> {
-  const userId = randomUUID()
-  const projectId = randomUUID()
-  const now = new Date()
-  await store.createUser({
-    id: userId,
-    email: `${userId}@bench`,
-    tokenDigest: userId,
-    createdAt: now,
-  })
-  await store.createProject({
-    id: projectId,
-    name: 'bench',
-    integrationKind: 'node',
-    ownerId: userId,
-    createdAt: now,
-  })
-  return projectId
-}
 
 async function measure(name: string, store: PostgresIngestStore): Promise<void> {
   const projectId = await seedProject(store)
