@@ -30,14 +30,16 @@ const LOCK = /* sql */ `
 select xid::text as xid, seq from log_consumers where name = $1 for update skip locked`
 
 // Entries after the position, in (xid, seq) order, written by transactions older than every
-// transaction still running: no entry can later appear before one read here.
+// transaction still running: no entry can later appear before one read here. The order names
+// the table's columns: a bare `xid` would be the text output column, and text order puts
+// xid 10 before 9 (entries skipped past a digit boundary) and sorts the whole backlog.
 const NEXT = /* sql */ `
 select seq, xid::text as xid, project_id::text as project_id, id::text as id, kind,
        received_at, record
   from ingest_log
  where (xid, seq) > ($1::xid8, $2::bigint)
    and xid < pg_snapshot_xmin(pg_current_snapshot())
- order by xid, seq
+ order by ingest_log.xid, ingest_log.seq
  limit $3::int`
 
 const ADVANCE = /* sql */ `
@@ -99,7 +101,7 @@ const HEAD = /* sql */ `
 select seq, xid::text as xid from ingest_log
  where (xid, seq) > ($1::xid8, $2::bigint)
    and xid < pg_snapshot_xmin(pg_current_snapshot())
- order by xid, seq limit 1`
+ order by ingest_log.xid, ingest_log.seq limit 1`
 
 const SET_ASIDE = /* sql */ `
 insert into ingest_log_failures
