@@ -13,6 +13,7 @@ import { CHECK_IN_HISTORY_MIGRATION } from './migrations/0011-check-in-history'
 import { INGEST_LOG_MIGRATION } from './migrations/0012-ingest-log'
 import { ANALYTICS_CURSOR_MIGRATION } from './migrations/0013-analytics-cursor'
 import { READ_MODEL_INDEXES_MIGRATION } from './migrations/0014-read-model-indexes'
+import { INGEST_LOG_PROJECT_CHECK_MIGRATION } from './migrations/0015-ingest-log-project-check'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   INGEST_LOG_MIGRATION,
   ANALYTICS_CURSOR_MIGRATION,
   READ_MODEL_INDEXES_MIGRATION,
+  INGEST_LOG_PROJECT_CHECK_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -77,6 +77,15 @@ export function describeLogContract(h: () => StoreHarness) {
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
     })
 
+    it('acknowledges nothing of a batch naming a project that does not exist', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      while ((await store.project(1000)).more);
+      const batch = [eventOp(projectId), checkInOp(randomUUID(), monitorUpdate('m', 'ok', at(1)))]
+      await expect(store.append(batch)).rejects.toThrow(/project that does not exist/)
+      expect(await store.pendingTarget()).toBeNull()
+    })
+
     it('projects each entry once, however many projectors run at the same time', async () => {
       const { probe } = h()
       const store = logged()

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { StoreError } from '@tis/ingest'
 import { spanIdentity } from '../dedupe'
 import type { SqlExecutor } from '../executor'
 import { toJsonParam } from '../json-param'
@@ -18,11 +19,16 @@ export type AppendOutcome =
 // One statement per batch: number every row, claim the idempotency keys (sorted, so concurrent
 // batches take them in one order), append the rows whose key was free (or that have none).
 // A key another transaction holds uncommitted makes ON CONFLICT wait for it, so of two
-// concurrent appends of one key exactly one is fresh.
+// concurrent appends of one key exactly one is fresh. It also counts the batch's projects that
+// do not exist: the log has no foreign key (a check per row cost a sixth of the statement),
+// projects are never deleted (only archived), so one look-up per distinct project suffices.
 const APPEND = /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     k int, project_id uuid, id uuid, kind text, key uuid, received_at timestamptz, record jsonb)
+), unknown_projects as (
+  select count(*)::int as n from (select distinct project_id from input) i
+   where not exists (select 1 from projects p where p.id = i.project_id)
 ), numbered as (
   select input.*, nextval('ingest_log_seq') as seq from input
 ), claimed as (
@@ -38,7 +44,8 @@ with input as (
    where n.key is null or (n.key, n.kind) in (select key, kind from claimed)
   returning seq
 )
-select n.k, n.seq, (n.key is null or (n.key, n.kind) in (select key, kind from claimed)) as fresh
+select n.k, n.seq, (n.key is null or (n.key, n.kind) in (select key, kind from claimed)) as fresh,
+       (select n from unknown_projects) as unknown_projects
   from numbered n`
 
 // A separate statement, so it sees keys that a concurrent batch committed while we waited.
@@ -52,6 +59,7 @@ interface AppendedRow {
   k: number
   seq: number
   fresh: boolean
+  unknown_projects: number
 }
 interface KeyRow {
   key: string
@@ -118,7 +126,12 @@ export async function appendToLog(
   const outcomes: AppendOutcome[] = new Array(ops.length)
   const taken: number[] = []
   if (rows.length > 0) {
-    for (const row of await tx.query<AppendedRow>(APPEND, [toJsonParam(rows)])) {
+    const appended = await tx.query<AppendedRow>(APPEND, [toJsonParam(rows)])
+    // Thrown inside the caller's transaction, which rolls the whole append back.
+    if ((appended[0]?.unknown_projects ?? 0) > 0) {
+      throw new StoreError('not_found', 'the batch names a project that does not exist')
+    }
+    for (const row of appended) {
       if (row.fresh) outcomes[row.k] = { fresh: true, seq: Number(row.seq) }
       else taken.push(row.k)
     }

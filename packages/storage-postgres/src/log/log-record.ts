@@ -6,19 +6,23 @@ export type LoggedOp = Extract<WriteOp, { type: 'event' | 'span' | 'check_in' }>
 /** Whether an op is acknowledged on the log (else it is written straight to its table). */
 export const isLogged = (op: WriteOp): op is LoggedOp => op.type !== 'deployment'
 
-/** The `record` column: the op as the engine decided it, dates as ISO strings. Version 1. */
+/**
+ * The `record` column: the op as the engine decided it, dates as ISO strings. Version 1. Before
+ * it is serialised (`toJsonParam`) it holds the op itself, whose dates JSON writes as ISO strings.
+ */
 interface StoredOp {
   readonly v: 1
-  readonly op: Record<string, unknown>
+  readonly op: object
 }
 
 /**
  * The jsonb `record` of a logged op. What the engine decided at acceptance (grouping, the
  * monitor and deployment updates, a mobile binding) is kept as decided, so the projection never
- * depends on the engine version that replays it.
+ * depends on the engine version that replays it. No copy: the statement's one JSON
+ * serialisation writes it (a copy through JSON cost a fifth of the append's time in Node).
  */
 export function encodeOp(op: LoggedOp): StoredOp {
-  return { v: 1, op: JSON.parse(JSON.stringify(op)) as Record<string, unknown> }
+  return { v: 1, op }
 }
 
 const asDate = (value: unknown) => new Date(value as string)
