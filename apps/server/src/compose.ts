@@ -67,9 +67,9 @@ export interface ComposeOptions {
 export function composeEngine(options: ComposeOptions): ServerEngine {
   const { config, store, logger, batch, now, projection } = options
   const clock = now ? { now } : {}
-  // Reads wait for the projection to pass what was acknowledged before them; readiness shows
-  // its lag.
-  const behind = <Api extends object>(api: Api) => (projection ? projection.reads(api) : api)
+  // Reads wait for the projection to pass what was acknowledged before them (once their caller
+  // may see the project); readiness shows its lag.
+  const barrier = projection ? { barrier: projection.barrier } : {}
   const withLag = (check: () => Promise<EngineResponse>) =>
     projection ? projection.readiness(check) : check
   const access = createProjectAccess({ store, adminEmails: config.adminEmails })
@@ -104,7 +104,7 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
       onCredentialsChanged: () => ingest.forgetCredentials(),
       ...clock,
     }),
-    reads: behind(createReadApi({ store, access, sources: excerpts, ...clock })),
+    reads: createReadApi({ store, access, sources: excerpts, ...barrier, ...clock }),
     sourceSettings: createSourceSettingsApi({ store, access, excerpts, ...clock }),
     account: createAccountApi({ store, access, settings: config.sessions, ...clock }),
     readiness: withLag(

@@ -186,8 +186,31 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
         security: [],
         responses: {
           ...ok(200, 'The primary store answered.', {
-            status: { const: 'ok' },
+            status: {
+              enum: ['ok', 'lagging'],
+              description:
+                '`lagging` when the projection is further behind than `SERVICE_PROJECTION_MAX_LAG_SECONDS` (acceptance still works).',
+            },
             store: { const: 'ok' },
+            projection: {
+              type: 'object',
+              description:
+                'How far the read model is behind acceptance (docs/write-path.md); absent when the store has no ingest log.',
+              properties: {
+                records: {
+                  type: 'integer',
+                  description: 'Acknowledged records not projected yet (counted up to a cap).',
+                },
+                seconds: { type: 'number', description: 'Age of the oldest of them.' },
+                max_seconds: { type: 'number' },
+                lagging: { type: 'boolean' },
+                measured_at: {
+                  type: 'string',
+                  format: 'date-time',
+                  description: 'When the lag was measured: a measurement is reused for about 1 s.',
+                },
+              },
+            },
           }),
           '503': {
             description:

@@ -8,7 +8,6 @@ import {
   type Projector,
   type ReadBarrier,
   withProjectionLag,
-  withReadBarrier,
 } from '@tis/ingest'
 import type { ProjectionConfig } from './config'
 import type { Logger } from './logger'
@@ -48,8 +47,6 @@ export interface ProjectionRuntime {
   readonly barrier: ReadBarrier
   /** `writeBatch` of the engine's acceptance: the log's append, waking the projector. */
   accept: AcceptanceStore['writeBatch']
-  /** Puts `reads` behind the read barrier. */
-  reads<Api extends object>(reads: Api): Api
   /** Adds the projection lag to a readiness check. */
   readiness(check: () => Promise<EngineResponse>): () => Promise<EngineResponse>
   /** Resolves once the projection has passed everything acknowledged so far (tests, shutdown). */
@@ -75,9 +72,14 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
           store,
           roundSize,
           onError: (error, during) =>
-            logger.error(`ingest log ${during} failed; retrying`, {
-              error: error instanceof Error ? error.message : String(error),
-            }),
+            during === 'drain'
+              ? logger.warn(
+                  'could not project the rest of the ingest log at shutdown; it will be at the next start',
+                  { error: error instanceof Error ? error.message : String(error) },
+                )
+              : logger.error(`ingest log ${during} failed; retrying`, {
+                  error: error instanceof Error ? error.message : String(error),
+                }),
         })
       : undefined
   const progress = projector ? { progress: projector.onProgress, hurry: projector.hurry } : {}
@@ -90,30 +92,12 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
       projector?.nudge(batch.length)
       return results
     },
-    reads: (reads) => withReadBarrier(reads, barrier),
     readiness: (check) => withProjectionLag(check, { store, maxLagSeconds: config.maxLagSeconds }),
     async settled(timeoutMs = 30_000) {
       const wait = createReadBarrier({ store, boundMs: timeoutMs, ...progress })
       return (await wait.wait()) === null
     },
     start: () => projector?.start(),
-    async close(drainMs = SHUTDOWN_DRAIN_MS) {
-      if (!projector) return
-      await projector.stop()
-      const end = Date.now() + drainMs
-      try {
-        while (Date.now() < end) {
-          const round = await store.project(roundSize)
-          if (round.busy || !round.more) break
-        }
-      } catch (error) {
-        logger.warn(
-          'could not project the rest of the ingest log at shutdown; it will be at the next start',
-          {
-            error: error instanceof Error ? error.message : String(error),
-          },
-        )
-      }
-    },
+    close: async (drainMs = SHUTDOWN_DRAIN_MS) => projector?.stop({ drainMs }),
   }
 }

@@ -39,6 +39,7 @@ export {
   type ReadBarrier,
   type ReadBarrierOptions,
   type ReadLag,
+  readBehind,
   readLag,
   withReadBarrier,
 } from './log/read-barrier'

@@ -16,7 +16,13 @@ export function describeHttp(harness: () => Harness) {
       {
         status: 'ok',
         store: 'ok',
-        projection: { records: 0, seconds: 0, max_seconds: 60, lagging: false },
+        projection: {
+          records: 0,
+          seconds: 0,
+          max_seconds: 60,
+          lagging: false,
+          measured_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
       },
     ],
     ['GET', '/health/analytics_store', 200, { status: 'disabled', enabled: false, ready: false }],

@@ -148,23 +148,21 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /**
  * Resolves once the server at `url` says (`GET /health/ready`) that its projection has nothing
  * pending: for tests that read a server process's database directly. Readiness answers (and the
- * lag in them) are reused for up to a second, so only a zero seen more than that after the call
- * began counts. Rejects after `timeoutMs`.
+ * lag in them) are reused for up to a second, so only a zero whose `measured_at` is after the
+ * call began counts. Rejects after `timeoutMs`.
  */
 export async function projected(url: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now()
   for (;;) {
     const res = await fetch(`${url}/health/ready`).catch(() => undefined)
     const body = (await res?.json().catch(() => undefined)) as
-      | { projection?: { records: number } }
+      | { projection?: { records: number; measured_at: string } }
       | undefined
-    if (body?.projection?.records === 0 && Date.now() - started > READINESS_REUSE_MS) return
+    const measuredAt = Date.parse(body?.projection?.measured_at ?? '')
+    if (body?.projection?.records === 0 && measuredAt >= started) return
     if (Date.now() - started > timeoutMs) {
       throw new Error(`the projection of ${url} did not catch up in time`)
     }
     await new Promise((r) => setTimeout(r, 100))
   }
 }
-
-/** Longer than the server reuses a readiness answer and its measured lag (1 s each). */
-const READINESS_REUSE_MS = 2_100

@@ -13,7 +13,13 @@ describe('withProjectionLag', () => {
     expect((await check()).body).toEqual({
       status: 'ok',
       store: 'ok',
-      projection: { records: 3, seconds: 1, max_seconds: 60, lagging: false },
+      projection: {
+        records: 3,
+        seconds: 1,
+        max_seconds: 60,
+        lagging: false,
+        measured_at: new Date(10_000).toISOString(),
+      },
     })
   })
 

@@ -20,7 +20,8 @@ export const PROJECTION_MAX_LAG_SECONDS = 60
 
 /**
  * `readiness` with the projection's lag in its body: `projection: {records, seconds,
- * max_seconds, lagging}`. Above the bound the body's `status` is `lagging`, still with 200:
+ * max_seconds, lagging, measured_at}` (`measured_at`: when the lag was measured, as measurements
+ * are reused for `cacheMs`). Above the bound the body's `status` is `lagging`, still with 200:
  * acceptance is unaffected and every instance shares the lag, so taking instances out of a load
  * balancer would stop ingestion without helping the projection catch up. An unready store
  * answers as before (no lag query).
@@ -32,22 +33,26 @@ export function withProjectionLag(
   const maxSeconds = options.maxLagSeconds ?? PROJECTION_MAX_LAG_SECONDS
   const clock = options.clock ?? Date.now
   const cacheMs = options.cacheMs ?? 1000
-  let cached: { at: number; lag: Promise<ProjectionLag> } | undefined
+  let cached: { at: number; measuredAt: string; lag: Promise<ProjectionLag> } | undefined
   function measure() {
     if (!cached || clock() - cached.at >= cacheMs) {
-      cached = { at: clock(), lag: options.store.projectionLag() }
+      const at = clock()
+      cached = { at, measuredAt: new Date(at).toISOString(), lag: options.store.projectionLag() }
       cached.lag.catch(() => {
         cached = undefined
       })
     }
-    return cached.lag
+    return cached
   }
   return async () => {
     const response = await readiness()
     if (response.status !== 200) return response
     let lag: { records: number; seconds: number }
+    let measuredAt: string
     try {
-      lag = readLag(await measure(), clock())
+      const measured = measure()
+      measuredAt = measured.measuredAt
+      lag = readLag(await measured.lag, clock())
     } catch {
       return response
     }
@@ -58,7 +63,7 @@ export function withProjectionLag(
       body: {
         ...body,
         ...(lagging ? { status: 'lagging' } : {}),
-        projection: { ...lag, max_seconds: maxSeconds, lagging },
+        projection: { ...lag, max_seconds: maxSeconds, lagging, measured_at: measuredAt },
       },
     }
   }

@@ -136,6 +136,43 @@ describe('createProjector', () => {
     expect(log.rounds).toEqual([5])
   })
 
+  it('projects what is pending when stopped with drainMs, bounded by it', async () => {
+    const log = fakeLog(10, { roundDelayMs: 20 })
+    const projector = createProjector({ store: log.store, roundSize: 5, idleMs: 60_000 })
+    projector.start()
+    await new Promise((r) => setTimeout(r, 5))
+    await projector.stop({ drainMs: 5_000 })
+    // The running round, then the drain until a round is not full (this log's last is empty).
+    expect(log.rounds).toEqual([5, 5, 0])
+    // A drain stops at its bound even when entries keep waiting.
+    const slow = fakeLog(100, { roundDelayMs: 30 })
+    const bounded = createProjector({ store: slow.store, roundSize: 5, idleMs: 60_000 })
+    bounded.start()
+    await new Promise((r) => setTimeout(r, 5))
+    await bounded.stop({ drainMs: 50 })
+    expect(slow.rounds.length).toBeGreaterThanOrEqual(2)
+    expect(slow.rounds.length).toBeLessThan(6)
+  })
+
+  it('reports a failed drain round and stops all the same', async () => {
+    const log = fakeLog(10, { roundDelayMs: 20 })
+    const errors: string[] = []
+    const projector = createProjector({
+      store: log.store,
+      roundSize: 5,
+      idleMs: 60_000,
+      onError: (error, during) => errors.push(`${during}: ${(error as Error).message}`),
+    })
+    projector.start()
+    await new Promise((r) => setTimeout(r, 5))
+    log.store.project = async () => {
+      throw new Error('connection reset')
+    }
+    await projector.stop({ drainMs: 5_000 })
+    expect(errors).toEqual(['drain: connection reset'])
+    expect(log.rounds).toEqual([5])
+  })
+
   it('maintains the log once at start, then only every maintainEveryMs', async () => {
     const log = fakeLog(0)
     let now = new Date('2026-11-26T00:00:00Z')

@@ -35,8 +35,11 @@ export interface ProjectorOptions {
   readonly maintainEveryMs?: number
   /** Pause after a failed round before the next, in ms. @default 1000 */
   readonly retryMs?: number
-  /** Told about a failed round or maintenance (the projector goes on). */
-  readonly onError?: (error: unknown, during: 'projection' | 'maintenance') => void
+  /**
+   * Told about a failed round or maintenance (the projector goes on), or a failed round of the
+   * drain at {@link Projector.stop} (what is left is projected at the next start).
+   */
+  readonly onError?: (error: unknown, during: 'projection' | 'maintenance' | 'drain') => void
   /** @default () => new Date() */
   readonly now?: () => Date
 }
@@ -54,8 +57,12 @@ export interface Projector {
   hurry(): void
   /** Calls `listener` after every round that projected something; returns the unsubscribe. */
   onProgress(listener: () => void): () => void
-  /** Lets the running round finish and stops the loop. */
-  stop(): Promise<void>
+  /**
+   * Lets the running round finish and stops the loop; with `drainMs`, then projects what is
+   * still pending for up to that long (a graceful stop leaves the read model complete; the log
+   * keeps whatever is left for the next start).
+   */
+  stop(options?: { readonly drainMs?: number }): Promise<void>
 }
 
 /**
@@ -153,10 +160,20 @@ export function createProjector(options: ProjectorOptions): Projector {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    async stop() {
+    async stop(stopOptions = {}) {
       stopping = true
       wake?.()
       await running
+      const end = Date.now() + (stopOptions.drainMs ?? 0)
+      try {
+        while (Date.now() < end) {
+          const round = await store.project(roundSize)
+          if (round.projected > 0) for (const listener of listeners) listener()
+          if (round.busy || !round.more) break
+        }
+      } catch (error) {
+        options.onError?.(error, 'drain')
+      }
     },
   }
 }

@@ -97,9 +97,32 @@ export function createReadBarrier(options: ReadBarrierOptions): ReadBarrier {
 type Operation = (request: EngineRequest) => Promise<EngineResponse>
 
 /**
- * `api` with every operation behind `barrier`: each waits for the projection first and, when it
- * answered before the projection caught up, carries {@link PROJECTION_LAG_HEADER} (seconds) and
- * {@link PROJECTION_LAG_RECORDS_HEADER}.
+ * Runs `read` behind `barrier`: it waits for the projection first and, when it answers before
+ * the projection caught up, carries {@link PROJECTION_LAG_HEADER} (seconds) and
+ * {@link PROJECTION_LAG_RECORDS_HEADER}. `createReadApi` runs each read this way once the
+ * caller may see the project, so a request that is refused never waits.
+ */
+export async function readBehind(
+  barrier: ReadBarrier,
+  read: () => Promise<EngineResponse>,
+): Promise<EngineResponse> {
+  const lag = await barrier.wait()
+  const response = await read()
+  if (!lag) return response
+  return {
+    ...response,
+    headers: {
+      ...response.headers,
+      [PROJECTION_LAG_HEADER]: String(lag.seconds),
+      [PROJECTION_LAG_RECORDS_HEADER]: String(lag.records),
+    },
+  }
+}
+
+/**
+ * `api` with every operation behind `barrier` ({@link readBehind}), before anything else the
+ * operation does: for an API of an embedder's own. The read API takes its barrier as an option
+ * instead (`ReadApiOptions.barrier`), and waits only after the access check.
  */
 export function withReadBarrier<Api extends object>(api: Api, barrier: ReadBarrier): Api {
   const wrapped: Record<string, unknown> = {}
@@ -109,19 +132,7 @@ export function withReadBarrier<Api extends object>(api: Api, barrier: ReadBarri
       continue
     }
     const operation = value as Operation
-    wrapped[name] = async (request: EngineRequest) => {
-      const lag = await barrier.wait()
-      const response = await operation(request)
-      if (!lag) return response
-      return {
-        ...response,
-        headers: {
-          ...response.headers,
-          [PROJECTION_LAG_HEADER]: String(lag.seconds),
-          [PROJECTION_LAG_RECORDS_HEADER]: String(lag.records),
-        },
-      }
-    }
+    wrapped[name] = (request: EngineRequest) => readBehind(barrier, () => operation(request))
   }
   return wrapped as Api
 }

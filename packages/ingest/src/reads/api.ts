@@ -1,4 +1,5 @@
 import { type EngineRequest, type EngineResponse, json } from '../http'
+import { type ReadBarrier, readBehind } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
 import { readManagementBody } from '../management/body'
 import type { EventRecord, IssueStatus, ProjectRecord, ReadStore } from '../ports'
@@ -74,6 +75,12 @@ export interface ReadApiOptions {
   readonly now?: () => Date
   /** Resolves `frames` (with source excerpts) of the event detail; without it `frames` is `[]`. */
   readonly sources?: Pick<SourceExcerpts, 'framesFor'>
+  /**
+   * The ingest log's read barrier: each read, once its caller may see the project, waits for
+   * the projection to pass what was acknowledged before it (issue 19). Without it, reads answer
+   * from the read model at once.
+   */
+  readonly barrier?: ReadBarrier
 }
 
 /** Creates the read operations over a store. */
@@ -81,10 +88,19 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   const { store, access } = options
   const now = options.now ?? (() => new Date())
 
-  /** Runs `fn` on the project of `:id` for a user who may see it: 401 without a user, else 404. */
+  /**
+   * Runs `fn` on the project of `:id` for a user who may see it (401 without a user, else 404),
+   * behind the read barrier: only a read that may proceed waits for the projection.
+   */
   const withProject = (
     fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
-  ): ManagementOperation => access.project(false, fn)
+  ): ManagementOperation => {
+    const { barrier } = options
+    return access.project(
+      false,
+      barrier ? (request, project) => readBehind(barrier, () => fn(request, project)) : fn,
+    )
+  }
 
   const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
   const monitorId = (request: EngineRequest) => request.params?.['monitor_id'] ?? ''
