@@ -50,9 +50,9 @@ try {
   await sql`vacuum analyze`
 
   const db = createPostgresExecutor(sql)
-  const entries = await sql<Array<{ seq: string; record: unknown }>>`
-    select seq, record from ingest_log
-     where seq > (select seq from log_consumers where name = 'projection') order by xid, seq`
+  const entries = await sql<Array<{ seq: string; xid: string; record: unknown }>>`
+    select seq, xid::text as xid, record from ingest_log
+     where seq > (select seq from log_consumers where name = 'projection') order by ingest_log.xid, ingest_log.seq`
   const times: Record<string, Record<string, number[]>> = {}
   let round = 0
   for (let r = 0; r < REPEAT; r++) {
@@ -84,12 +84,10 @@ try {
               return out
             },
           }
-          await runPlan(
-            timed,
-            plan,
-            false,
-            slice.map((e) => Number(e.seq)),
-          )
+          await runPlan(timed, plan, false, {
+            seqs: slice.map((e) => Number(e.seq)),
+            xids: slice.map((e) => e.xid),
+          })
           note('round (before commit)', performance.now() - started)
           throw new Error('rollback')
         })
@@ -116,12 +114,10 @@ try {
           return statements.map(() => [])
         },
       }
-      await runPlan(
-        explained,
-        planBatch(last.map((e) => decodeOp(e.record))),
-        false,
-        last.map((e) => Number(e.seq)),
-      )
+      await runPlan(explained, planBatch(last.map((e) => decodeOp(e.record))), false, {
+        seqs: last.map((e) => Number(e.seq)),
+        xids: last.map((e) => e.xid),
+      })
       throw new Error('rollback')
     })
     .catch((error: unknown) => {

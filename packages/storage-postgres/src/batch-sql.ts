@@ -78,6 +78,23 @@ const EVENT_VALUES = `${EVENT_COLUMNS.replace('name_key', NAME_KEY)
   )}, ${LEGACY_ID}`
 
 /**
+ * The rows of a projected statement's parameter, each joined to its ingest log entry for the
+ * payload: `$1` carries no payload, so a round's payloads are neither serialised in Node nor
+ * parsed again by PostgreSQL; they are copied out of the log's jsonb (the op's `event`, exactly
+ * what the row would have carried). Rows name their entry by (`log_xid`, `legacy_id` = seq).
+ */
+const fromLog = (input: string) =>
+  input
+    .replace('payload jsonb, legacy_id bigint)', 'legacy_id bigint, log_xid xid8)')
+    .replace(/^/, "(select r.*, l.record -> 'op' -> 'event' as payload from ")
+    .concat(' join ingest_log l on l.xid = r.log_xid and l.seq = r.legacy_id)')
+
+/** Inserts projected events (payloads from the log, see {@link fromLog}); reports nothing. */
+export const INSERT_PROJECTED_EVENTS = /* sql */ `
+insert into events (${EVENT_COLUMNS}, legacy_id)
+select ${EVENT_VALUES} from ${fromLog(EVENT_INPUT)} input order by ord`
+
+/**
  * Inserts events in batch order (with their log seq as `legacy_id` when projected); resolves
  * `(ord, legacy_id)`, or nothing without `report` (the projection, which already knows both).
  * Each row names its issue by hash; the issue upsert earlier in the same transaction has made
@@ -135,6 +152,11 @@ with input as (
 )${outbox ? OUTBOX_CTE('span') : ''}
 select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
 }
+
+/** Inserts projected spans (payloads from the log, see {@link fromLog}); reports nothing. */
+export const INSERT_PROJECTED_SPANS = /* sql */ `
+insert into spans (${SPAN_COLUMNS}, legacy_id)
+select ${SPAN_COLUMNS}, ${LEGACY_ID} from ${fromLog(SPAN_INPUT)} input order by ord`
 
 // A monitor's last_* values follow its newest check-in; its health follows the newest check-in
 // that had one ('ok' or 'error'), so late or other-status check-ins leave it alone.

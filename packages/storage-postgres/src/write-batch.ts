@@ -4,6 +4,8 @@ import { deploymentColumns } from './batch-rows'
 import {
   FIND_DEPLOYMENTS,
   INSERT_CHECK_INS,
+  INSERT_PROJECTED_EVENTS,
+  INSERT_PROJECTED_SPANS,
   insertEvents,
   insertSpans,
   UPSERT_DEPLOYMENTS,
@@ -115,22 +117,36 @@ export interface WriteBatchOptions extends WriteOptions {
 const STATEMENTS = {
   plain: { events: insertEvents(false), spans: insertSpans(false) },
   outbox: { events: insertEvents(true), spans: insertSpans(true) },
-  // The projection knows each row's legacy_id (its log seq): nothing to report back.
-  projected: { events: insertEvents(false, false), spans: insertSpans(false, false) },
+  // The projection knows each row's legacy_id (its log seq): nothing to report back, and the
+  // payloads are copied from the log entries.
+  projected: { events: INSERT_PROJECTED_EVENTS, spans: INSERT_PROJECTED_SPANS },
+}
+
+/** The ingest log entries a projected plan's ops came from, by op index. */
+export interface PlanEntries {
+  readonly seqs: readonly number[]
+  readonly xids: readonly string[]
 }
 
 /**
- * Runs a planned batch's statements in one pipeline inside the caller's transaction. `seqs`,
- * when given, are the ingest log seqs of the batch's ops (by index): projected events and spans
- * keep them as `legacy_id`, and their maps in the result stay empty (the projection needs none).
+ * Runs a planned batch's statements in one pipeline inside the caller's transaction. `log`,
+ * when given, names the ingest log entries of the batch's ops (by index): projected events and
+ * spans keep their seq as `legacy_id` and take their payload from the entry, and their maps in
+ * the result stay empty (the projection needs none).
  */
 export async function runPlan(
   tx: SqlExecutor,
   plan: BatchPlan,
   outbox: boolean,
-  seqs?: readonly number[],
+  log?: PlanEntries,
 ) {
-  const insert = outbox ? STATEMENTS.outbox : seqs ? STATEMENTS.projected : STATEMENTS.plain
+  const insert = outbox ? STATEMENTS.outbox : log ? STATEMENTS.projected : STATEMENTS.plain
+  // A projected row names its log entry instead of carrying its payload.
+  const logged = <Row extends { ord: number; payload: unknown }>({ payload, ...row }: Row) => ({
+    ...row,
+    legacy_id: log!.seqs[row.ord]!,
+    log_xid: log!.xids[row.ord]!,
+  })
   // Every statement depends only on the effects of the ones before it (events find their issue,
   // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
   const statements: Statement[] = []
@@ -148,14 +164,13 @@ export async function runPlan(
   const events = slot(
     insert.events,
     plan.events.map((row, i) => ({
-      ...row,
+      ...(log ? logged(row) : { ...row, legacy_id: null }),
       issue_hash: issueHash(plan.eventIssueKeys[i]),
-      legacy_id: seqs?.[row.ord] ?? null,
     })),
   )
   const spans = slot(
     insert.spans,
-    plan.spans.map((row) => ({ ...row, legacy_id: seqs?.[row.ord] ?? null })),
+    plan.spans.map((row) => (log ? logged(row) : { ...row, legacy_id: null })),
   )
   slot(
     UPSERT_MONITORS,

@@ -22,8 +22,7 @@ export const PROJECTION = 'projection'
  */
 export async function projectEntries(tx: SqlExecutor, entries: readonly LogEntry[]): Promise<void> {
   const ops = entries.map((e) => decodeOp(e.record))
-  const seqs = entries.map((e) => e.seq)
-  await runPlan(tx, planBatch(ops), false, seqs)
+  await runPlan(tx, planBatch(ops), false, logOf(entries))
 }
 
 /**
@@ -41,9 +40,15 @@ export async function projectEntriesSkippingStored(
     tx,
     planBatch(fresh.map((i) => ops[i]!)),
     false,
-    fresh.map((i) => entries[i]!.seq),
+    logOf(fresh.map((i) => entries[i]!)),
   )
 }
+
+/** The log entries of a plan's ops, by op index. */
+const logOf = (entries: readonly LogEntry[]) => ({
+  seqs: entries.map((e) => e.seq),
+  xids: entries.map((e) => e.xid),
+})
 
 /** True for the error a round gets when a projected id is already stored. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505'
