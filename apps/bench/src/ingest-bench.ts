@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import autocannon from 'autocannon'
 import postgres from 'postgres'
+import { type CpuMeter, cpuMeter, isNamed, microsPerRequest, parentOf, withChildren } from './cpu'
 import { createProjectWithKey } from './management-client'
 import { type RunningServer, startNode } from './processes'
 import { type Figure, peakRssMiB, saveFigures } from './results'
@@ -56,6 +57,16 @@ interface Row {
   '2xx': number
   errors: number
   'vs no-op': string
+  /** Processor µs per request of the HTTP server process. */
+  'server µs/req'?: number
+  /** Processor µs per request of PostgreSQL (postmaster and backends). */
+  'pg µs/req'?: number
+}
+
+/** Processor µs per request of a measured run: the server's and PostgreSQL's. */
+interface RunCpu {
+  readonly server: number
+  readonly postgres: number | null
 }
 
 /** One NDJSON batch of BATCH_SIZE copies of the event, each with a fresh event_id. */
@@ -98,6 +109,8 @@ interface LoadOptions {
   readonly rate?: number
   readonly duration?: number
   readonly warmUp?: boolean
+  /** Started after the warm-up, stopped after the measured run. */
+  readonly meters?: readonly CpuMeter[]
 }
 
 async function load(
@@ -125,7 +138,29 @@ async function load(
           }),
     })
   if (options.warmUp !== false) await run(2) // warm-up: JIT, connection pools, caches
-  return run(options.duration ?? DURATION)
+  for (const meter of options.meters ?? []) meter.start()
+  const result = await run(options.duration ?? DURATION)
+  const used = (options.meters ?? []).map((meter) => meter.stop())
+  cpuOf.set(result, used)
+  return result
+}
+
+/** Processor seconds each meter of a `load` used during its measured run. */
+const cpuOf = new WeakMap<autocannon.Result, number[]>()
+
+/** The meters of a server process and, when known, of PostgreSQL. */
+function meters(serverPid: number | undefined, postgres: (() => number[]) | null): CpuMeter[] {
+  return [cpuMeter(() => (serverPid ? [serverPid] : [])), ...(postgres ? [cpuMeter(postgres)] : [])]
+}
+
+/** µs per request of the run's meters (as `meters` made them). */
+function runCpu(result: autocannon.Result): RunCpu {
+  const [server = Number.NaN, postgres] = cpuOf.get(result) ?? []
+  const requests = result.requests.total
+  return {
+    server: microsPerRequest(server, requests),
+    postgres: postgres === undefined ? null : microsPerRequest(postgres, requests),
+  }
 }
 
 /** The projection lag `GET /health/ready` reports: records not projected yet and seconds behind. */
@@ -153,6 +188,7 @@ const serverEnv = {
 }
 
 function row(handler: string, r: autocannon.Result, baseline?: number): Row {
+  const cpu = cpuOf.has(r) ? runCpu(r) : undefined
   return {
     handler,
     'req/s': Math.round(r.requests.average),
@@ -161,6 +197,8 @@ function row(handler: string, r: autocannon.Result, baseline?: number): Row {
     '2xx': r['2xx'],
     errors: r.errors + r.non2xx + r.timeouts,
     'vs no-op': baseline ? `${((r.requests.average / baseline) * 100).toFixed(0)}%` : '100%',
+    ...(cpu ? { 'server µs/req': cpu.server } : {}),
+    ...(cpu?.postgres != null ? { 'pg µs/req': cpu.postgres } : {}),
   }
 }
 
@@ -179,11 +217,16 @@ async function measureTis(
   countRows: (projectId: string, server: RunningServer) => Promise<number>,
   baseline: number,
   options: LoadOptions = {},
+  postgresPids: (() => number[]) | null = null,
 ): Promise<TisRun> {
   const server = await startNode([serverMain], { ...serverEnv, ...env })
   try {
     const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
-    const result = await load(server.url, { authorization: `Bearer ${token}` }, options)
+    const result = await load(
+      server.url,
+      { authorization: `Bearer ${token}` },
+      { ...options, meters: meters(server.child.pid, postgresPids) },
+    )
     const catchUpMs = await caughtUp(server.url)
     const rssMiB = peakRssMiB(server.child.pid)
     const stored = await countRows(projectId, server)
@@ -201,10 +244,15 @@ async function measureTis(
 }
 
 /** The naive insert-per-request server on PostgreSQL (`DATABASE_URL`) or PGlite. */
-async function measureNaive(name: string, env: Record<string, string>, baseline: number) {
+async function measureNaive(
+  name: string,
+  env: Record<string, string>,
+  baseline: number,
+  postgresPids: (() => number[]) | null = null,
+) {
   const naive = await startNode(['--import', 'tsx', naiveMain], env)
   try {
-    const result = await load(naive.url, {})
+    const result = await load(naive.url, {}, { meters: meters(naive.child.pid, postgresPids) })
     return { row: row(name, result, baseline), result }
   } finally {
     await naive.stop()
@@ -317,13 +365,56 @@ async function measureLag(databaseUrl: string, rate: number, summary: string[]):
   }
 }
 
+/**
+ * What one request costs in processor time: the server's against the no-op's, PostgreSQL's
+ * against the naive server's, and both together. Steadier than rates on a shared machine.
+ */
+function cpuFigures(
+  tis: autocannon.Result,
+  naive: autocannon.Result,
+  noop: autocannon.Result,
+): Figure[] {
+  const t = runCpu(tis)
+  const n = runCpu(naive)
+  const figures: Figure[] = [
+    {
+      what: 'server processor µs per request, tis on PostgreSQL',
+      value: t.server,
+      unit: 'µs',
+      baseline: 'no-op Hono handler',
+      baselineValue: runCpu(noop).server,
+      note: 'the tis server includes its in-process projection',
+    },
+  ]
+  if (t.postgres !== null && n.postgres !== null) {
+    figures.push(
+      {
+        what: 'PostgreSQL processor µs per request, tis',
+        value: t.postgres,
+        unit: 'µs',
+        baseline: 'naive INSERT per request',
+        baselineValue: n.postgres,
+        note: 'tis: the append, the projection and the rate-limit counters',
+      },
+      {
+        what: 'server + PostgreSQL processor µs per request, tis',
+        value: t.server + t.postgres,
+        unit: 'µs',
+        baseline: 'naive INSERT per request',
+        baselineValue: n.server + n.postgres,
+      },
+    )
+  }
+  return figures
+}
+
 async function main() {
   const rows: Row[] = []
   const notes: string[] = []
   const summary: string[] = []
 
   const noop = await startNode(['--import', 'tsx', noopMain], {})
-  const baseline = await load(noop.url, {})
+  const baseline = await load(noop.url, {}, { meters: meters(noop.child.pid, null) })
   await noop.stop()
   rows.push(row('no-op Hono handler (baseline)', baseline))
   const base = baseline.requests.average
@@ -398,10 +489,16 @@ async function main() {
       >`select count(*)::int as n from events where project_id = ${projectId}`
       return r?.n ?? 0
     }
+    // PostgreSQL's processes on this machine: the postmaster (the parent of this connection's
+    // backend) and its children. None for a server elsewhere (TEST_DATABASE_URL).
+    const [backend] = await sql<Array<{ pid: number }>>`select pg_backend_pid() as pid`
+    const postmaster = backend && isNamed(backend.pid, 'postgres') ? parentOf(backend.pid) : null
+    const postgresPids = postmaster ? () => withChildren(postmaster) : null
     const naivePg = await measureNaive(
       'naive INSERT per request, PostgreSQL',
       { DATABASE_URL: pg.url },
       base,
+      postgresPids,
     )
     rows.push(naivePg.row)
     // One fingerprint (an error storm: one hot issue) against 5,000, and rate limiting off
@@ -422,6 +519,7 @@ async function main() {
           countEvents,
           base,
           options,
+          postgresPids,
         )
         rows.push(run.row)
         notes.push(
@@ -452,6 +550,7 @@ async function main() {
         baselineValue: Math.round(naivePg.result.requests.average),
         note: `naive: ${latency(naivePg.result)}`,
       },
+      ...cpuFigures(best.result, naivePg.result, baseline),
       {
         what: 'ingest p99, tis on PostgreSQL',
         value: best.result.latency.p99,
