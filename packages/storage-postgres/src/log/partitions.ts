@@ -56,6 +56,9 @@ export async function maintainLogPartitions(db: SqlExecutor, now: Date): Promise
     const dropped: string[] = []
     for (const name of [...existing].sort()) {
       if (name >= partitionName(today)) continue
+      // Lock before looking: an append that wrote to this day (a late clock) and commits after
+      // the look would otherwise be dropped with the partition once the drop got its lock.
+      await tx.query(`lock table ${name} in access exclusive mode`)
       const [row] = await tx.query<{ unread: boolean }>(unread(name))
       if (row?.unread) continue
       await tx.query(`drop table ${name}`)
