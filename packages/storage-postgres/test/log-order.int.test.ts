@@ -10,49 +10,52 @@ import { openPostgresStore, type PostgresIngestStore } from '../src/index'
 // neither skip the late row nor project the early one twice, whichever of the two writers
 // took its transaction id first.
 
-describeWithTestDatabase('ingest log order under concurrent writers', (url) => {
+/** A store and a client on a schema of the suite's own, created before it and dropped after. */
+function ownSchema(url: string) {
   const schema = `tis_log_${randomBytes(6).toString('hex')}`
   const options = { max: 4, onnotice: () => {}, connection: { search_path: schema } } as const
-  let admin: postgres.Sql
-  let store: PostgresIngestStore
-  let slow: postgres.ReservedSql
-  let sql: postgres.Sql
-
+  const own = {} as { store: PostgresIngestStore; sql: postgres.Sql; slow: postgres.ReservedSql }
+  let admin: postgres.Sql | undefined
   beforeAll(async () => {
     admin = postgres(url, { max: 1, onnotice: () => {} })
     await admin.unsafe(`create schema ${schema}`)
-    store = await openPostgresStore(url, { client: options })
-    sql = postgres(url, options)
-    slow = await sql.reserve()
+    own.store = await openPostgresStore(url, { client: options })
+    own.sql = postgres(url, options)
+    own.slow = await own.sql.reserve()
   })
   afterAll(async () => {
-    slow?.release()
-    await sql?.end()
-    await store?.close()
+    own.slow?.release()
+    await own.sql?.end()
+    await own.store?.close()
     await admin?.unsafe(`drop schema ${schema} cascade`)
     await admin?.end()
   })
+  return own
+}
+
+describeWithTestDatabase('ingest log order under concurrent writers', (url) => {
+  const own = ownSchema(url)
 
   const count = async (projectId: string) =>
-    Number((await sql`select count(*) as n from events where project_id = ${projectId}`)[0]!.n)
+    Number((await own.sql`select count(*) as n from events where project_id = ${projectId}`)[0]!.n)
 
   /** A log row written by the "slow" writer, whose transaction stays open until `commit()`. */
   async function slowAppend(projectId: string, takeXidFirst: boolean) {
-    await slow.unsafe('begin')
-    const seq = Number((await slow.unsafe(`select nextval('ingest_log_seq') as s`))[0]!['s'])
-    if (takeXidFirst) await slow.unsafe('select pg_current_xact_id()')
+    await own.slow.unsafe('begin')
+    const seq = Number((await own.slow.unsafe(`select nextval('ingest_log_seq') as s`))[0]!['s'])
+    if (takeXidFirst) await own.slow.unsafe('select pg_current_xact_id()')
     const op = eventOp(projectId)
     const record = { v: 1, op: JSON.parse(JSON.stringify(op)) }
     return {
       seq,
       async insert() {
-        await slow.unsafe(
+        await own.slow.unsafe(
           `insert into ingest_log (seq, project_id, id, kind, received_at, record)
            values ($1, $2, $3, 'event', now(), $4::text::jsonb)`,
           [seq, projectId, randomUUID(), JSON.stringify(record)],
         )
       },
-      commit: () => slow.unsafe('commit'),
+      commit: () => own.slow.unsafe('commit'),
     }
   }
 
@@ -61,23 +64,57 @@ describeWithTestDatabase('ingest log order under concurrent writers', (url) => {
     ['the fast writer took its transaction id first', false],
   ])('%s', (_, takeXidFirst) => {
     it('projects the late row once, after it commits, never skipping it', async () => {
-      const { projectId } = await seedProject(store)
-      while ((await store.project(1000)).more);
+      const { projectId } = await seedProject(own.store)
+      while ((await own.store.project(1000)).more);
       const late = await slowAppend(projectId, takeXidFirst)
       if (takeXidFirst) await late.insert()
-      const [fast] = await store.append([eventOp(projectId)])
+      const [fast] = await own.store.append([eventOp(projectId)])
       expect(fast!.legacyId).toBeGreaterThan(late.seq)
       if (!takeXidFirst) await late.insert()
       // The slow row is not committed: whatever the projection reads now, it must come back
       // for the slow row later.
-      await store.project(1000)
+      await own.store.project(1000)
       await late.commit()
-      while ((await store.project(1000)).more);
+      while ((await own.store.project(1000)).more);
       expect(await count(projectId)).toBe(2)
-      expect(await store.pendingTarget()).toBeNull()
+      expect(await own.store.pendingTarget()).toBeNull()
       const seqs =
-        await sql`select legacy_id from events where project_id = ${projectId} order by legacy_id`
+        await own.sql`select legacy_id from events where project_id = ${projectId} order by legacy_id`
       expect(seqs.map((r) => Number(r['legacy_id']))).toEqual([late.seq, fast!.legacyId])
     })
+  })
+})
+
+// Consumers read in (xid, seq) order, xid as a number. Their queries return xid as text (it
+// may pass 2^53); an ORDER BY that named the text column sorted xid 10 before 9, so a round
+// smaller than the backlog moved the position past entries it had not read: acknowledged
+// records never projected. The entries here carry chosen transaction ids across a digit
+// boundary, far below every running transaction, so the consumer may read them at once. A
+// schema of its own: the projection's position starts at the beginning.
+describeWithTestDatabase('ingest log consumers order xids as numbers', (url) => {
+  const own = ownSchema(url)
+
+  it('projects every entry, one per round, when xids cross a digit boundary', async () => {
+    const { projectId } = await seedProject(own.store)
+    const xids = [8, 9, 10, 11, 99, 100]
+    for (const xid of xids) {
+      const op = eventOp(projectId)
+      await own.sql.unsafe(
+        `insert into ingest_log (seq, xid, project_id, id, kind, received_at, record)
+         values (nextval('ingest_log_seq'), $1::text::xid8, $2, $3, 'event', now(),
+                 $4::text::jsonb)`,
+        [String(xid), projectId, op.id, JSON.stringify({ v: 1, op: { ...op, id: op.id } })],
+      )
+    }
+    let rounds = 0
+    while ((await own.store.project(1)).projected > 0) rounds++
+    expect(rounds).toBe(xids.length)
+    const [row] =
+      await own.sql`select count(*)::int as n from events where project_id = ${projectId}`
+    expect(row!['n']).toBe(xids.length)
+    expect(await own.store.pendingTarget()).toBeNull()
+    const [position] = await own.sql`select xid::text as xid from log_consumers
+                                  where name = 'projection'`
+    expect(position!['xid']).toBe('100')
   })
 })
