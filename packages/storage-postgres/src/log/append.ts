@@ -21,7 +21,9 @@ export type AppendOutcome =
 // A key another transaction holds uncommitted makes ON CONFLICT wait for it, so of two
 // concurrent appends of one key exactly one is fresh. It also counts the batch's projects that
 // do not exist: the log has no foreign key (a check per row cost a sixth of the statement),
-// projects are never deleted (only archived), so one look-up per distinct project suffices.
+// projects are never deleted (only archived), so one look-up per distinct project suffices;
+// with one, it writes nothing at all. The statement is atomic on its own: it needs no
+// transaction around it.
 const APPEND = /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
@@ -34,14 +36,16 @@ with input as (
 ), claimed as (
   insert into ingest_keys (kind, key, project_id, id, seq)
   select kind, key, project_id, id, case when kind = 'check_in' then null else seq end
-    from numbered where key is not null order by key, kind
+    from numbered where key is not null and (select n from unknown_projects) = 0
+   order by key, kind
   on conflict (key, kind) do nothing
   returning key, kind
 ), appended as (
   insert into ingest_log (seq, project_id, id, kind, received_at, record)
   select n.seq, n.project_id, n.id, n.kind, n.received_at, n.record
     from numbered n
-   where n.key is null or (n.key, n.kind) in (select key, kind from claimed)
+   where (select n from unknown_projects) = 0
+     and (n.key is null or (n.key, n.kind) in (select key, kind from claimed))
   returning seq
 )
 select n.k, n.seq, (n.key is null or (n.key, n.kind) in (select key, kind from claimed)) as fresh,
@@ -94,9 +98,10 @@ function keyOf(op: LoggedOp): string | null {
 }
 
 /**
- * Appends ops to the ingest log inside the caller's transaction and says, for each op in
- * order, whether it was appended (its `seq`) or repeats a stored key. A repeat of an earlier op
- * of the same batch is answered like that op's first occurrence.
+ * Appends ops to the ingest log and says, for each op in order, whether it was appended (its
+ * `seq`) or repeats a stored key. A repeat of an earlier op of the same batch is answered like
+ * that op's first occurrence. The append is one statement, atomic by itself: `tx` may be a
+ * transaction (with other writes) or the pool (it commits on its own).
  */
 export async function appendToLog(
   tx: SqlExecutor,
@@ -127,7 +132,7 @@ export async function appendToLog(
   const taken: number[] = []
   if (rows.length > 0) {
     const appended = await tx.query<AppendedRow>(APPEND, [toJsonParam(rows)])
-    // Thrown inside the caller's transaction, which rolls the whole append back.
+    // The statement wrote nothing; inside a caller's transaction, this rolls the rest back.
     if ((appended[0]?.unknown_projects ?? 0) > 0) {
       throw new StoreError('not_found', 'the batch names a project that does not exist')
     }

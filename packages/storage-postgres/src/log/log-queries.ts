@@ -75,6 +75,12 @@ export function createLogQueries(
       if (isLogged(op)) logged.push({ index, op })
       else direct.push({ index, op })
     })
+    // Records only, and no group to roll back: the append statement commits on its own, without
+    // a BEGIN and COMMIT around it (two round trips and a reserved connection per batch).
+    if (direct.length === 0 && !write.allOrNothing) {
+      const outcomes = await appendToLog(db, batch as readonly LoggedOp[])
+      return batch.map((op, i) => resultOf(op as LoggedOp, outcomes[i]!))
+    }
     try {
       return await db.transaction(async (tx) => {
         const results: WriteResult[] = new Array(batch.length)
