@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import type { WriteOp } from '@tis/ingest'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { eventOp, seedProject } from '@tis/test-utils/store-fixtures'
+import { eventOp, seedProject, spanOp } from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresStore, type PostgresIngestStore } from '../src/index'
@@ -116,5 +117,88 @@ describeWithTestDatabase('ingest log consumers order xids as numbers', (url) => 
     const [position] = await own.sql`select xid::text as xid from log_consumers
                                   where name = 'projection'`
     expect(position!['xid']).toBe('100')
+  })
+})
+
+// The projection plans rows from the logged op and copies the payload from the log in SQL
+// (INSERT_PROJECTED_*): every column, and the payload, must come out as the direct write makes
+// them, including the values an event carries only in its context.
+describeWithTestDatabase('projected rows equal directly written rows', (url) => {
+  const own = ownSchema(url)
+
+  /** Fields only in `context`, where the normaliser's copy would be, and a large rest. */
+  const context = (extra: Record<string, unknown>) => ({
+    environment: 'staging',
+    release: 'api@2.0.0',
+    trace_id: 'ab'.repeat(16),
+    request_id: 'req-1',
+    session_id: 'sess-1',
+    user_id: 'user-1',
+    tags: { region: 'eu', host: 'web-1' },
+    request: { method: 'GET', url: 'https://x.test/a', headers: { 'user-agent': 'probe' } },
+    exception: { exception_class: 'TypeError', frames: [{ file: 'a.ts', line: 1 }] },
+    ...extra,
+  })
+  const events = (projectId: string): WriteOp[] => [
+    eventOp(projectId, {
+      event: {
+        event_type: 'transaction',
+        message: 'GET /a',
+        context: context({
+          transaction_name: 'GET /a',
+          duration_ms: 12.5,
+          response: { status: '503' },
+        }),
+      },
+    }),
+    eventOp(projectId, {
+      event: { event_type: 'metric', message: 'queue.depth', context: context({ value: 7 }) },
+    }),
+    eventOp(projectId, {
+      issue: { hash: 'c'.repeat(64) },
+      event: { context: context({ http: { status_code: 502 }, duration_ms: 3 }) },
+    }),
+    spanOp(projectId, 'cd'.repeat(16), {
+      trace_id: undefined,
+      span_id: undefined,
+      started_at: undefined,
+      ended_at: undefined,
+      context: context({
+        trace_id: 'ef'.repeat(16),
+        span_id: '0123456789abcdef',
+        parent_span_id: 'fedcba9876543210',
+        kind: 'server',
+        started_at: '2026-11-26T10:00:00.000Z',
+        ended_at: '2026-11-26T10:00:00.250Z',
+      }),
+    }),
+  ]
+  const EVENT_COLUMNS = `event_type, level, message, fingerprint, occurred_at, received_at,
+    environment, release, trace_id, request_id, session_id, user_id, transaction_name,
+    duration_ms, status_code, value, name_key, is_error, payload`
+  const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, name, kind, started_at, ended_at,
+    duration_ms, environment, release, received_at, payload`
+
+  it('stores every column and the whole payload of events and spans alike', async () => {
+    const direct = await seedProject(own.store)
+    const logged = await seedProject(own.store)
+    await own.store.writeBatch(events(direct.projectId))
+    await own.store.append(events(logged.projectId))
+    while ((await own.store.project(1000)).more);
+    const rows = async (table: string, columns: string, projectId: string) =>
+      own.sql.unsafe(`select ${columns} from ${table} where project_id = $1 order by legacy_id`, [
+        projectId,
+      ])
+    for (const [table, columns] of [
+      ['events', EVENT_COLUMNS],
+      ['spans', SPAN_COLUMNS],
+    ] as const) {
+      const expected = await rows(table, columns, direct.projectId)
+      expect(expected.length).toBeGreaterThan(0)
+      expect(await rows(table, columns, logged.projectId)).toEqual(expected)
+    }
+    const statuses = await own.sql`select status_code from events
+      where project_id = ${logged.projectId} order by legacy_id`
+    expect(statuses.map((r) => r['status_code'])).toEqual([503, null, 502])
   })
 })
