@@ -29,14 +29,14 @@ with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
     k int, project_id uuid, id uuid, kind text, key uuid, received_at timestamptz, record jsonb)
 ), unknown_projects as (
-  select count(*)::int as n from (select distinct project_id from input) i
+  select count(*)::int as missing from (select distinct project_id from input) i
    where not exists (select 1 from projects p where p.id = i.project_id)
 ), numbered as (
   select input.*, nextval('ingest_log_seq') as seq from input
 ), claimed as (
   insert into ingest_keys (kind, key, project_id, id, seq)
   select kind, key, project_id, id, case when kind = 'check_in' then null else seq end
-    from numbered where key is not null and (select n from unknown_projects) = 0
+    from numbered where key is not null and (select missing from unknown_projects) = 0
    order by key, kind
   on conflict (key, kind) do nothing
   returning key, kind
@@ -44,12 +44,12 @@ with input as (
   insert into ingest_log (seq, project_id, id, kind, received_at, record)
   select n.seq, n.project_id, n.id, n.kind, n.received_at, n.record
     from numbered n
-   where (select n from unknown_projects) = 0
+   where (select missing from unknown_projects) = 0
      and (n.key is null or (n.key, n.kind) in (select key, kind from claimed))
   returning seq
 )
 select n.k, n.seq, (n.key is null or (n.key, n.kind) in (select key, kind from claimed)) as fresh,
-       (select n from unknown_projects) as unknown_projects
+       (select missing from unknown_projects) as unknown_projects
   from numbered n`
 
 // A separate statement, so it sees keys that a concurrent batch committed while we waited.
