@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClient } from './support/client'
 import { openPage, serverFetcher, signIn, submitForm } from './support/dashboard-session'
 import { ADMIN_TOKEN, SUITE_ENV } from './support/harness'
-import { type ServerProcess, startServerProcess } from './support/spawn'
+import { projected, type ServerProcess, startServerProcess } from './support/spawn'
 
 const CAP = 20
 const REQUESTS = 90
@@ -78,6 +78,9 @@ describeWithTestDatabase('three server processes on one PostgreSQL', (baseUrl) =
       .filter((r) => r.status === 201)
       .map((r) => Number(r.headers.get('x-ratelimit-remaining')))
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: CAP }, (_, i) => i))
+    // The table is read directly, not through the read barrier: wait for the projection (one
+    // position for the three instances) to pass every acknowledged event.
+    await projected(urls[0]!)
     const [row] = await sql<{ n: number }[]>`
       select count(*)::int as n from events where project_id = ${project.id}`
     expect(row?.n).toBe(CAP)
