@@ -71,15 +71,15 @@ export function createProjectionRuntime(options: ProjectionRuntimeOptions): Proj
       ? createProjector({
           store,
           roundSize,
-          onError: (error, during) =>
-            during === 'drain'
-              ? logger.warn(
-                  'could not project the rest of the ingest log at shutdown; it will be at the next start',
-                  { error: error instanceof Error ? error.message : String(error) },
-                )
-              : logger.error(`ingest log ${during} failed; retrying`, {
-                  error: error instanceof Error ? error.message : String(error),
-                }),
+          onError: (error, during) => {
+            const fields = { error: error instanceof Error ? error.message : String(error) }
+            if (during === 'drain') {
+              logger.warn(
+                'could not project the rest of the ingest log at shutdown; it will be at the next start',
+                fields,
+              )
+            } else logger.error(`ingest log ${during} failed; retrying`, fields)
+          },
         })
       : undefined
   const progress = projector ? { progress: projector.onProgress, hurry: projector.hurry } : {}

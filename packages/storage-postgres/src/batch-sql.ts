@@ -62,12 +62,15 @@ const IS_ERROR = `case when input.event_type = 'transaction' then
     coalesce(input.status_code >= 500, false)
     or coalesce(lower(input.level) in ('error', 'fatal'), false) end`
 
+/** The last columns of an events or spans input: a projected input swaps them ({@link fromLog}). */
+const PAYLOAD_TAIL = 'payload jsonb, legacy_id bigint)'
+
 const EVENT_INPUT = /* sql */ `jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, event_type text, level text, message text,
     fingerprint text, occurred_at timestamptz, received_at timestamptz, environment text,
     release text, trace_id text, request_id text, session_id text, user_id text,
     transaction_name text, duration_ms float8, status_code int, value float8, issue_hash text,
-    payload jsonb, legacy_id bigint)`
+    ${PAYLOAD_TAIL}`
 
 /** The `events` row of each `input` row; its issue is looked up by hash. */
 const EVENT_VALUES = `${EVENT_COLUMNS.replace('name_key', NAME_KEY)
@@ -85,7 +88,7 @@ const EVENT_VALUES = `${EVENT_COLUMNS.replace('name_key', NAME_KEY)
  */
 const fromLog = (input: string) =>
   input
-    .replace('payload jsonb, legacy_id bigint)', 'legacy_id bigint, log_xid xid8)')
+    .replace(PAYLOAD_TAIL, 'legacy_id bigint, log_xid xid8)')
     .replace(/^/, "(select r.*, l.record -> 'op' -> 'event' as payload from ")
     .concat(' join ingest_log l on l.xid = r.log_xid and l.seq = r.legacy_id)')
 
@@ -130,7 +133,7 @@ const SPAN_COLUMNS = `id, project_id, trace_id, span_id, parent_span_id, name, k
 const SPAN_INPUT = /* sql */ `jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
     name text, kind text, started_at timestamptz, ended_at timestamptz, duration_ms float8,
-    environment text, release text, received_at timestamptz, payload jsonb, legacy_id bigint)`
+    environment text, release text, received_at timestamptz, ${PAYLOAD_TAIL}`
 
 /**
  * Inserts spans in batch order; resolves `(ord, legacy_id)`, or nothing without `report`. With

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { StoreError } from '@tis/ingest'
 import { spanIdentity } from '../dedupe'
 import type { SqlExecutor } from '../executor'
 import { toJsonParam } from '../json-param'
+import { unknownProject } from '../project-check'
 import { encodeOp, type LoggedOp } from './log-record'
 
 /** What acceptance found out about one logged op. */
@@ -134,7 +134,7 @@ export async function appendToLog(
     const appended = await tx.query<AppendedRow>(APPEND, [toJsonParam(rows)])
     // The statement wrote nothing; inside a caller's transaction, this rolls the rest back.
     if ((appended[0]?.unknown_projects ?? 0) > 0) {
-      throw new StoreError('not_found', 'the batch names a project that does not exist')
+      throw unknownProject()
     }
     for (const row of appended) {
       if (row.fresh) outcomes[row.k] = { fresh: true, seq: Number(row.seq) }
