@@ -1,3 +1,4 @@
+export * from './answers'
 export * from './check-in'
 export * from './context'
 export { CONTEXT_RULES, type ContextRule } from './context-rules'

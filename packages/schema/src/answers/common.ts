@@ -1,0 +1,52 @@
+import * as z from 'zod'
+
+// Building blocks of the answers' schemas (read API, management API, source settings, account).
+// Every answer object is a `z.strictObject`: its JSON Schema says `additionalProperties: false`,
+// so a serialiser that adds a field the schema does not declare fails the response check.
+
+/** A uuid as the API writes it. */
+export const uuidField = z.uuid()
+
+/** An RFC 3339 instant as the API writes it (`Date#toISOString`). */
+export const dateTimeField = z.iso.datetime({ offset: true })
+
+/** A stored instant: `null` only for one an old database holds without an RFC 3339 form. */
+export const storedTimeField = dateTimeField.nullable().meta({
+  description:
+    'null only for an instant stored before issue 18 that has no RFC 3339 form (a BC date, ±infinity).',
+})
+
+/** A stored link: an http(s) URL, else null (also for a stored link of another scheme). */
+export const linkField = z
+  .string()
+  .regex(/^https?:\/\//i)
+  .nullable()
+  .meta({
+    format: 'uri',
+    description:
+      'An http or https URL; null when absent or when the stored value has another scheme.',
+  })
+
+/** A string that may be null. */
+export const nullableString = z.string().nullable()
+
+/** A number that may be null. */
+export const nullableNumber = z.number().nullable()
+
+/**
+ * Registers `schema` as the component `name` of the OpenAPI document (`#/components/schemas/name`):
+ * other schemas and the generated paths refer to it by `$ref`.
+ */
+export function component<T extends z.ZodType>(name: string, schema: T, description?: string): T {
+  return schema.meta({ id: `tis.${name}`, ...(description ? { description } : {}) })
+}
+
+/** One page of a list answer, newest first: `{ [key]: item[], next_cursor }`. */
+export function pageOf<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.strictObject({
+    [key]: z.array(item),
+    next_cursor: nullableString.meta({
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    }),
+  } as { [P in K]: z.ZodArray<T> } & { next_cursor: z.ZodNullable<z.ZodString> })
+}
