@@ -1,4 +1,4 @@
-import type { Command } from './commands'
+import type { Command } from './command'
 import { table } from './format'
 
 /** A dashboard session as `GET /api/v1/users/me/sessions` lists it. */
@@ -20,8 +20,29 @@ interface RotatedJson {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** `tis users sessions`, `users sign-out-everywhere` and `users rotate-token`: your own account. */
+/**
+ * `tis users create` (administrators), then your own account: `users sessions`,
+ * `users sign-out-everywhere` and `users rotate-token`.
+ */
 export const ACCOUNT_COMMANDS: readonly Command[] = [
+  {
+    name: 'users create',
+    args: ['<email>'],
+    summary: 'Create a user (administrators only); prints its access token once.',
+    async run({ client, args }) {
+      const json = (await client.request('POST', '/api/v1/users', {
+        user: { email: args[0] },
+      })) as {
+        user: { id: string; email: string; admin: boolean }
+        access_token: string
+      }
+      return {
+        json,
+        human: () =>
+          `Created user ${json.user.email} (${json.user.id})${json.user.admin ? ', administrator' : ''}.\nAccess token (shown only now): ${json.access_token}\n`,
+      }
+    },
+  },
   {
     name: 'users sessions',
     args: [],

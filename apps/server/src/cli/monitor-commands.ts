@@ -1,12 +1,12 @@
 import { type ApiClient, ApiError } from './client'
-import type { Command } from './commands'
+import type { Command } from './command'
 import {
   type CheckInJson,
   checkInTable,
   type MonitorDetailJson,
   monitorHeading,
 } from './format-check-ins'
-import { id, more, queryString } from './read-commands'
+import { id, more, queryString } from './request-parts'
 
 /** The flags of `monitors check-ins`; `project` and `environment` pick the monitor. */
 export const CHECK_IN_FLAGS = [

@@ -1,4 +1,4 @@
-import type { Command } from './commands'
+import type { Command } from './command'
 import {
   type MetricSeriesJson,
   metricTable,
@@ -9,7 +9,7 @@ import {
   traceTree,
   transactionTable,
 } from './format-performance'
-import { id, more, queryString } from './read-commands'
+import { id, more, queryString } from './request-parts'
 
 /** The query flags of `transactions`. */
 export const TRANSACTION_FLAGS = ['since', 'until', 'environment', 'release', 'limit'] as const

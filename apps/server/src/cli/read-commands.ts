@@ -1,4 +1,4 @@
-import type { Command } from './commands'
+import type { Command } from './command'
 import {
   type DeploymentJson,
   deploymentTable,
@@ -11,6 +11,7 @@ import {
   monitorTable,
 } from './format'
 import { type EventDetailJson, eventDetails } from './format-event'
+import { id, more, queryString } from './request-parts'
 
 /** The query flags of `issues` and `events`: `--trace-id` is sent as `trace_id`, and so on. */
 export const ISSUE_FLAGS = ['status', 'environment', 'release', 'q', 'limit', 'cursor'] as const
@@ -36,26 +37,6 @@ export const EVENT_FLAGS = [
 export const MONITOR_FLAGS = ['environment', 'limit', 'cursor'] as const
 /** The query flags of `deployments`. */
 export const DEPLOYMENT_FLAGS = ['environment', 'release', 'repository', 'limit', 'cursor'] as const
-
-/** A path segment, percent-encoded. */
-export const id = (value: string) => encodeURIComponent(value)
-
-/** The query string of the flags given; the server validates the values (422). */
-export function queryString(
-  flags: readonly string[],
-  values: Readonly<Record<string, string | undefined>>,
-): string {
-  const query = new URLSearchParams()
-  for (const flag of flags) {
-    const value = values[flag]
-    if (value !== undefined) query.set(flag.replaceAll('-', '_'), value)
-  }
-  const text = query.toString()
-  return text === '' ? '' : `?${text}`
-}
-
-/** The hint under a page that has a next one. */
-export const more = (next: string | null) => (next ? `More: repeat with --cursor ${next}\n` : '')
 
 function statusCommand(verb: string, status: string, summary: string): Command {
   return {

@@ -1,5 +1,5 @@
-import type { Command } from './commands'
-import { id } from './read-commands'
+import type { Command } from './command'
+import { id } from './request-parts'
 
 /** The flags of `source-settings set`; `default` clears a setting. */
 export const SOURCE_FLAGS = [
