@@ -1,5 +1,5 @@
 import type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
-import type { ProjectStatus } from './management-records'
+import type { ProjectStatus } from './project-status'
 
 /** What a credential is: a project API key, or (issue 4) a short-lived mobile ingest token. */
 export type CredentialKind = 'api_key' | 'mobile'

@@ -34,9 +34,9 @@ export type {
   MemberRecord,
   MobileTokenRecord,
   ProjectRecord,
-  ProjectStatus,
   UserRecord,
 } from './management-records'
+export type { ProjectStatus } from './project-status'
 export type { RateLimitStore, WindowIncrement } from './rate-limits'
 export type {
   CheckInQuery,

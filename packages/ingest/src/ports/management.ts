@@ -5,9 +5,9 @@ import type {
   MemberRecord,
   MobileTokenRecord,
   ProjectRecord,
-  ProjectStatus,
   UserRecord,
 } from './management-records'
+import type { ProjectStatus } from './project-status'
 
 /** Users and their access tokens. */
 export interface UserStore {

@@ -1,6 +1,6 @@
 import { type EngineResponse, json } from '../http'
 import type { KeysetCursor } from '../ports'
-import type { QueryResult } from './query-fields'
+import type { QueryResult } from './query-result'
 import { isValidDate } from './stored-values'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

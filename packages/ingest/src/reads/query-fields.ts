@@ -1,8 +1,11 @@
 import { isRfc3339DateTime, parseDateTime } from '@tis/schema'
 import { z } from 'zod'
 import { decodeCursor } from './cursor'
+import type { QueryResult } from './query-result'
 
 // The query parameters the read API's lists share, and how a query is parsed into a port's query.
+
+export type { QueryResult } from './query-result'
 
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 50
@@ -53,9 +56,6 @@ export const time = z
 
 /** An optional UUID. */
 export const uuid = z.string().regex(UUID, 'must be a UUID').optional()
-
-/** A parsed query, or the 422 messages, each naming its parameter. */
-export type QueryResult<T> = { ok: true; value: T } | { ok: false; errors: string[] }
 
 /** A query string as the host parsed it. */
 export type RawQuery = Readonly<Record<string, string | undefined>>
