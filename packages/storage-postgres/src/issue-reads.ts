@@ -1,0 +1,53 @@
+import type { ReadStore } from '@tis/ingest'
+import type { SqlExecutor } from './executor'
+import { conditions } from './read-conditions'
+import { ISSUE_COLUMNS, toIssue } from './read-rows'
+import { isUuid } from './uuid'
+
+/** The issue inbox: one issue, a filtered page of them, a status change. */
+export function createIssueQueries(
+  db: SqlExecutor,
+): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus'> {
+  return {
+    async findIssue(projectId, issueId) {
+      if (!isUuid(issueId)) return null
+      const rows = await db.query(
+        `select ${ISSUE_COLUMNS} from issues i where i.project_id = $1::uuid and i.id = $2::uuid`,
+        [projectId, issueId],
+      )
+      return rows[0] ? toIssue(rows[0]) : null
+    },
+
+    async listIssues(query) {
+      const c = conditions(query.projectId)
+      if (query.status !== null) c.where.push(`i.status = ${c.param(query.status, 'text')}`)
+      c.contains('i.title', query.q)
+      if (query.environment !== undefined || query.release !== undefined) {
+        const e = ['e.issue_id = i.id', 'e.project_id = i.project_id']
+        if (query.environment !== undefined) {
+          const p = c.param(query.environment, 'text')
+          e.push(`e.environment = ${p}`)
+        }
+        if (query.release !== undefined) e.push(`e.release = ${c.param(query.release, 'text')}`)
+        c.where.push(`exists (select 1 from events e where ${e.join(' and ')})`)
+      }
+      c.after('i.last_seen_at', 'i.id', query.after)
+      const rows = await db.query(
+        `select ${ISSUE_COLUMNS} from issues i where i.project_id = $1::uuid${c.sql()}
+         order by i.last_seen_at desc, i.id desc limit ${c.param(query.limit, 'int')}`,
+        c.params,
+      )
+      return rows.map(toIssue)
+    },
+
+    async setIssueStatus(projectId, issueId, status) {
+      if (!isUuid(issueId)) return null
+      const rows = await db.query(
+        `update issues i set status = $3::text where i.project_id = $1::uuid and i.id = $2::uuid
+         returning ${ISSUE_COLUMNS}`,
+        [projectId, issueId, status],
+      )
+      return rows[0] ? toIssue(rows[0]) : null
+    },
+  }
+}
