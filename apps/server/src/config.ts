@@ -3,12 +3,12 @@ import type { BatchLimits, RateLimitSettings } from '@tis/ingest'
 import type { PgliteSync } from '@tis/storage-postgres'
 import {
   CONFIG_VARIABLES,
-  type COOKIE_SECURE_MODES,
   type ConfigVariableName,
   configEnvSchema,
   type ParsedEnvironment,
-  type RATE_LIMIT_STORES,
 } from './config-schema'
+import type { RATE_LIMIT_STORES } from './config-variables-limits'
+import type { COOKIE_SECURE_MODES } from './config-variables-web'
 import type { LogLevel } from './logger'
 
 /** Where the server keeps its data. */
