@@ -11,17 +11,16 @@ import {
   startTestClickHouse,
 } from '@tis/test-utils/clickhouse'
 import { startTestPostgres } from '@tis/test-utils/postgres'
-import autocannon from 'autocannon'
 import postgres from 'postgres'
-import { createDrainClickHouse, type DrainClickHouse } from './drain-clickhouse'
+import { BENCH_EVENT_BODY as body } from './bench-event'
+import { createDrainClickHouse } from './drain-clickhouse'
 import { measureDrainInterleaved } from './drain-interleaved'
 import { measureLag, quantile } from './drain-lag'
-import { startWorker } from './drain-worker'
+import { drainRound, EVENTS, fmt, untilDrained } from './drain-round'
 import { createProjectWithKey } from './management-client'
-import { type RunningServer, startNode } from './processes'
+import { startNode } from './processes'
 import { type Figure, saveFigures } from './results'
 
-const EVENTS = Number(process.env['BENCH_DRAIN_EVENTS'] ?? 60_000)
 const RATES = (process.env['BENCH_DRAIN_RATES'] ?? '500,1500').split(',').map(Number)
 const LAG_SECONDS = Number(process.env['BENCH_DRAIN_LAG_SECONDS'] ?? 15)
 const TWO_WORKERS = process.env['BENCH_DRAIN_TWO_WORKERS'] !== '0'
@@ -32,129 +31,12 @@ const PACING_MS = 1_000
 const ADMIN_TOKEN = `tis_user_${'d'.repeat(48)}`
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const serverMain = join(root, 'apps/server/dist/main.js')
-const serverCli = join(root, 'apps/server/dist/cli.js')
-
-// The same typical error event as ingest-bench.ts.
-const body = JSON.stringify({
-  event: {
-    event_type: 'error',
-    message: "TypeError: Cannot read properties of undefined (reading 'id')\n    at handler",
-    level: 'error',
-    environment: 'production',
-    release: 'api@1.42.0',
-    trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
-    transaction_name: 'GET /orders/:id',
-    context: {
-      exception: { exception_class: 'TypeError' },
-      request: { method: 'GET', url: 'https://api.acme.test/orders/17', route: '/orders/:id' },
-      tags: { region: 'eu-west-1' },
-    },
-  },
-})
 
 interface Row {
   measurement: string
   result: string
   baseline: string
   ratio: string
-}
-
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function queueDepth(url: string): Promise<number> {
-  const res = await fetch(`${url}/health/analytics_store`)
-  const json = (await res.json()) as { queue?: { depth?: number } | null }
-  const depth = json.queue?.depth
-  if (typeof depth !== 'number') throw new Error(`no queue depth: ${JSON.stringify(json)}`)
-  return depth
-}
-
-/** Polls readiness until the projection has caught up with what was accepted. */
-async function untilProjected(url: string) {
-  const deadline = performance.now() + 300_000
-  let json: { projection?: { records?: number } } = {}
-  while (performance.now() < deadline) {
-    const res = await fetch(`${url}/health/ready`)
-    json = (await res.json()) as typeof json
-    if (json.projection?.records === 0) return
-    await sleep(200)
-  }
-  throw new Error(`the projection did not catch up in 300 s: ${JSON.stringify(json)}`)
-}
-
-/** Polls until the outbox is empty and ClickHouse holds `rows` rows; ms it took. */
-async function untilDrained(
-  url: string,
-  ch: DrainClickHouse,
-  rows: number,
-  onSample?: (rows: number) => void,
-) {
-  const timeoutMs = 120_000
-  const deadline = performance.now() + timeoutMs
-  while (performance.now() < deadline) {
-    const [depth, counts] = await Promise.all([queueDepth(url), ch.counts()])
-    onSample?.(counts.rows)
-    if (depth === 0 && counts.rows >= rows) return { at: performance.now(), counts }
-    await sleep(100)
-  }
-  const counts = await ch.counts()
-  throw new Error(
-    `not drained in ${timeoutMs / 1_000} s: outbox ${await queueDepth(url)}, ClickHouse ${counts.rows}/${rows} rows`,
-  )
-}
-
-interface DrainRound {
-  readonly rowsPerSecond: number
-  readonly note: string
-}
-
-/** Fills the outbox with `EVENTS` events over HTTP, then times `workers` `tis worker`s. */
-async function drainRound(
-  server: RunningServer,
-  token: string,
-  ch: DrainClickHouse,
-  workers: number,
-  env: Record<string, string>,
-): Promise<DrainRound> {
-  const before = await ch.counts()
-  const fill = await autocannon({
-    url: `${server.url}/api/v1/ingest_events`,
-    method: 'POST',
-    connections: 100,
-    amount: EVENTS,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body,
-  })
-  const accepted = fill['2xx']
-  // The export follows the projection: time the drain of projected rows only.
-  await untilProjected(server.url)
-  const depth = await queueDepth(server.url)
-  const started = await Promise.all(
-    Array.from({ length: workers }, () => startWorker(serverCli, env)),
-  )
-  try {
-    const t0 = Math.min(...started.map((w) => w.startedAt))
-    // When each batch became visible: where the time goes between batches.
-    const steps: string[] = []
-    let seen = before.rows
-    const { at, counts } = await untilDrained(server.url, ch, before.rows + accepted, (n) => {
-      if (n === seen) return
-      steps.push(`+${fmt(n - seen)} at ${((performance.now() - t0) / 1_000).toFixed(1)} s`)
-      seen = n
-    })
-    const seconds = (at - t0) / 1_000
-    const added = counts.rows - before.rows
-    const doubled = counts.rows - counts.ids
-    const note =
-      `${workers} worker(s): ${fmt(accepted)} accepted (${fill.non2xx + fill.errors + fill.timeouts} failed) ` +
-      `at ${fmt(fill.requests.average)} req/s, outbox depth ${fmt(depth)}; drained in ${seconds.toFixed(2)} s; ` +
-      `ClickHouse +${fmt(added)} rows (${steps.join(', ')}), ${doubled} doubled`
-    if (depth !== accepted || added !== accepted || doubled !== 0) process.exitCode = 1
-    return { rowsPerSecond: accepted / seconds, note }
-  } finally {
-    await Promise.all(started.map((w) => w.stop()))
-  }
 }
 
 async function main() {
