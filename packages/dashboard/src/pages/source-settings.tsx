@@ -2,7 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import { CsrfField, type Html } from '../layout'
 import type { SourceSettingsJson } from '../types'
-import { type SectionContext, SectionMessages, typedValue, When } from './settings-sections'
+import { type SectionContext, SectionMessages, typedValue, When } from './settings-section-parts'
 
 /**
  * The `PUT …/source_settings` body of the settings form: a non-empty token replaces the stored
