@@ -1,3 +1,4 @@
+import { RELATED_EVENTS_LIMIT } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { type ReadBarrier, readBehind } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
@@ -63,7 +64,7 @@ export interface ReadApi {
 }
 
 /** How many related events `GET …/events/:event_id` shows. */
-export const RELATED_EVENTS_LIMIT = 20
+export { RELATED_EVENTS_LIMIT }
 
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {

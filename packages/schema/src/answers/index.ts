@@ -2,6 +2,7 @@
 // answer, from which the OpenAPI document, the serialisers' types and the dashboard's types come.
 export * from './common'
 export * from './operations'
+export * from './reads-components'
 export * from './reads-deployments'
 export * from './reads-event-detail'
 export * from './reads-events'
