@@ -1,8 +1,9 @@
+import { READS_OPENAPI } from '@tis/ingest'
 import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
 import { ACCOUNT_OPENAPI } from './openapi-account'
 import { BATCH_OPENAPI } from './openapi-batch'
 import { MANAGEMENT_OPENAPI } from './openapi-management'
-import { READS_OPENAPI } from './openapi-reads'
+
 import { SOURCE_OPENAPI } from './openapi-source'
 
 /**

@@ -186,7 +186,7 @@ export function Waterfall(props: {
       viewBox={`0 0 ${width} ${height}`}
     >
       {spans.map((s, i) => {
-        const offset = new Date(s.started_at).getTime() - start
+        const offset = new Date(s.started_at ?? 0).getTime() - start
         const x = labelWidth + round((offset / total) * barWidth)
         const w = Math.max(2, round(((s.duration_ms ?? 0) / total) * barWidth))
         const y = i * rowHeight
@@ -194,7 +194,7 @@ export function Waterfall(props: {
         return (
           <>
             <text x={indent} y={y + 15}>
-              {s.name.length > 36 ? `${s.name.slice(0, 35)}…` : s.name}
+              {(s.name ?? '').length > 36 ? `${(s.name ?? '').slice(0, 35)}…` : s.name}
             </text>
             <rect
               x={x}

@@ -1,25 +1,13 @@
 // Human-readable output of a monitor's check-in history (`tis monitors check-ins`).
-import { type MonitorJson, table } from './format'
+import type { Monitor, StoredCheckIn } from '@tis/schema'
+import { table } from './format'
 import { ms } from './format-performance'
 
 /** One check-in as `GET …/monitors/:monitor_id/check_ins` returns it. */
-export interface CheckInJson {
-  readonly id: string
-  readonly occurred_at: string
-  readonly status: string
-  readonly duration_ms: number | null
-  readonly environment: string
-  readonly release: string | null
-  readonly trace_id: string | null
-  readonly source: 'check_in' | 'event'
-}
+export type CheckInJson = StoredCheckIn
 
 /** A monitor as `GET …/monitors/:monitor_id` returns it (the history's heading). */
-export interface MonitorDetailJson extends MonitorJson {
-  readonly id: string
-  readonly missed_after: string
-  readonly check_in_count: number
-}
+export type MonitorDetailJson = Monitor
 
 /** The monitor the history belongs to, on one line, then a blank line. */
 export function monitorHeading(m: MonitorDetailJson): string {

@@ -1,33 +1,15 @@
 // Human-readable output of `tis event`: one event with its issue, deployment and related events.
-import { type DeploymentJson, type EventJson, eventTable, type IssueJson } from './format'
+import type { EventDetail, StoredDeployment, StoredEvent } from '@tis/schema'
+import { eventTable } from './format'
 
 /** An event as `GET …/events/:event_id` returns it (the list's fields and more). */
-export interface EventDetailEventJson extends EventJson {
-  readonly fingerprint: string | null
-  readonly environment: string | null
-  readonly release: string | null
-  readonly trace_id: string | null
-  readonly request_id: string | null
-  readonly session_id: string | null
-}
+export type EventDetailEventJson = StoredEvent
 
 /** A deployment with its links, as the event detail returns it. */
-export interface DeploymentLinksJson extends DeploymentJson {
-  readonly release_tag: string | null
-  readonly pull_request_url: string | null
-  readonly release_url: string | null
-  readonly compare_url: string | null
-  readonly workflow_run_url: string | null
-  readonly deployment_url: string | null
-}
+export type DeploymentLinksJson = StoredDeployment
 
 /** `GET …/events/:event_id`. */
-export interface EventDetailJson {
-  readonly event: EventDetailEventJson
-  readonly issue: IssueJson | null
-  readonly deployment: DeploymentLinksJson | null
-  readonly related: readonly EventJson[]
-}
+export type EventDetailJson = EventDetail
 
 /** `label: value` when the value is set, else nothing. */
 const field = (label: string, value: string | null | undefined, width = 14) =>

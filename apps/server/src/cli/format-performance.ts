@@ -1,69 +1,31 @@
 // Human-readable output of the performance reads: transactions, metric buckets, traces.
-import { type EventJson, eventTable, table } from './format'
+import type {
+  MetricBucket,
+  MetricSeries,
+  Span,
+  TraceDetail,
+  Transaction,
+  TransactionList,
+} from '@tis/schema'
+import { eventTable, table } from './format'
 
 /** One transaction name's timings as the read API returns them. */
-export interface TransactionJson {
-  readonly name: string
-  readonly count: number
-  readonly error_count: number
-  readonly error_rate: number
-  readonly p50_ms: number | null
-  readonly p95_ms: number | null
-  readonly p99_ms: number | null
-  readonly avg_ms: number | null
-}
+export type TransactionJson = Transaction
 
 /** `GET …/transactions`. */
-export interface TransactionListJson {
-  readonly since: string
-  readonly until: string
-  readonly transactions: readonly TransactionJson[]
-}
+export type TransactionListJson = TransactionList
 
 /** One metric bucket as the read API returns it. */
-export interface MetricBucketJson {
-  readonly start: string
-  readonly count: number
-  readonly sum: number | null
-  readonly min: number | null
-  readonly max: number | null
-  readonly avg: number | null
-}
+export type MetricBucketJson = MetricBucket
 
 /** `GET …/metrics`. */
-export interface MetricSeriesJson {
-  readonly name: string
-  readonly since: string
-  readonly until: string
-  readonly interval_seconds: number
-  readonly buckets: readonly MetricBucketJson[]
-}
+export type MetricSeriesJson = MetricSeries
 
 /** A span as the read API returns it. */
-export interface SpanJson {
-  readonly id: string
-  readonly trace_id: string | null
-  readonly span_id: string | null
-  readonly parent_span_id: string | null
-  readonly name: string | null
-  readonly kind: string | null
-  readonly started_at: string
-  readonly ended_at: string | null
-  readonly duration_ms: number | null
-}
+export type SpanJson = Span
 
 /** `GET …/traces/:trace_id`. */
-export interface TraceJson {
-  readonly trace_id: string
-  readonly root: SpanJson | null
-  readonly duration_ms: number | null
-  readonly started_at: string | null
-  readonly ended_at: string | null
-  readonly span_count: number
-  readonly truncated: boolean
-  readonly spans: readonly (SpanJson & { readonly depth: number })[]
-  readonly events: readonly EventJson[]
-}
+export type TraceJson = TraceDetail
 
 /** A number for a table cell: at most one decimal, `-` for null. */
 export function num(value: number | null): string {
@@ -107,7 +69,7 @@ export function traceListTable(spans: readonly SpanJson[]): string {
   return table(
     ['STARTED', 'DURATION', 'KIND', 'TRACE ID', 'NAME'],
     spans.map((s) => [
-      s.started_at,
+      s.started_at ?? '-',
       ms(s.duration_ms),
       s.kind ?? '-',
       s.trace_id ?? '-',
@@ -132,7 +94,7 @@ export function traceTree(trace: TraceJson): string {
     '',
     ...trace.spans.map(
       (s) =>
-        `${'  '.repeat(s.depth)}${s.name ?? '(unnamed)'} (${s.kind ?? '-'})  +${num(Date.parse(s.started_at) - start)} ms  ${ms(s.duration_ms)}`,
+        `${'  '.repeat(s.depth)}${s.name ?? '(unnamed)'} (${s.kind ?? '-'})  +${num(Date.parse(s.started_at ?? '') - start)} ms  ${ms(s.duration_ms)}`,
     ),
   ]
   if (trace.spans.length === 0) lines.push('(no spans)')

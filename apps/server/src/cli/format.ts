@@ -1,4 +1,5 @@
 // Human-readable output of the CLI. `--json` bypasses all of this and prints the API's JSON.
+import type { Issue, Monitor, StoredDeployment, StoredEvent } from '@tis/schema'
 
 /** A project as the API returns it. */
 export interface ProjectJson {
@@ -123,31 +124,10 @@ export function limitsDetails(limits: RateLimitJson): string {
 }
 
 /** An issue as the read API returns it. */
-export interface IssueJson {
-  readonly id: string
-  readonly fingerprint: string | null
-  readonly title: string
-  readonly level: string
-  readonly status: string
-  readonly count: number
-  readonly first_seen_at: string
-  readonly last_seen_at: string
-  readonly first_release: string | null
-  readonly last_release: string | null
-  readonly latest_event_id: string | null
-  readonly regression_count: number
-  readonly regressed_in_release: string | null
-}
+export type IssueJson = Issue
 
 /** An event as the read API returns it. */
-export interface EventJson {
-  readonly id: string
-  readonly event_type: string
-  readonly level: string | null
-  readonly message: string | null
-  readonly occurred_at: string
-  readonly issue_id: string | null
-}
+export type EventJson = StoredEvent
 
 /** The first line of a text, cut to `max` characters. */
 function short(text: string | null, max = 72): string {
@@ -159,7 +139,14 @@ function short(text: string | null, max = 72): string {
 export function issueTable(issues: readonly IssueJson[]): string {
   return table(
     ['ID', 'STATUS', 'COUNT', 'LAST SEEN', 'LEVEL', 'TITLE'],
-    issues.map((i) => [i.id, i.status, String(i.count), i.last_seen_at, i.level, short(i.title)]),
+    issues.map((i) => [
+      i.id,
+      i.status,
+      String(i.count),
+      i.last_seen_at ?? '-',
+      i.level,
+      short(i.title),
+    ]),
   )
 }
 
@@ -189,20 +176,12 @@ export function issueDetails(issue: IssueJson): string {
 export function eventTable(events: readonly EventJson[]): string {
   return table(
     ['ID', 'OCCURRED', 'TYPE', 'LEVEL', 'MESSAGE'],
-    events.map((e) => [e.id, e.occurred_at, e.event_type, e.level ?? '-', short(e.message)]),
+    events.map((e) => [e.id, e.occurred_at ?? '-', e.event_type, e.level ?? '-', short(e.message)]),
   )
 }
 
 /** A monitor as the read API returns it. */
-export interface MonitorJson {
-  readonly slug: string
-  readonly environment: string
-  readonly status: string
-  readonly last_status: string
-  readonly last_check_in_at: string
-  readonly expected_interval_seconds: number
-  readonly next_expected_at: string
-}
+export type MonitorJson = Monitor
 
 /** Monitors as a table. */
 export function monitorTable(monitors: readonly MonitorJson[]): string {
@@ -213,30 +192,22 @@ export function monitorTable(monitors: readonly MonitorJson[]): string {
       m.environment,
       m.status,
       m.last_status,
-      m.last_check_in_at,
+      m.last_check_in_at ?? '-',
       `${m.expected_interval_seconds}s`,
-      m.next_expected_at,
+      m.next_expected_at ?? '-',
     ]),
   )
 }
 
 /** A deployment as the read API returns it. */
-export interface DeploymentJson {
-  readonly repository: string
-  readonly environment: string
-  readonly release: string
-  readonly commit_sha: string
-  readonly branch: string | null
-  readonly deployed_at: string
-  readonly pull_request_url: string | null
-}
+export type DeploymentJson = StoredDeployment
 
 /** Deployments as a table. */
 export function deploymentTable(deployments: readonly DeploymentJson[]): string {
   return table(
     ['DEPLOYED', 'ENVIRONMENT', 'RELEASE', 'COMMIT', 'BRANCH', 'REPOSITORY', 'PULL REQUEST'],
     deployments.map((d) => [
-      d.deployed_at,
+      d.deployed_at ?? '-',
       d.environment,
       d.release,
       d.commit_sha.slice(0, 12),

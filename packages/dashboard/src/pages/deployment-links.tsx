@@ -59,7 +59,7 @@ export function DeploymentLinks({ deployment: d }: { deployment: DeploymentJson 
       )}
       <dt>Deployed</dt>
       <dd>
-        <time datetime={d.deployed_at}>{d.deployed_at}</time>
+        <time datetime={d.deployed_at ?? undefined}>{d.deployed_at}</time>
       </dd>
       {links.length > 0 && (
         <>

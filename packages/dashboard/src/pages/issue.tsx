@@ -49,7 +49,9 @@ function KeyValues(props: { values: Record<string, unknown>; caption: string }):
 function AfterDeploy(props: { issue: IssueJson; deployment: DeploymentJson }): Html | null {
   const { issue, deployment } = props
   const minutes = Math.round(
-    (new Date(issue.first_seen_at).getTime() - new Date(deployment.deployed_at).getTime()) / 60_000,
+    (new Date(issue.first_seen_at ?? 0).getTime() -
+      new Date(deployment.deployed_at ?? 0).getTime()) /
+      60_000,
   )
   if (minutes < 0) return null
   return (

@@ -207,7 +207,9 @@ export function registerPerformance(app: DashboardApp, deps: Deps): void {
                     <td>{s.name}</td>
                     <td>{s.kind}</td>
                     <td {...num}>{s.depth ?? 0}</td>
-                    <td {...num}>{`+${formatMs(new Date(s.started_at).getTime() - start)}`}</td>
+                    <td
+                      {...num}
+                    >{`+${formatMs(new Date(s.started_at ?? 0).getTime() - start)}`}</td>
                     <td {...num}>{formatMs(s.duration_ms)}</td>
                   </tr>
                 ))}

@@ -1,3 +1,17 @@
+import {
+  type DeploymentPage,
+  type EventDetail,
+  type EventPage,
+  type IssueAnswer,
+  type IssuePage,
+  type MetricSeries,
+  type MonitorAnswer,
+  type MonitorPage,
+  RELATED_EVENTS_LIMIT,
+  type TraceDetail,
+  type TraceList,
+  type TransactionList,
+} from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { type ReadBarrier, readBehind } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
@@ -63,7 +77,7 @@ export interface ReadApi {
 }
 
 /** How many related events `GET …/events/:event_id` shows. */
-export const RELATED_EVENTS_LIMIT = 20
+export { RELATED_EVENTS_LIMIT }
 
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {
@@ -138,7 +152,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         since: q.since.toISOString(),
         until: q.until.toISOString(),
         transactions: rows.map(transactionJson),
-      })
+      } satisfies TransactionList)
     }),
 
     getMetric: withProject(async (request, project) => {
@@ -152,7 +166,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         until: q.until.toISOString(),
         interval_seconds: q.intervalSeconds,
         buckets: metricBucketsJson(buckets, q.since, q.until, q.intervalSeconds),
-      })
+      } satisfies MetricSeries)
     }),
 
     listTraces: withProject(async (request, project) => {
@@ -162,7 +176,8 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (s) => ({ at: s.startedAt, id: s.id }),
       )
       if ('status' in result) return result
-      return json(200, { traces: result.rows.map(spanJson), next_cursor: result.next })
+      const page = { traces: result.rows.map(spanJson), next_cursor: result.next }
+      return json(200, page satisfies TraceList)
     }),
 
     getTrace: withProject(async (request, project) => {
@@ -189,7 +204,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         truncated: spans.length > MAX_TRACE_SPANS,
         spans: shown.map((s) => ({ ...spanJson(s), depth: depthOf(s) })),
         events: events.filter((e) => e.eventType !== 'span').map(eventJson),
-      })
+      } satisfies TraceDetail)
     }),
 
     getTransactionLatency: withProject((request, project) =>
@@ -209,12 +224,14 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       return json(200, {
         issues: sparkline.value ? await withSparklines(store, project.id, issues, now()) : issues,
         next_cursor: result.next,
-      })
+      } satisfies IssuePage)
     }),
 
     getIssue: withProject(async (request, project) => {
       const issue = await store.findIssue(project.id, issueId(request))
-      return issue ? json(200, { issue: issueJson(issue) }) : json(404, NOT_FOUND)
+      return issue
+        ? json(200, { issue: issueJson(issue) } satisfies IssueAnswer)
+        : json(404, NOT_FOUND)
     }),
 
     updateIssue: withProject(async (request, project) => {
@@ -227,7 +244,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
       }
       const updated = await store.setIssueStatus(project.id, issue.id, status as IssueStatus)
-      return updated ? json(200, { issue: issueJson(updated) }) : json(404, NOT_FOUND)
+      return updated
+        ? json(200, { issue: issueJson(updated) } satisfies IssueAnswer)
+        : json(404, NOT_FOUND)
     }),
 
     listEvents: withProject(async (request, project) => {
@@ -237,7 +256,8 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (e) => ({ at: e.occurredAt, id: e.id }),
       )
       if ('status' in result) return result
-      return json(200, { events: result.rows.map(eventJson), next_cursor: result.next })
+      const page = { events: result.rows.map(eventJson), next_cursor: result.next }
+      return json(200, page satisfies EventPage)
     }),
 
     listMonitors: withProject(async (request, project) => {
@@ -251,12 +271,14 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       return json(200, {
         monitors: result.rows.map((m) => monitorJson(m, at)),
         next_cursor: result.next,
-      })
+      } satisfies MonitorPage)
     }),
 
     getMonitor: withProject(async (request, project) => {
       const monitor = await store.findMonitor(project.id, monitorId(request))
-      return monitor ? json(200, { monitor: monitorJson(monitor, now()) }) : json(404, NOT_FOUND)
+      return monitor
+        ? json(200, { monitor: monitorJson(monitor, now()) } satisfies MonitorAnswer)
+        : json(404, NOT_FOUND)
     }),
 
     listCheckIns: withProject((request, project) =>
@@ -270,7 +292,8 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (d) => ({ at: d.deployedAt, id: d.id }),
       )
       if ('status' in result) return result
-      return json(200, { deployments: result.rows.map(deploymentJson), next_cursor: result.next })
+      const page = { deployments: result.rows.map(deploymentJson), next_cursor: result.next }
+      return json(200, page satisfies DeploymentPage)
     }),
 
     getEvent: withProject(async (request, project) => {
@@ -296,8 +319,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         issue: issue ? issueJson(issue) : null,
         deployment: deployment ? deploymentJson(deployment) : null,
         related: related.map(eventJson),
-        ...frames,
-      })
+        source_commit: frames.source_commit,
+        frames: [...frames.frames],
+      } satisfies EventDetail)
     }),
   }
 }

@@ -1,3 +1,4 @@
+import type { LatencyBucket, LatencySeries } from '@tis/schema'
 import { type EngineResponse, json } from '../http'
 import type { ProjectRecord, ReadStore, TransactionLatencyBucket } from '../ports'
 import type { QueryResult } from './query-fields'
@@ -64,7 +65,7 @@ export function latencyBucketsJson(
   since: Date,
   until: Date,
   intervalSeconds: number,
-) {
+): LatencyBucket[] {
   return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
     count: b?.count ?? 0,
     error_count: b?.errorCount ?? 0,
@@ -99,11 +100,12 @@ export async function transactionLatency(
     ...(environment === undefined ? {} : { environment }),
     ...(release === undefined ? {} : { release }),
   })
-  return json(200, {
+  const answer: LatencySeries = {
     name: name ?? null,
     since: since.toISOString(),
     until: until.toISOString(),
     interval_seconds: intervalSeconds,
     buckets: latencyBucketsJson(buckets, since, until, intervalSeconds),
-  })
+  }
+  return json(200, answer)
 }

@@ -1,4 +1,4 @@
-import { checkInSchema, EVENT_FIELDS } from '@tis/schema'
+import { type CheckInPage, checkInSchema, EVENT_FIELDS, type StoredCheckIn } from '@tis/schema'
 import { type EngineResponse, json } from '../http'
 import type { CheckInRecord, ProjectRecord, ReadStore } from '../ports'
 import { keysetPage } from './cursor'
@@ -35,7 +35,7 @@ export function sentFields(c: Pick<CheckInRecord, 'source' | 'payload'>): {
 }
 
 /** JSON of one check-in of a monitor's history. */
-export function checkInJson(c: CheckInRecord) {
+export function checkInJson(c: CheckInRecord): StoredCheckIn {
   const message = c.source === 'event' ? c.payload['message'] : undefined
   return {
     id: c.id,
@@ -73,5 +73,6 @@ export async function monitorCheckIns(
     (c) => ({ at: c.occurredAt, id: c.id }),
   )
   if ('status' in result) return result
-  return json(200, { check_ins: result.rows.map(checkInJson), next_cursor: result.next })
+  const page: CheckInPage = { check_ins: result.rows.map(checkInJson), next_cursor: result.next }
+  return json(200, page)
 }

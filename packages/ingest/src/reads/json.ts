@@ -1,4 +1,12 @@
 import type {
+  Issue,
+  MetricBucket as MetricBucketJson,
+  Span,
+  StoredDeployment,
+  StoredEvent,
+  Transaction,
+} from '@tis/schema'
+import type {
   DeploymentRecord,
   EventRecord,
   IssueRecord,
@@ -6,7 +14,7 @@ import type {
   SpanRecord,
   TransactionSummary,
 } from '../ports'
-import { finiteOrNull, isoOrNull, linkOrNull } from './stored-values'
+import { finiteOrNull, isoOrNull, linkOrNull, objectOrEmpty } from './stored-values'
 import { everyBucket } from './window-query'
 
 // The JSON of the read API's records (section "Read API" of docs/read-api.md).
@@ -17,7 +25,7 @@ function fingerprintOf(groupingKey: string): string | null {
 }
 
 /** JSON of an issue. */
-export function issueJson(i: IssueRecord) {
+export function issueJson(i: IssueRecord): Issue {
   return {
     id: i.id,
     fingerprint: fingerprintOf(i.groupingKey),
@@ -36,7 +44,7 @@ export function issueJson(i: IssueRecord) {
 }
 
 /** JSON of an event. */
-export function eventJson(e: EventRecord) {
+export function eventJson(e: EventRecord): StoredEvent {
   return {
     id: e.id,
     legacy_id: e.legacyId,
@@ -45,7 +53,7 @@ export function eventJson(e: EventRecord) {
     message: e.message,
     fingerprint: e.fingerprint,
     occurred_at: isoOrNull(e.occurredAt),
-    context: e.payload['context'] ?? {},
+    context: objectOrEmpty(e.payload['context']),
     issue_id: e.issueId,
     environment: e.environment,
     release: e.release,
@@ -56,7 +64,7 @@ export function eventJson(e: EventRecord) {
 }
 
 /** JSON of one transaction name's timings. */
-export function transactionJson(t: TransactionSummary) {
+export function transactionJson(t: TransactionSummary): Transaction {
   return {
     name: t.name,
     count: t.count,
@@ -75,7 +83,7 @@ export function metricBucketsJson(
   since: Date,
   until: Date,
   intervalSeconds: number,
-) {
+): MetricBucketJson[] {
   return everyBucket(buckets, since, until, intervalSeconds, (b) => ({
     count: b?.count ?? 0,
     sum: finiteOrNull(b?.sum),
@@ -86,7 +94,7 @@ export function metricBucketsJson(
 }
 
 /** JSON of a span. */
-export function spanJson(s: SpanRecord) {
+export function spanJson(s: SpanRecord): Span {
   return {
     id: s.id,
     trace_id: s.traceId,
@@ -101,12 +109,12 @@ export function spanJson(s: SpanRecord) {
     release: s.release,
     status: s.status,
     level: s.level,
-    context: s.payload['context'] ?? {},
+    context: objectOrEmpty(s.payload['context']),
   }
 }
 
 /** JSON of a deployment. */
-export function deploymentJson(d: DeploymentRecord) {
+export function deploymentJson(d: DeploymentRecord): StoredDeployment {
   return {
     id: d.id,
     repository: d.repository,

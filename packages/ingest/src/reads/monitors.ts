@@ -1,3 +1,4 @@
+import type { Monitor } from '@tis/schema'
 import type { MonitorRecord } from '../ports'
 import { isoOrNull } from './stored-values'
 
@@ -23,7 +24,7 @@ export function monitorStatus(m: MonitorRecord, now: Date): MonitorStatus {
 }
 
 /** JSON of a monitor at `now`. */
-export function monitorJson(m: MonitorRecord, now: Date) {
+export function monitorJson(m: MonitorRecord, now: Date): Monitor {
   const next = m.lastCheckInAt.getTime() + m.expectedIntervalSeconds * 1000
   const grace = monitorGraceSeconds(m.expectedIntervalSeconds)
   return {

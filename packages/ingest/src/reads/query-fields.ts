@@ -1,4 +1,4 @@
-import { isRfc3339DateTime, parseDateTime } from '@tis/schema'
+import { isRfc3339DateTime, MAX_PAGE_SIZE, parseDateTime } from '@tis/schema'
 import { z } from 'zod'
 import { decodeCursor } from './cursor'
 import type { QueryResult } from './query-result'
@@ -10,7 +10,7 @@ export type { QueryResult } from './query-result'
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 50
 /** The largest page; a larger `limit` is capped to it. */
-export const MAX_PAGE_SIZE = 200
+export { MAX_PAGE_SIZE }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The longest text filter, in characters. */
@@ -37,6 +37,16 @@ export const limit = z
   .transform((n) => Math.min(n, MAX_PAGE_SIZE))
   .optional()
 
+/**
+ * `limit` as the OpenAPI document describes it: the integer the query string's digits name (the
+ * parser above reads the string), 50 when absent.
+ */
+export const limitDoc = z
+  .int()
+  .min(1)
+  .default(DEFAULT_PAGE_SIZE)
+  .meta({ description: `Page size, 1 or more; capped at ${MAX_PAGE_SIZE}.` })
+
 /** An optional keyset cursor of {@link encodeCursor}. */
 export const cursor = z
   .string()
@@ -46,6 +56,7 @@ export const cursor = z
     return decoded ?? undefined
   })
   .optional()
+  .meta({ description: 'The `next_cursor` of the previous page (opaque).' })
 
 /** An optional RFC 3339 date-time. */
 export const time = z
@@ -53,9 +64,10 @@ export const time = z
   .refine(isRfc3339DateTime, 'must be an RFC 3339 date-time')
   .transform(parseDateTime)
   .optional()
+  .meta({ format: 'date-time' })
 
 /** An optional UUID. */
-export const uuid = z.string().regex(UUID, 'must be a UUID').optional()
+export const uuid = z.string().regex(UUID, 'must be a UUID').optional().meta({ format: 'uuid' })
 
 /** A query string as the host parsed it. */
 export type RawQuery = Readonly<Record<string, string | undefined>>

@@ -25,55 +25,83 @@ import {
 // The query strings of the read API's lists (issues, events, monitors, check-ins, deployments,
 // traces), parsed into the read port's queries.
 
-const ISSUE_QUERY = z.object({
+const d = <T extends z.ZodType>(field: T, description: string) => field.meta({ description })
+const exact = (name: string) => d(filter, `Exact ${name}.`)
+
+/** The query of `GET …/issues`. */
+export const ISSUE_QUERY = z.object({
   status: z
     .enum(['unresolved', 'resolved', 'ignored', 'all'], {
       error: 'must be one of unresolved, resolved, ignored, all',
     })
-    .default('unresolved'),
-  environment: filter,
-  release: filter,
-  q: filter,
+    .default('unresolved')
+    .meta({ description: 'Default `unresolved`.' }),
+  environment: d(filter, 'Issues with an event in this environment.'),
+  release: d(filter, 'Issues with an event in this release.'),
+  q: d(filter, 'Case-insensitive substring of the title.'),
+  sparkline: d(
+    z.enum(['24h'], { error: 'must be 24h' }).optional(),
+    '`24h` adds `sparkline` to each issue: its events in each of the last 24 whole UTC hours (one grouped read for the page).',
+  ),
   limit,
   cursor,
 })
 
-const EVENT_QUERY = z.object({
-  event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
-  level: filter,
-  environment: filter,
-  release: filter,
-  trace_id: filter,
-  request_id: filter,
-  session_id: filter,
-  user_id: filter,
-  issue_id: uuid,
-  q: filter,
-  since: time,
-  until: time,
+/** The query of `GET …/events`. */
+export const EVENT_QUERY = z.object({
+  event_type: d(
+    z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
+    'One event type.',
+  ),
+  level: exact('level'),
+  environment: exact('environment'),
+  release: exact('release'),
+  trace_id: exact('trace id'),
+  request_id: exact('request id'),
+  session_id: exact('session id'),
+  user_id: exact('user id'),
+  issue_id: d(uuid, 'Events of one issue.'),
+  q: d(filter, 'Case-insensitive substring of the message.'),
+  since: d(time, 'occurred_at at or after (RFC 3339).'),
+  until: d(time, 'occurred_at before (RFC 3339).'),
   limit,
   cursor,
 })
 
-const MONITOR_QUERY = z.object({ environment: filter, slug: filter, limit, cursor })
-
-const CHECK_IN_QUERY = z.object({ status: filter, since: time, until: time, limit, cursor })
-
-const DEPLOYMENT_QUERY = z.object({
-  environment: filter,
-  release: filter,
-  repository: filter,
+/** The query of `GET …/monitors`. */
+export const MONITOR_QUERY = z.object({
+  environment: exact('environment'),
+  slug: d(filter, 'Exact slug: the monitors of one job, one per environment.'),
   limit,
   cursor,
 })
 
-const ROOT_SPAN_QUERY = z.object({
-  kind: filter,
-  since: time,
-  until: time,
-  environment: filter,
-  release: filter,
-  q: filter,
+/** The query of `GET …/monitors/:monitor_id/check_ins`. */
+export const CHECK_IN_QUERY = z.object({
+  status: d(filter, 'Exact status as sent (`ok`, `error`, `in_progress`, …).'),
+  since: d(time, 'occurred_at at or after (RFC 3339).'),
+  until: d(time, 'occurred_at before (RFC 3339).'),
+  limit,
+  cursor,
+})
+
+/** The query of `GET …/deployments`. */
+export const DEPLOYMENT_QUERY = z.object({
+  environment: exact('environment'),
+  release: exact('release'),
+  repository: exact('repository (owner/name)'),
+  limit,
+  cursor,
+})
+
+/** The query of `GET …/traces`. */
+export const ROOT_SPAN_QUERY = z.object({
+  kind: d(filter, 'Span kind of the roots; default `server` and `browser`.'),
+  since: d(time, 'started_at at or after (RFC 3339).'),
+  until: d(time, 'started_at before (RFC 3339).'),
+  environment: exact('environment'),
+  release: exact('release'),
+  q: d(filter, 'Case-insensitive substring of the span name.'),
   limit,
   cursor,
 })

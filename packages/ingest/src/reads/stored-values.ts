@@ -39,3 +39,13 @@ export function isValidDate(value: unknown): value is Date {
 export function linkOrNull(value: string | null): string | null {
   return value !== null && isHttpUrl(value) ? value : null
 }
+
+/**
+ * A stored JSON object as the read API returns it (an event's or span's `context`): the object,
+ * else `{}` (absent, or a value of another type written by hand into an old database).
+ */
+export function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+}

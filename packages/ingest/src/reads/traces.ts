@@ -1,10 +1,9 @@
+import { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from '@tis/schema'
 import type { SpanRecord } from '../ports'
 import { finiteOrNull, isoOrNull, isValidDate } from './stored-values'
 
-/** The most spans `GET …/traces/:trace_id` returns (earliest first); more set `truncated`. */
-export const MAX_TRACE_SPANS = 5_000
-/** How many non-span events of a trace `GET …/traces/:trace_id` shows. */
-export const TRACE_EVENTS_LIMIT = 100
+/** The trace detail's bounds (`@tis/schema` states them in the answer's schema). */
+export { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT }
 /** The longest trace id a stored span can have. */
 export const MAX_TRACE_ID = 1_024
 

@@ -1,3 +1,4 @@
+import { MAX_METRIC_BUCKETS } from '@tis/schema'
 import { z } from 'zod'
 import type { MetricQuery, TransactionQuery } from '../ports'
 import {
@@ -20,18 +21,24 @@ import {
 /** The first instant the store can hold: 0001-01-01T00:00:00Z. */
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
 
-const TRANSACTION_QUERY = z.object({
-  since: time,
-  until: time,
-  environment: filter,
-  release: filter,
+const d = <T extends z.ZodType>(field: T, description: string) => field.meta({ description })
+const since = d(time, 'occurred_at at or after (RFC 3339); default 24 hours before `until`.')
+const until = d(time, 'occurred_at before (RFC 3339); default now.')
+
+/** The query of `GET …/transactions`. */
+export const TRANSACTION_QUERY = z.object({
+  since,
+  until,
+  environment: d(filter, 'Exact environment.'),
+  release: d(filter, 'Exact release.'),
   limit,
 })
 
 /** Window of the performance reads when `since` is absent: the 24 hours before `until`. */
 export const DEFAULT_WINDOW_SECONDS = 86_400
 /** The most buckets one metric read returns. */
-export const MAX_METRIC_BUCKETS = 1_440
+export { MAX_METRIC_BUCKETS }
+
 /** Default bucket widths, smallest first: the first giving at most 120 buckets is used. */
 const NICE_INTERVALS = [60, 300, 900, 3_600, 21_600, 86_400, 604_800]
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 }
@@ -51,18 +58,25 @@ const interval = z
     return seconds
   })
   .optional()
+  .meta({
+    pattern: '^\\d{1,9}[smhd]?$',
+    description:
+      'Bucket width: seconds (`300`) or with a unit (`30s`, `5m`, `1h`, `1d`), up to 365 days. Default: the first of 60, 300, 900, 3600, 21600, 86400, 604800 s giving at most 120 buckets.',
+  })
 
-const METRIC_QUERY = z.object({
+/** The query of `GET …/metrics` (and, with `name` optional, of `GET …/transactions/latency`). */
+export const METRIC_QUERY = z.object({
   name: z
     .string({ error: 'is required' })
     .min(1, 'must not be empty')
     .max(MAX_FILTER, `must be at most ${MAX_FILTER} characters`)
-    .refine(noNul, NUL_MESSAGE),
-  since: time,
-  until: time,
+    .refine(noNul, NUL_MESSAGE)
+    .meta({ description: 'The metric name (the `message` of its metric events).' }),
+  since,
+  until,
   interval,
-  environment: filter,
-  release: filter,
+  environment: d(filter, 'Exact environment.'),
+  release: d(filter, 'Exact release.'),
 })
 
 /** The window `[since, until)`: until defaults to now, since to 24 hours before until. */

@@ -1,0 +1,177 @@
+import type {
+  CheckInRecord,
+  DeploymentRecord,
+  EventRecord,
+  IssueRecord,
+  MonitorRecord,
+  ReadStore,
+  SpanRecord,
+} from '../src/ports'
+
+// Stored records of every kind the read API answers with, and a read store over them: the
+// answer-schema test serialises them through the real read operations. Test support only.
+
+/** A UUID (version 4) whose last digits are `n`. */
+export const uuidOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const at = (iso: string) => new Date(iso)
+
+/** An issue grouped by fingerprint, reopened once. */
+export const ISSUE: IssueRecord = {
+  id: uuidOf(1),
+  projectId: uuidOf(100),
+  groupingKey: 'fingerprint:abc',
+  title: 'boom',
+  level: 'error',
+  status: 'unresolved',
+  count: 3,
+  firstSeenAt: at('2026-06-01T10:00:00.000Z'),
+  // An instant an old database may hold that JavaScript cannot represent: answered as null.
+  lastSeenAt: new Date(Number.NaN),
+  firstRelease: '1.0.0',
+  lastRelease: null,
+  latestEventId: uuidOf(2),
+  regressionCount: 1,
+  regressedInRelease: '1.0.1',
+}
+
+const EVENT_BASE = {
+  legacyId: 7,
+  level: 'error',
+  fingerprint: null,
+  issueId: uuidOf(1),
+  environment: 'production',
+  release: '1.0.0',
+  traceId: 'trace-1',
+  requestId: null,
+  sessionId: null,
+} as const
+
+/** An error event of {@link ISSUE}, in trace `trace-1`. */
+export const EVENT: EventRecord = {
+  ...EVENT_BASE,
+  id: uuidOf(2),
+  eventType: 'error',
+  message: 'boom',
+  occurredAt: at('2026-06-01T12:01:00.000Z'),
+  payload: { message: 'boom', context: { user: { id: 'u1' } } },
+}
+
+/** A log event of the same trace, without a context. */
+export const RELATED_EVENT: EventRecord = {
+  ...EVENT_BASE,
+  id: uuidOf(3),
+  eventType: 'log',
+  message: 'hello',
+  issueId: null,
+  occurredAt: at('2026-06-01T12:02:00.000Z'),
+  payload: { message: 'hello' },
+}
+
+/** A monitor whose health is not known yet. */
+export const MONITOR: MonitorRecord = {
+  id: uuidOf(4),
+  slug: 'nightly',
+  environment: 'production',
+  health: null,
+  lastStatus: 'in_progress',
+  lastCheckInAt: at('2026-06-01T12:00:00.000Z'),
+  expectedIntervalSeconds: 3600,
+  lastRelease: null,
+  checkInCount: 2,
+}
+
+/** A compact check-in with a context and a field its shape does not define. */
+export const CHECK_IN: CheckInRecord = {
+  id: uuidOf(5),
+  status: 'ok',
+  occurredAt: at('2026-06-01T12:00:00.000Z'),
+  receivedAt: at('2026-06-01T12:00:01.000Z'),
+  durationMs: 1200,
+  environment: 'production',
+  release: null,
+  traceId: null,
+  requestId: null,
+  source: 'check_in',
+  eventId: null,
+  payload: { slug: 'nightly', status: 'ok', context: { host: 'a' }, shard: 3 },
+}
+
+/** A deployment with one link of another scheme (answered as null). */
+export const DEPLOYMENT: DeploymentRecord = {
+  id: uuidOf(6),
+  repository: 'acme/app',
+  environment: 'production',
+  release: '1.0.0',
+  commitSha: 'abcdef1',
+  branch: 'main',
+  deployedAt: at('2026-06-01T11:00:00.000Z'),
+  pullRequestNumber: '12',
+  pullRequestUrl: 'https://github.com/acme/app/pull/12',
+  releaseUrl: 'javascript:alert(1)',
+  compareUrl: null,
+  workflowRunUrl: null,
+  deploymentUrl: null,
+  releaseTag: null,
+  source: 'api',
+}
+
+const SPAN_BASE = {
+  traceId: 'trace-1',
+  kind: 'server',
+  environment: 'production',
+  release: '1.0.0',
+  level: null,
+  payload: { context: { route: '/' } },
+} as const
+
+/** The root span of `trace-1` and its child. */
+export const SPANS: readonly SpanRecord[] = [
+  {
+    ...SPAN_BASE,
+    id: uuidOf(8),
+    spanId: 'root',
+    parentSpanId: null,
+    name: 'GET /',
+    startedAt: at('2026-06-01T12:00:00.000Z'),
+    endedAt: at('2026-06-01T12:00:00.250Z'),
+    durationMs: 250,
+    status: 200,
+  },
+  {
+    ...SPAN_BASE,
+    id: uuidOf(9),
+    spanId: 'child',
+    parentSpanId: 'root',
+    name: 'db',
+    startedAt: at('2026-06-01T12:00:00.010Z'),
+    endedAt: null,
+    durationMs: null,
+    status: 'ok',
+  },
+]
+
+const BUCKET_START = at('2026-06-01T12:05:00.000Z')
+const TIMINGS = { p50: 10, p95: 19, p99: 19.8, avg: 10 }
+
+/** A read store over the records above. */
+export const FIXTURE_STORE: ReadStore = {
+  listIssues: async () => [ISSUE],
+  findIssue: async () => ISSUE,
+  setIssueStatus: async (_p, _i, status) => ({ ...ISSUE, status }),
+  listEvents: async () => [EVENT, RELATED_EVENT],
+  listMonitors: async () => [MONITOR],
+  findMonitor: async () => MONITOR,
+  listCheckIns: async () => [CHECK_IN],
+  listDeployments: async () => [DEPLOYMENT],
+  findEvent: async () => EVENT,
+  listRelatedEvents: async () => [RELATED_EVENT],
+  summarizeTransactions: async () => [
+    { name: 'GET /', count: 4, errorCount: 1, ...TIMINGS },
+    { name: 'idle', count: 0, errorCount: 0, p50: null, p95: null, p99: null, avg: null },
+  ],
+  metricBuckets: async () => [{ start: BUCKET_START, count: 2, sum: 3, min: 1, max: 2, avg: 1.5 }],
+  listTraceSpans: async () => SPANS,
+  listRootSpans: async () => [SPANS[0]!],
+  issueActivity: async (q) => [{ issueId: q.issueIds[0]!, start: q.since, count: 2 }],
+  transactionLatency: async () => [{ start: BUCKET_START, count: 2, errorCount: 1, ...TIMINGS }],
+}

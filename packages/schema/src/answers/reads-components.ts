@@ -1,0 +1,35 @@
+import type * as z from 'zod'
+import { storedDeploymentSchema } from './reads-deployments'
+import { eventDetailSchema } from './reads-event-detail'
+import { storedEventSchema } from './reads-events'
+import { issueSchema, issueUpdateSchema } from './reads-issues'
+import { monitorSchema, storedCheckInSchema } from './reads-monitors'
+import {
+  latencyBucketSchema,
+  latencySeriesSchema,
+  metricBucketSchema,
+  metricSeriesSchema,
+  transactionListSchema,
+  transactionSchema,
+} from './reads-performance'
+import { spanSchema, traceDetailSchema, traceListSchema } from './reads-traces'
+
+/** The read API's components of the OpenAPI document, by name (each registered under it). */
+export const READ_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
+  Issue: issueSchema,
+  IssueUpdate: issueUpdateSchema,
+  StoredEvent: storedEventSchema,
+  Monitor: monitorSchema,
+  StoredCheckIn: storedCheckInSchema,
+  StoredDeployment: storedDeploymentSchema,
+  EventDetail: eventDetailSchema,
+  Transaction: transactionSchema,
+  TransactionList: transactionListSchema,
+  MetricBucket: metricBucketSchema,
+  LatencyBucket: latencyBucketSchema,
+  LatencySeries: latencySeriesSchema,
+  MetricSeries: metricSeriesSchema,
+  Span: spanSchema,
+  TraceList: traceListSchema,
+  TraceDetail: traceDetailSchema,
+}

@@ -1,0 +1,36 @@
+import * as z from 'zod'
+import { EVENT_TYPES } from '../enums'
+import { component, nullableString, pageOf, storedTimeField, uuidField } from './common'
+
+// The events the read API lists (`GET …/events`) and shows in the event and trace details.
+
+/** A JSON object as sent (an event's `context`, a check-in's `extra`). */
+export const jsonObjectField = z.record(z.string(), z.unknown())
+
+/** A stored event (`eventJson`). */
+export const storedEventSchema = component(
+  'StoredEvent',
+  z.strictObject({
+    id: uuidField,
+    legacy_id: z.int(),
+    event_type: z.enum(EVENT_TYPES),
+    level: nullableString,
+    message: nullableString,
+    fingerprint: nullableString,
+    occurred_at: storedTimeField,
+    context: jsonObjectField,
+    issue_id: uuidField.nullable(),
+    environment: nullableString,
+    release: nullableString,
+    trace_id: nullableString,
+    request_id: nullableString,
+    session_id: nullableString,
+  }),
+)
+/** An event as the read API answers it. */
+export type StoredEvent = z.output<typeof storedEventSchema>
+
+/** The answer of `GET …/events`: one page of events. */
+export const eventPageSchema = pageOf('events', storedEventSchema)
+/** The answer of `GET …/events`. */
+export type EventPage = z.output<typeof eventPageSchema>

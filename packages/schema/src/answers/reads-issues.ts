@@ -1,0 +1,56 @@
+import * as z from 'zod'
+import { component, nullableString, pageOf, storedTimeField, uuidField } from './common'
+
+// The issues inbox's answers: `GET …/issues`, `GET …/issues/:issue_id` and its PATCH.
+
+/** The status of an issue. */
+export const issueStatusSchema = z.enum(['unresolved', 'resolved', 'ignored'])
+
+/** An issue (`issueJson`). */
+export const issueSchema = component(
+  'Issue',
+  z.strictObject({
+    id: uuidField,
+    fingerprint: nullableString.meta({ description: 'null when grouped by message' }),
+    title: z.string(),
+    level: z.string(),
+    status: issueStatusSchema,
+    count: z.int(),
+    first_seen_at: storedTimeField,
+    last_seen_at: storedTimeField,
+    first_release: nullableString,
+    last_release: nullableString,
+    latest_event_id: uuidField.nullable(),
+    regression_count: z.int().meta({
+      description: 'How often a new occurrence reopened the issue after it was resolved.',
+    }),
+    regressed_in_release: nullableString.meta({
+      description: 'The release of the occurrence that last reopened it.',
+    }),
+    sparkline: z.array(z.int().min(0)).length(24).optional().meta({
+      description:
+        'Only with `sparkline=24h`: the events of the issue in each of the last 24 whole UTC hours, oldest first; the last is the current hour so far.',
+    }),
+  }),
+  'Errors grouped by fingerprint, else by the first line of the message.',
+)
+/** An issue as the read API answers it. */
+export type Issue = z.output<typeof issueSchema>
+
+/** The body of `PATCH …/issues/:issue_id`. */
+export const issueUpdateSchema = component(
+  'IssueUpdate',
+  z.object({ issue: z.object({ status: issueStatusSchema }) }),
+)
+/** The body of `PATCH …/issues/:issue_id`. */
+export type IssueUpdate = z.output<typeof issueUpdateSchema>
+
+/** The answer of `GET …/issues`: one page of issues. */
+export const issuePageSchema = pageOf('issues', issueSchema)
+/** The answer of `GET …/issues`. */
+export type IssuePage = z.output<typeof issuePageSchema>
+
+/** The answer of `GET …/issues/:issue_id` and of its PATCH. */
+export const issueAnswerSchema = z.strictObject({ issue: issueSchema })
+/** The answer of `GET …/issues/:issue_id` and of its PATCH. */
+export type IssueAnswer = z.output<typeof issueAnswerSchema>
