@@ -1,9 +1,12 @@
-import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
-import { ACCOUNT_OPENAPI } from './openapi-account'
+import {
+  ACCOUNT_OPENAPI,
+  createOpenApiDocument,
+  MANAGEMENT_OPENAPI,
+  type OpenApiDocument,
+  SOURCE_OPENAPI,
+} from '@tis/schema'
 import { BATCH_OPENAPI } from './openapi-batch'
-import { MANAGEMENT_OPENAPI } from './openapi-management'
 import { READS_OPENAPI } from './openapi-reads'
-import { SOURCE_OPENAPI } from './openapi-source'
 
 /**
  * The server's whole OpenAPI document: the specification's endpoints from `@tis/schema` plus the
