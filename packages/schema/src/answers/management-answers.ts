@@ -113,19 +113,37 @@ export type MobileToken = z.output<typeof mobileTokenSchema>
 
 /** `GET /api/v1/projects/{id}` and every answer with one project. */
 export const projectAnswerSchema = z.strictObject({ project: projectSchema })
+/** The body of that answer. */
+export type ProjectAnswer = z.output<typeof projectAnswerSchema>
 /** `GET /api/v1/projects`. */
 export const projectListSchema = z.strictObject({ projects: z.array(projectSchema) })
+/** The body of that answer. */
+export type ProjectList = z.output<typeof projectListSchema>
 /** `POST /api/v1/users`. */
 export const createdUserSchema = z.strictObject({ user: userSchema, access_token: z.string() })
+/** The body of that answer. */
+export type CreatedUser = z.output<typeof createdUserSchema>
 /** `GET …/api_keys`. */
 export const apiKeyListSchema = z.strictObject({ api_keys: z.array(apiKeySchema) })
+/** The body of that answer. */
+export type ApiKeyList = z.output<typeof apiKeyListSchema>
 /** `POST …/api_keys`: the key and its token, shown once. */
 export const createdApiKeySchema = z.strictObject({ api_key: apiKeySchema, token: z.string() })
+/** The body of that answer. */
+export type CreatedApiKey = z.output<typeof createdApiKeySchema>
 /** `GET …/members`. */
 export const memberListSchema = z.strictObject({ members: z.array(memberSchema) })
+/** The body of that answer. */
+export type MemberList = z.output<typeof memberListSchema>
 /** `POST …/members`. */
 export const memberAddedAnswerSchema = z.strictObject({ member: memberAddedSchema })
+/** The body of that answer. */
+export type MemberAddedAnswer = z.output<typeof memberAddedAnswerSchema>
 /** `GET …/mobile_tokens`. */
 export const mobileTokenListSchema = z.strictObject({ mobile_tokens: z.array(mobileTokenSchema) })
+/** The body of that answer. */
+export type MobileTokenList = z.output<typeof mobileTokenListSchema>
 /** `GET` and `PUT …/rate_limits`. */
 export const rateLimitAnswerSchema = z.strictObject({ rate_limit: rateLimitsSchema })
+/** The body of that answer. */
+export type RateLimitAnswer = z.output<typeof rateLimitAnswerSchema>

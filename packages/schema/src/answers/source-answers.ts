@@ -134,3 +134,5 @@ export type SourceSettings = z.output<typeof sourceSettingsSchema>
 
 /** `GET` and `PUT …/source_settings`. */
 export const sourceSettingsAnswerSchema = z.strictObject({ source_settings: sourceSettingsSchema })
+/** The body of `GET` and `PUT …/source_settings`. */
+export type SourceSettingsAnswer = z.output<typeof sourceSettingsAnswerSchema>
