@@ -1,15 +1,18 @@
 // The JSON shapes of the engine's read and management answers the pages show (docs/read-api.md).
 
-/** A project (`projectJson`). */
-export interface ProjectJson {
-  id: string
-  name: string
-  integration_kind: string
-  status: string
-  owner_id: string
-  created_at: string
-  archived_at: string | null
-}
+import type { SourceCommit } from '@tis/schema'
+
+// The management, source-settings and account answers: their zod schemas in `@tis/schema`.
+export type {
+  Frame as FrameJson,
+  FrameSource as SourceJson,
+  Member as MemberJson,
+  Project as ProjectJson,
+  Session as SessionJson,
+  SourceSettings as SourceSettingsJson,
+} from '@tis/schema'
+/** Which commit the excerpts of an event come from (`source_commit`, docs/source-excerpts.md). */
+export type SourceCommitJson = NonNullable<SourceCommit>
 
 /** An issue (`issueJson`). */
 export interface IssueJson {
@@ -121,14 +124,6 @@ export interface LatencyBucketJson {
   avg_ms: number | null
 }
 
-/** A member of a project (`GET …/members`). */
-export interface MemberJson {
-  user_id: string
-  email: string
-  role: 'owner' | 'member'
-  added_at: string
-}
-
 /** A span of a trace. */
 export interface SpanJson {
   id: string
@@ -149,54 +144,3 @@ export interface SpanJson {
 
 /** A paged list answer. */
 export type Page<K extends string, T> = { [key in K]: T[] } & { next_cursor: string | null }
-
-/** Which commit the excerpts of an event come from (`source_commit`, docs/source-excerpts.md). */
-export interface SourceCommitJson {
-  repository: string
-  commit_sha: string
-  from: 'event' | 'deployment'
-}
-
-/** A frame's excerpt: the lines around its line at the commit, or why there is none. */
-export type SourceJson =
-  | {
-      status: 'ok'
-      repository: string
-      commit_sha: string
-      path: string
-      line: number
-      lines: { number: number; text: string }[]
-      url: string
-    }
-  | { status: string; message?: string }
-
-/** One stack frame of the event detail (`frames[]`). */
-export interface FrameJson {
-  function?: string | null
-  filename?: string | null
-  lineno?: number | null
-  colno?: number | null
-  in_app?: boolean
-  source?: SourceJson
-}
-
-/** A project's source excerpt settings; the token itself is write-only. */
-export interface SourceSettingsJson {
-  github_token_set: boolean
-  server_token_available: boolean
-  path_prefix: string | null
-  context_lines: number
-  github_api_url: string | null
-  effective_github_api_url: string
-  updated_at: string | null
-}
-
-/** One of the user's sessions (`GET /api/v1/users/me/sessions`). */
-export interface SessionJson {
-  readonly id: string
-  readonly created_at: string
-  readonly last_seen_at: string
-  readonly expires_at: string
-  readonly user_agent: string | null
-  readonly ip: string | null
-}
