@@ -1,11 +1,11 @@
 import {
   ACCOUNT_OPENAPI,
+  BATCH_OPENAPI,
   createOpenApiDocument,
   MANAGEMENT_OPENAPI,
   type OpenApiDocument,
   SOURCE_OPENAPI,
 } from '@tis/schema'
-import { BATCH_OPENAPI } from './openapi-batch'
 import { READS_OPENAPI } from './openapi-reads'
 
 /**

@@ -1,4 +1,4 @@
-// The management, source-settings, account and health answers the engine serialises over this
+// The management, source-settings, account, batch-ingest and health answers the engine serialises over this
 // adapter (PGlite) parse with their `@tis/schema` schemas, which are strict: an undeclared field
 // fails, so a serialiser that adds one is caught (issue 20).
 
@@ -11,6 +11,8 @@ import {
 } from '@tis/ingest'
 import {
   apiKeyListSchema,
+  batchAcceptedSchema,
+  batchRejectedSchema,
   createdApiKeySchema,
   createdUserSchema,
   eventFramesSchema,
@@ -108,6 +110,21 @@ beforeAll(async () => {
   })
   expect(error.status).toBe(201)
   eventId = (error.body as { id: string }).id
+  const batch = (lines: object[]) =>
+    engine.ingestEventBatch({
+      headers: { ...bearer(token), 'content-type': 'application/x-ndjson' },
+      text: lines.map((line) => JSON.stringify({ event: line })).join('\n'),
+    })
+  const line = (n: number, fields: object = {}) => ({
+    event_id: `0190b1c2-3d4e-7f80-9a1b-2c3d4e5f60${70 + n}`,
+    event_type: 'log',
+    message: `line ${n}`,
+    ...fields,
+  })
+  const spanLine = line(2, { event_type: 'span', name: 'db', trace_id: 't', span_id: 's' })
+  keep('batch accepted', batchAcceptedSchema, await batch([line(1), spanLine]), 202)
+  keep('batch duplicate', batchAcceptedSchema, await batch([line(1)]), 202)
+  keep('batch rejected', batchRejectedSchema, await batch([line(3), { event_type: 'log' }]), 422)
   keep('listMobileTokens', mobileTokenListSchema, await m.listMobileTokens(on()))
   keep('getRateLimits', rateLimitAnswerSchema, await m.getRateLimits(on()))
   keep(
@@ -138,9 +155,9 @@ afterAll(async () => {
   await store?.close()
 })
 
-describe('management, source-settings and account answers', () => {
+describe('management, source-settings, account and batch answers', () => {
   it('each parses with its strict schema', () => {
-    expect(answers.length).toBeGreaterThanOrEqual(20)
+    expect(answers.length).toBeGreaterThanOrEqual(23)
     const failures = answers.flatMap(({ name, schema, body }) => {
       const parsed = schema.safeParse(body)
       return parsed.success ? [] : [`${name}: ${parsed.error.message}`]

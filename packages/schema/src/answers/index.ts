@@ -3,6 +3,8 @@
 
 export * from './account-answers'
 export * from './account-openapi'
+export * from './batch-answers'
+export * from './batch-openapi'
 export * from './common'
 export * from './health-answers'
 export * from './management-answers'
