@@ -6,7 +6,7 @@ import { dateTimeField } from './common'
 /** `GET /health`: the server is up. */
 export const healthSchema = z.strictObject({ status: z.literal('ok') })
 /** The answer of `GET /health`. */
-export type Health = z.output<typeof healthSchema>
+export type Liveness = z.output<typeof healthSchema>
 
 /** The projection's lag in a readiness answer (docs/write-path.md). */
 export const projectionLagSchema = z
@@ -36,7 +36,7 @@ export const readySchema = z.strictObject({
   projection: projectionLagSchema.optional(),
 })
 /** The 200 answer of `GET /health/ready`. */
-export type Ready = z.output<typeof readySchema>
+export type Readiness = z.output<typeof readySchema>
 
 /** `GET /health/ready` when the primary store failed or did not answer in time. */
 export const unavailableSchema = z.strictObject({
@@ -45,4 +45,4 @@ export const unavailableSchema = z.strictObject({
   message: z.string(),
 })
 /** The 503 answer of `GET /health/ready`. */
-export type Unavailable = z.output<typeof unavailableSchema>
+export type ReadinessUnavailable = z.output<typeof unavailableSchema>
