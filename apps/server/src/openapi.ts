@@ -1,10 +1,12 @@
 import { READS_OPENAPI } from '@tis/ingest'
-import { createOpenApiDocument, type OpenApiDocument } from '@tis/schema'
-import { ACCOUNT_OPENAPI } from './openapi-account'
-import { BATCH_OPENAPI } from './openapi-batch'
-import { MANAGEMENT_OPENAPI } from './openapi-management'
-
-import { SOURCE_OPENAPI } from './openapi-source'
+import {
+  ACCOUNT_OPENAPI,
+  BATCH_OPENAPI,
+  createOpenApiDocument,
+  MANAGEMENT_OPENAPI,
+  type OpenApiDocument,
+  SOURCE_OPENAPI,
+} from '@tis/schema'
 
 /**
  * The server's whole OpenAPI document: the specification's endpoints from `@tis/schema` plus the

@@ -1,5 +1,6 @@
 import type {
   EventType,
+  MobileToken,
   NormalizedCheckIn,
   NormalizedEvent,
   NormalizedMobileTokenRequest,
@@ -125,7 +126,7 @@ export function mintResponse(token: string, record: MobileTokenRecord) {
 }
 
 /** A mobile token as the management API lists it (never the token itself). */
-export function mobileTokenJson(t: MobileTokenRecord) {
+export function mobileTokenJson(t: MobileTokenRecord): MobileToken {
   return {
     id: t.id,
     parent_key_id: t.parentKeyId,
@@ -134,7 +135,7 @@ export function mobileTokenJson(t: MobileTokenRecord) {
     environment: t.environment,
     release: t.release,
     session_id: t.sessionId,
-    allowed_event_types: t.allowedEventTypes,
+    allowed_event_types: [...t.allowedEventTypes],
     created_at: t.createdAt.toISOString(),
     expires_at: t.expiresAt.toISOString(),
   }

@@ -1,3 +1,4 @@
+import type { Readiness, ReadinessUnavailable } from '@tis/schema'
 import { type EngineResponse, json } from './http'
 
 /** Options of {@link createReadinessCheck}. */
@@ -60,7 +61,7 @@ export function createReadinessCheck(options: ReadinessOptions): () => Promise<E
   let pinging: Promise<void> | undefined
   let ready = true
 
-  const readyResponse = json(200, { status: 'ok', store: 'ok' }, HEADERS)
+  const readyResponse = json(200, { status: 'ok', store: 'ok' } satisfies Readiness, HEADERS)
 
   async function check(): Promise<EngineResponse> {
     if (!ping) return readyResponse
@@ -89,7 +90,7 @@ export function createReadinessCheck(options: ReadinessOptions): () => Promise<E
           : 'the primary store failed a trivial query (see the server log)'
       return json(
         503,
-        { status: 'unavailable', store: 'unreachable', message },
+        { status: 'unavailable', store: 'unreachable', message } satisfies ReadinessUnavailable,
         { ...HEADERS, 'Retry-After': retryAfter },
       )
     } finally {

@@ -1,22 +1,6 @@
+import type { RotatedToken, SessionList } from '@tis/schema'
 import type { Command } from './command'
 import { table } from './format'
-
-/** A dashboard session as `GET /api/v1/users/me/sessions` lists it. */
-interface SessionJson {
-  readonly id: string
-  readonly created_at: string
-  readonly last_seen_at: string
-  readonly expires_at: string
-  readonly user_agent: string | null
-  readonly ip: string | null
-}
-
-/** The rotation answer of `POST /api/v1/users/me/token`. */
-interface RotatedJson {
-  readonly user: { readonly id: string; readonly email: string; readonly admin: boolean }
-  readonly access_token: string
-  readonly sessions_ended: number
-}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -48,9 +32,7 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
     args: [],
     summary: 'List your signed-in dashboard sessions (never their ids).',
     async run({ client }) {
-      const json = (await client.request('GET', '/api/v1/users/me/sessions')) as {
-        sessions: SessionJson[]
-      }
+      const json = (await client.request('GET', '/api/v1/users/me/sessions')) as SessionList
       const human = () =>
         table(
           ['ID', 'SIGNED IN', 'LAST SEEN', 'ENDS', 'ADDRESS', 'BROWSER'],
@@ -86,7 +68,7 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
     summary:
       'Replace your access token: prints the new one once; the old one and every dashboard session end at once.',
     async run({ client }) {
-      const json = (await client.request('POST', '/api/v1/users/me/token')) as RotatedJson
+      const json = (await client.request('POST', '/api/v1/users/me/token')) as RotatedToken
       const human = () =>
         [
           `Replaced the access token of ${json.user.email}; the old one no longer works.`,

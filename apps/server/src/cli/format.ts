@@ -1,23 +1,13 @@
 // Human-readable output of the CLI. `--json` bypasses all of this and prints the API's JSON.
 import type { Issue, Monitor, StoredDeployment, StoredEvent } from '@tis/schema'
 
+import type { ApiKey, Member, MobileToken, Project, RateLimits } from '@tis/schema'
+
 /** A project as the API returns it. */
-export interface ProjectJson {
-  readonly id: string
-  readonly name: string
-  readonly integration_kind: string
-  readonly status: string
-  readonly created_at: string
-  readonly archived_at: string | null
-}
+export type ProjectJson = Project
 
 /** An API key as the API returns it. */
-export interface ApiKeyJson {
-  readonly id: string
-  readonly name: string
-  readonly created_at: string
-  readonly revoked_at: string | null
-}
+export type ApiKeyJson = ApiKey
 
 /** Left-aligned columns with a header row; `(none)` when there are no rows. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -59,12 +49,7 @@ export function keyTable(keys: readonly ApiKeyJson[]): string {
 }
 
 /** A project's owner or member as the API lists it. */
-export interface MemberJson {
-  readonly user_id: string
-  readonly email: string
-  readonly role: string
-  readonly added_at: string
-}
+export type MemberJson = Member
 
 /** Members as a table, the owner first. */
 export function memberTable(members: readonly MemberJson[]): string {
@@ -75,15 +60,7 @@ export function memberTable(members: readonly MemberJson[]): string {
 }
 
 /** A mobile ingest token as the API lists it. */
-export interface MobileTokenJson {
-  readonly id: string
-  readonly platform: string
-  readonly service: string
-  readonly environment: string
-  readonly release: string | null
-  readonly allowed_event_types: readonly string[]
-  readonly expires_at: string
-}
+export type MobileTokenJson = MobileToken
 
 /** Live mobile tokens as a table. */
 export function mobileTokenTable(tokens: readonly MobileTokenJson[]): string {
@@ -102,14 +79,7 @@ export function mobileTokenTable(tokens: readonly MobileTokenJson[]): string {
 }
 
 /** A project's rate limits as the API returns them. */
-export interface RateLimitJson {
-  readonly requests: number
-  readonly period_seconds: number
-  readonly auth_failure_requests: number
-  readonly overrides: Readonly<
-    Record<'requests' | 'period_seconds' | 'auth_failure_requests', number | null>
-  >
-}
+export type RateLimitJson = RateLimits
 
 /** Effective limits, each marked as an override or the server default. */
 export function limitsDetails(limits: RateLimitJson): string {

@@ -1,3 +1,4 @@
+import type { SourceSettings } from '@tis/schema'
 import type { Command } from './command'
 import { id } from './request-parts'
 
@@ -10,15 +11,7 @@ export const SOURCE_FLAGS = [
 ] as const
 
 /** A project's source excerpt settings as the API returns them (never the token). */
-export interface SourceSettingsJson {
-  readonly github_token_set: boolean
-  readonly server_token_available: boolean
-  readonly path_prefix: string | null
-  readonly context_lines: number
-  readonly github_api_url: string | null
-  readonly effective_github_api_url: string
-  readonly updated_at: string | null
-}
+export type SourceSettingsJson = SourceSettings
 
 /** The settings as aligned lines. */
 export function sourceSettingsDetails(s: SourceSettingsJson): string {

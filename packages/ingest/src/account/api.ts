@@ -1,4 +1,10 @@
-import { ERROR_BODIES } from '@tis/schema'
+import {
+  ERROR_BODIES,
+  type RotatedToken,
+  type Session,
+  type SessionList,
+  type SessionsEnded,
+} from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES } from '../ids'
 import type { Authenticated, ManagementOperation, ProjectAccess } from '../management/access'
@@ -57,7 +63,7 @@ export function createAccountApi(options: AccountApiOptions): AccountApi {
       return auth ? fn(request, auth) : json(401, ERROR_BODIES.unauthorized)
     }
 
-  const sessionJson = (s: SessionRecord) => ({
+  const sessionJson = (s: SessionRecord): Session => ({
     id: s.id,
     created_at: s.createdAt.toISOString(),
     last_seen_at: s.lastSeenAt.toISOString(),
@@ -74,12 +80,12 @@ export function createAccountApi(options: AccountApiOptions): AccountApi {
       const live = (await store.listUserSessions(user.id, at)).filter(
         (s) => sessions.endsAt(s).getTime() > at.getTime(),
       )
-      return json(200, { sessions: live.map(sessionJson) })
+      return json(200, { sessions: live.map(sessionJson) } satisfies SessionList)
     }),
 
     endSessions: authed(async (_request, { user }) => {
       const ended = await store.deleteUserSessions(user.id)
-      return json(200, { sessions_ended: ended })
+      return json(200, { sessions_ended: ended } satisfies SessionsEnded)
     }),
 
     rotateToken: authed(async (_request, { user, admin }) => {
@@ -89,7 +95,7 @@ export function createAccountApi(options: AccountApiOptions): AccountApi {
         user: { id: user.id, email: user.email, admin },
         access_token: token,
         sessions_ended: ended,
-      })
+      } satisfies RotatedToken)
     }),
   }
 }

@@ -1,14 +1,12 @@
-import { missingEnvelopeMessage } from '@tis/schema'
+import { MAX_BATCH_ENVELOPES, missingEnvelopeMessage } from '@tis/schema'
 import { bodyEncoding, decodeBody, utf8Length } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
 import type { BodyInflater } from '../ports'
 
-/**
- * Default of {@link BatchLimits.maxEnvelopes}: ten times what Logister's server takes (every
- * Logister client sends at most 100: the Python client chunks by 100, the JS client by 50), so
- * that bulk senders pay one request and one acknowledgement per 1,000 records.
- */
-export const MAX_BATCH_ENVELOPES = 1000
+// Default of {@link BatchLimits.maxEnvelopes}: ten times what Logister's server takes (every
+// Logister client sends at most 100: the Python client chunks by 100, the JS client by 50); it
+// lives with the batch answer's schema, whose description names it.
+export { MAX_BATCH_ENVELOPES }
 
 /** The size caps of a batch request. */
 export interface BatchLimits {

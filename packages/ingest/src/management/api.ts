@@ -1,9 +1,18 @@
 import {
+  type ApiKeyList,
+  type CreatedApiKey,
+  type CreatedUser,
   ERROR_BODIES,
   MANAGEMENT_FIELDS,
   type ManagementEnvelopeKey,
   type ManagementRecords,
+  type MemberAddedAnswer,
+  type MemberList,
+  type MobileTokenList,
+  type ProjectAnswer,
+  type ProjectList,
   parseManagementEnvelope,
+  type RateLimitAnswer,
 } from '@tis/schema'
 import { StoreError } from '../errors'
 import { type EngineRequest, type EngineResponse, json } from '../http'
@@ -124,7 +133,9 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
   async function setStatus(project: ProjectRecord, status: 'active' | 'archived') {
     const updated = await store.setProjectStatus(project.id, status, now())
     options.onCredentialsChanged?.()
-    return updated ? json(200, { project: projectJson(updated) }) : json(404, NOT_FOUND)
+    return updated
+      ? json(200, { project: projectJson(updated) } satisfies ProjectAnswer)
+      : json(404, NOT_FOUND)
   }
 
   return {
@@ -143,7 +154,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
         return json(201, {
           user: { id: user.id, email: user.email, admin: access.isAdmin(user) },
           access_token: token,
-        })
+        } satisfies CreatedUser)
       } catch (error) {
         if (StoreError.is(error) && error.code === 'conflict') {
           return json(422, { errors: ['email has already been taken'] })
@@ -163,21 +174,21 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
         ownerId: user.id,
         createdAt: now(),
       })
-      return json(201, { project: projectJson(project) })
+      return json(201, { project: projectJson(project) } satisfies ProjectAnswer)
     }),
 
     listProjects: authed(async (_request, user, admin) => {
       const projects = await store.listProjects(admin ? null : user.id)
-      return json(200, { projects: projects.map(projectJson) })
+      return json(200, { projects: projects.map(projectJson) } satisfies ProjectList)
     }),
 
     getProject: withProject(false, async (_request, project) =>
-      json(200, { project: projectJson(project) }),
+      json(200, { project: projectJson(project) } satisfies ProjectAnswer),
     ),
 
     listApiKeys: withProject(false, async (_request, project) => {
       const keys = await store.listApiKeys(project.id)
-      return json(200, { api_keys: keys.map(apiKeyJson) })
+      return json(200, { api_keys: keys.map(apiKeyJson) } satisfies ApiKeyList)
     }),
 
     createApiKey: withProject(false, async (request, project) => {
@@ -194,7 +205,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
         tokenDigest: sha256Hex(token),
         createdAt: now(),
       })
-      return json(201, { api_key: apiKeyJson(key), token })
+      return json(201, { api_key: apiKeyJson(key), token } satisfies CreatedApiKey)
     }),
 
     revokeApiKey: withProject(false, async (request, project) => {
@@ -210,7 +221,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
     listMobileTokens: withProject(false, async (_request, project) => {
       const tokens = await store.listMobileTokens(project.id, now())
-      return json(200, { mobile_tokens: tokens.map(mobileTokenJson) })
+      return json(200, { mobile_tokens: tokens.map(mobileTokenJson) } satisfies MobileTokenList)
     }),
 
     revokeMobileToken: withProject(false, async (request, project) => {
@@ -223,7 +234,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
     }),
 
     getRateLimits: withProject(false, async (_request, project) =>
-      json(200, { rate_limit: rateLimitJson(project.rateLimit, limits) }),
+      json(200, { rate_limit: rateLimitJson(project.rateLimit, limits) } satisfies RateLimitAnswer),
     ),
 
     setRateLimits: withProject(false, async (request, project, _user, admin) => {
@@ -242,7 +253,9 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       if (!updated) return json(404, NOT_FOUND)
       // Other instances pick the change up with the credential cache (within a second).
       options.onCredentialsChanged?.()
-      return json(200, { rate_limit: rateLimitJson(updated.rateLimit, limits) })
+      return json(200, {
+        rate_limit: rateLimitJson(updated.rateLimit, limits),
+      } satisfies RateLimitAnswer)
     }),
 
     addMember: withProject(true, async (request, project) => {
@@ -253,7 +266,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       const added = await store.addMember(project.id, member.id, now())
       return json(added ? 201 : 200, {
         member: { project_id: project.id, user_id: member.id, email: member.email },
-      })
+      } satisfies MemberAddedAnswer)
     }),
 
     listMembers: withProject(false, async (_request, project) => {
@@ -265,7 +278,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
           role: m.role,
           added_at: m.addedAt.toISOString(),
         })),
-      })
+      } satisfies MemberList)
     }),
   }
 }

@@ -1,8 +1,9 @@
+import type { ApiKey, Project, RateLimits } from '@tis/schema'
 import type { ApiKeyRecord, ProjectRecord, RateLimitOverride } from '../ports'
 import type { RateLimitSettings } from '../rate-limit'
 
 /** JSON of a project. */
-export function projectJson(p: ProjectRecord) {
+export function projectJson(p: ProjectRecord): Project {
   return {
     id: p.id,
     name: p.name,
@@ -15,7 +16,10 @@ export function projectJson(p: ProjectRecord) {
 }
 
 /** The effective limits of a project (`defaults` where it has no override) and its overrides. */
-export function rateLimitJson(override: RateLimitOverride | null, defaults: RateLimitSettings) {
+export function rateLimitJson(
+  override: RateLimitOverride | null,
+  defaults: RateLimitSettings,
+): RateLimits {
   return {
     requests: override?.requests ?? defaults.requests,
     period_seconds: override?.periodSeconds ?? defaults.periodSeconds,
@@ -29,7 +33,7 @@ export function rateLimitJson(override: RateLimitOverride | null, defaults: Rate
 }
 
 /** JSON of a project API key (never its token). */
-export function apiKeyJson(k: ApiKeyRecord) {
+export function apiKeyJson(k: ApiKeyRecord): ApiKey {
   return {
     id: k.id,
     name: k.name,

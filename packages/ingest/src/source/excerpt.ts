@@ -1,3 +1,5 @@
+import { MAX_LINE_CHARS } from '@tis/schema'
+
 /** One line of an excerpt. */
 export interface ExcerptLine {
   /** 1-based line number in the file. */
@@ -5,12 +7,8 @@ export interface ExcerptLine {
   readonly text: string
 }
 
-/** The default number of lines shown before and after a frame's line. */
-export const DEFAULT_CONTEXT_LINES = 5
-/** The most context lines a project may ask for. */
-export const MAX_CONTEXT_LINES = 50
-/** Longer lines (minified bundles) are cut to this many characters. */
-export const MAX_LINE_CHARS = 1_000
+// The limits are part of the answers' schemas (`@tis/schema`: `SourceSettings`, `FrameSourceExcerpt`).
+export { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_LINE_CHARS } from '@tis/schema'
 
 /**
  * Lines `line - context` to `line + context` of `content` (clamped to the file), each cut to

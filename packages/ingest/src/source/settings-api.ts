@@ -1,3 +1,4 @@
+import type { SourceSettings, SourceSettingsAnswer } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
 import { readManagementBody } from '../management/body'
@@ -35,7 +36,7 @@ export interface SourceSettingsApiOptions {
 export function sourceSettingsJson(
   s: SourceSettingsRecord | null,
   server: Pick<SourceExcerpts, 'hasServerToken' | 'serverApiUrl'>,
-) {
+): SourceSettings {
   return {
     github_token_set: Boolean(s?.githubTokenSealed),
     server_token_available: server.hasServerToken,
@@ -131,7 +132,7 @@ export function createSourceSettingsApi(options: SourceSettingsApiOptions): Sour
     getSourceSettings: withProject(false, async (_request, project) =>
       json(200, {
         source_settings: sourceSettingsJson(await store.findSourceSettings(project.id), excerpts),
-      }),
+      } satisfies SourceSettingsAnswer),
     ),
 
     setSourceSettings: withProject(true, async (request, project) => {
@@ -170,7 +171,9 @@ export function createSourceSettingsApi(options: SourceSettingsApiOptions): Sour
         updatedAt: now(),
       }
       await store.saveSourceSettings(next)
-      return json(200, { source_settings: sourceSettingsJson(next, excerpts) })
+      return json(200, {
+        source_settings: sourceSettingsJson(next, excerpts),
+      } satisfies SourceSettingsAnswer)
     }),
   }
 }

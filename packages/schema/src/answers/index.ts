@@ -1,6 +1,15 @@
 // The shapes of the answers of the read and management APIs (issue 20): one zod schema per
 // answer, from which the OpenAPI document, the serialisers' types and the dashboard's types come.
+
+export * from './account-answers'
+export * from './account-openapi'
+export * from './batch-answers'
+export * from './batch-openapi'
 export * from './common'
+export * from './health-answers'
+export * from './management-answers'
+export * from './management-openapi'
+export * from './management-operations'
 export * from './operations'
 export * from './reads-components'
 export * from './reads-deployments'
@@ -11,3 +20,5 @@ export * from './reads-limits'
 export * from './reads-monitors'
 export * from './reads-performance'
 export * from './reads-traces'
+export * from './source-answers'
+export * from './source-openapi'

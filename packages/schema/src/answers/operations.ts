@@ -28,7 +28,7 @@ export interface ApiOperation {
    * described by its `.meta({ description })`.
    */
   readonly query?: z.ZodObject
-  /** The request body (required when given). */
+  /** The request body: required unless the schema accepts `undefined` (`.optional()`). */
   readonly body?: z.ZodType
   /** Responses by status code; a string is a `$ref` to `#/components/responses/<name>`. */
   readonly responses: Record<number, ApiResponse | string>
@@ -121,7 +121,12 @@ export function operationPaths(
       security: operation.security ?? defaultSecurity,
       ...(params.length > 0 ? { parameters: params } : {}),
       ...(operation.body
-        ? { requestBody: { required: true, content: json(schemaOrRef(operation.body)) } }
+        ? {
+            requestBody: {
+              required: !operation.body.safeParse(undefined).success,
+              content: json(schemaOrRef(operation.body)),
+            },
+          }
         : {}),
       responses: Object.fromEntries(
         Object.entries(operation.responses).map(([status, value]) => [status, response(value)]),
