@@ -74,8 +74,8 @@ const NDJSON_REQUEST: OpenApiObject = {
 }
 
 function batchPaths(): Record<string, OpenApiObject> {
-  const paths = operationPaths([BATCH_OPERATION])
-  const { responses, ...post } = paths[PATH]?.['post'] as OpenApiObject
+  const { post: generated } = operationPaths([BATCH_OPERATION])[PATH] as { post: OpenApiObject }
+  const { responses, ...post } = generated
   return { [PATH]: { post: { ...post, ...NDJSON_REQUEST, responses } } }
 }
 

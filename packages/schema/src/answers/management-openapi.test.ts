@@ -4,18 +4,19 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { createOpenApiDocument, type OpenApiObject } from '../openapi'
 import { ACCOUNT_OPENAPI } from './account-openapi'
+import { BATCH_OPENAPI } from './batch-openapi'
 import { MANAGEMENT_OPENAPI } from './management-openapi'
 import { SOURCE_OPENAPI } from './source-openapi'
 
 const doc = createOpenApiDocument({
-  extensions: [MANAGEMENT_OPENAPI, SOURCE_OPENAPI, ACCOUNT_OPENAPI],
+  extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, SOURCE_OPENAPI, ACCOUNT_OPENAPI],
 })
 // biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON, read by path
 const op = (path: string, method: string): any => doc.paths[path]?.[method]
 const json = (response: OpenApiObject) =>
   (response['content'] as Record<string, { schema: OpenApiObject }>)['application/json']?.schema
 
-describe('the generated management, source-settings and account paths', () => {
+describe('the generated management, source-settings, account and batch paths', () => {
   it('validate as OpenAPI 3.1', async () => {
     const result = await new Validator().validate(
       structuredClone(doc) as unknown as Record<string, unknown>,
@@ -58,6 +59,18 @@ describe('the generated management, source-settings and account paths', () => {
         },
       },
     })
+  })
+
+  it("keep the batch endpoint's NDJSON body, its header and its answers", () => {
+    const batch = op('/api/v1/ingest_events/batch', 'post')
+    expect(Object.keys(batch.requestBody.content)).toEqual(['application/x-ndjson'])
+    expect(batch.requestBody.content['application/x-ndjson'].example).toContain('"event_id"')
+    expect(batch.parameters).toEqual([
+      expect.objectContaining({ name: 'X-Logister-Batch-Id', in: 'header', required: false }),
+    ])
+    expect(json(batch.responses['202'])).toEqual({ $ref: '#/components/schemas/BatchAccepted' })
+    expect(json(batch.responses['422'])).toEqual({ $ref: '#/components/schemas/BatchRejected' })
+    expect(batch.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' })
   })
 
   it('describe every answer object as closed (no undeclared field)', () => {
