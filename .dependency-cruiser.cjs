@@ -6,8 +6,11 @@
 // Paths are the resolved files (workspace siblings resolve to their `src` through the
 // `@tis/source` export condition), so `@tis/ingest` and `../../ingest/src/x` count alike.
 
-/** Test code: test files, test and bench folders, test configuration. */
-const TEST = '(\\.test\\.tsx?$|/test/|/bench/|/vitest\\.[a-z]+\\.ts$)'
+/**
+ * Test code: test files, test and bench folders, test configuration — and the bench app
+ * (apps/bench, private and never shipped), whose harness is @tis/test-utils.
+ */
+const TEST = '(\\.test\\.tsx?$|/test/|/bench/|^apps/bench/|/vitest\\.[a-z]+\\.ts$)'
 const TEST_UTILS = '^packages/test-utils/'
 /** Build configuration (the shared tsup factory) that any package's tsup.config.ts imports. */
 const TOOLING = '^packages/tsconfig/'
