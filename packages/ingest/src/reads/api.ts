@@ -43,6 +43,8 @@ import { parseMetricQuery, parseTransactionQuery } from './window-query'
 
 const NOT_FOUND = { error: 'Not found' } as const
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
+/** A 200 answer of the type its schema infers (`ok<IssueAnswer>({ … })`). */
+const ok = <T>(body: T) => json(200, body)
 
 /** The read API of the issues inbox and the event list (issue 5). */
 export interface ReadApi {
@@ -148,11 +150,11 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       if (!parsed.ok) return json(422, { errors: parsed.errors })
       const q = parsed.value
       const rows = await store.summarizeTransactions(q)
-      return json(200, {
+      return ok<TransactionList>({
         since: q.since.toISOString(),
         until: q.until.toISOString(),
         transactions: rows.map(transactionJson),
-      } satisfies TransactionList)
+      })
     }),
 
     getMetric: withProject(async (request, project) => {
@@ -160,13 +162,13 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       if (!parsed.ok) return json(422, { errors: parsed.errors })
       const q = parsed.value
       const buckets = await store.metricBuckets(q)
-      return json(200, {
+      return ok<MetricSeries>({
         name: q.name,
         since: q.since.toISOString(),
         until: q.until.toISOString(),
         interval_seconds: q.intervalSeconds,
         buckets: metricBucketsJson(buckets, q.since, q.until, q.intervalSeconds),
-      } satisfies MetricSeries)
+      })
     }),
 
     listTraces: withProject(async (request, project) => {
@@ -176,8 +178,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (s) => ({ at: s.startedAt, id: s.id }),
       )
       if ('status' in result) return result
-      const page = { traces: result.rows.map(spanJson), next_cursor: result.next }
-      return json(200, page satisfies TraceList)
+      return ok<TraceList>({ traces: result.rows.map(spanJson), next_cursor: result.next })
     }),
 
     getTrace: withProject(async (request, project) => {
@@ -194,7 +195,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       const shown = spans.slice(0, MAX_TRACE_SPANS)
       const { root, depthOf } = traceTree(shown)
       const { startedAt, endedAt } = traceExtent(shown)
-      return json(200, {
+      return ok<TraceDetail>({
         trace_id: traceId,
         root: root ? spanJson(root) : null,
         duration_ms: finiteOrNull(root?.durationMs),
@@ -204,7 +205,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         truncated: spans.length > MAX_TRACE_SPANS,
         spans: shown.map((s) => ({ ...spanJson(s), depth: depthOf(s) })),
         events: events.filter((e) => e.eventType !== 'span').map(eventJson),
-      } satisfies TraceDetail)
+      })
     }),
 
     getTransactionLatency: withProject((request, project) =>
@@ -221,17 +222,15 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       )
       if ('status' in result) return result
       const issues = result.rows.map(issueJson)
-      return json(200, {
+      return ok<IssuePage>({
         issues: sparkline.value ? await withSparklines(store, project.id, issues, now()) : issues,
         next_cursor: result.next,
-      } satisfies IssuePage)
+      })
     }),
 
     getIssue: withProject(async (request, project) => {
       const issue = await store.findIssue(project.id, issueId(request))
-      return issue
-        ? json(200, { issue: issueJson(issue) } satisfies IssueAnswer)
-        : json(404, NOT_FOUND)
+      return issue ? ok<IssueAnswer>({ issue: issueJson(issue) }) : json(404, NOT_FOUND)
     }),
 
     updateIssue: withProject(async (request, project) => {
@@ -244,9 +243,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
       }
       const updated = await store.setIssueStatus(project.id, issue.id, status as IssueStatus)
-      return updated
-        ? json(200, { issue: issueJson(updated) } satisfies IssueAnswer)
-        : json(404, NOT_FOUND)
+      return updated ? ok<IssueAnswer>({ issue: issueJson(updated) }) : json(404, NOT_FOUND)
     }),
 
     listEvents: withProject(async (request, project) => {
@@ -256,8 +253,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (e) => ({ at: e.occurredAt, id: e.id }),
       )
       if ('status' in result) return result
-      const page = { events: result.rows.map(eventJson), next_cursor: result.next }
-      return json(200, page satisfies EventPage)
+      return ok<EventPage>({ events: result.rows.map(eventJson), next_cursor: result.next })
     }),
 
     listMonitors: withProject(async (request, project) => {
@@ -268,16 +264,16 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (m) => ({ at: m.lastCheckInAt, id: m.id }),
       )
       if ('status' in result) return result
-      return json(200, {
+      return ok<MonitorPage>({
         monitors: result.rows.map((m) => monitorJson(m, at)),
         next_cursor: result.next,
-      } satisfies MonitorPage)
+      })
     }),
 
     getMonitor: withProject(async (request, project) => {
       const monitor = await store.findMonitor(project.id, monitorId(request))
       return monitor
-        ? json(200, { monitor: monitorJson(monitor, now()) } satisfies MonitorAnswer)
+        ? ok<MonitorAnswer>({ monitor: monitorJson(monitor, now()) })
         : json(404, NOT_FOUND)
     }),
 
@@ -292,8 +288,10 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (d) => ({ at: d.deployedAt, id: d.id }),
       )
       if ('status' in result) return result
-      const page = { deployments: result.rows.map(deploymentJson), next_cursor: result.next }
-      return json(200, page satisfies DeploymentPage)
+      return ok<DeploymentPage>({
+        deployments: result.rows.map(deploymentJson),
+        next_cursor: result.next,
+      })
     }),
 
     getEvent: withProject(async (request, project) => {
@@ -314,14 +312,14 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       const frames = options.sources
         ? await options.sources.framesFor(project.id, event, deployment)
         : { source_commit: null, frames: [] }
-      return json(200, {
+      return ok<EventDetail>({
         event: eventJson(event),
         issue: issue ? issueJson(issue) : null,
         deployment: deployment ? deploymentJson(deployment) : null,
         related: related.map(eventJson),
         source_commit: frames.source_commit,
         frames: [...frames.frames],
-      } satisfies EventDetail)
+      })
     }),
   }
 }
