@@ -15,7 +15,7 @@ export interface Pauses {
 export function createPauses(): Pauses {
   const until: Partial<Record<Endpoint, number>> = {}
   let timer: ReturnType<typeof setTimeout> | undefined
-  let timerAt = Number.POSITIVE_INFINITY
+  let timerAt = Infinity
   return {
     pause(endpoint, retryAfter) {
       until[endpoint] = Date.now() + parseRetryAfter(retryAfter, 60) * 1000
@@ -26,7 +26,7 @@ export function createPauses(): Pauses {
       clearTimeout(timer)
       timerAt = at
       timer = unrefTimeout(() => {
-        timerAt = Number.POSITIVE_INFINITY
+        timerAt = Infinity
         wake()
       }, at - Date.now())
     },

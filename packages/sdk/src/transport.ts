@@ -183,7 +183,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     },
     flush(timeoutMs = 5000, flushOptions) {
       // Urgent: every queued request starts now, past the concurrency limit.
-      if (flushOptions?.urgent) pump(Number.POSITIVE_INFINITY)
+      if (flushOptions?.urgent) pump(Infinity)
       return settled(timeoutMs)
     },
     async close(timeoutMs = 5000) {
