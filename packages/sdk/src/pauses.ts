@@ -7,28 +7,20 @@ export interface Pauses {
   pause(endpoint: Endpoint, retryAfter: string | null): void
   /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
   left(endpoint: Endpoint): number
-  /** Calls `wake` once the pause ending at `at` is over (one timer: the earliest end wins). */
-  wakeAt(at: number, wake: () => void): void
 }
 
-/** Which endpoints are rate limited until when; other endpoints carry on meanwhile. */
-export function createPauses(): Pauses {
+/**
+ * Which endpoints are rate limited until when; other endpoints carry on meanwhile. `wake` is
+ * called when a pause ends, so what waited for it can leave.
+ */
+export function createPauses(wake: () => void): Pauses {
   const until: Partial<Record<Endpoint, number>> = {}
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let timerAt = Infinity
   return {
     pause(endpoint, retryAfter) {
-      until[endpoint] = Date.now() + parseRetryAfter(retryAfter, 60) * 1000
+      const ms = parseRetryAfter(retryAfter, 60) * 1000
+      until[endpoint] = Date.now() + ms
+      unrefTimeout(wake, ms)
     },
     left: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
-    wakeAt(at, wake) {
-      if (at >= timerAt) return
-      clearTimeout(timer)
-      timerAt = at
-      timer = unrefTimeout(() => {
-        timerAt = Infinity
-        wake()
-      }, at - Date.now())
-    },
   }
 }

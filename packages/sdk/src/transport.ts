@@ -1,19 +1,17 @@
 import { createBatchSender } from './batch'
 import { byteLength, createBuffer, type Item } from './buffer'
-import { createIdle } from './idle'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
 import { backoff } from './retry'
-import { createTally } from './tally'
 import type { TransportOptions } from './transport-options'
 import type {
   DropReason,
-  FlushResult,
   MakeRequest,
   RequestOutcome,
   Transport,
   TransportResult,
 } from './transport-types'
+import { createWaiters } from './waiters'
 import { createWaits } from './waits'
 
 export type { TransportOptions } from './transport-options'
@@ -43,9 +41,8 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   const log = options.logger ?? SILENT
   const buffer = createBuffer(options.maxQueueSize ?? 100, options.maxQueueBytes ?? 1_048_576)
   const { queue } = buffer
-  const tally = createTally()
-  const idle = createIdle(buffer.pending)
-  const pauses = createPauses()
+  const waiters = createWaiters(buffer.pending)
+  const pauses = createPauses(pump)
   const waits = createWaits()
   const batches = createBatchSender(queue, settle, log)
   const reported = new Set<string>()
@@ -57,7 +54,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     if (item.members) for (const m of item.members) settle(m, result)
     else {
       buffer.release(item)
-      tally.count(result)
+      waiters.count(result)
       item.resolve(result)
     }
   }
@@ -66,15 +63,12 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     settle(item, { status: 'dropped', reason, ...(statusCode ? { statusCode } : {}) })
   }
 
-  /** Starts queued requests while slots are free, skipping (and waking for) paused endpoints. */
+  /** Starts queued requests while slots are free, skipping those of paused endpoints. */
   function pump(slots = concurrency) {
     for (let i = 0; i < queue.length && active < slots; ) {
       const item = queue[i]!
-      const left = pauses.left(item.request.endpoint)
-      if (left > 0) {
-        pauses.wakeAt(Date.now() + left, pump)
-        i++
-      } else {
+      if (pauses.left(item.request.endpoint) > 0) i++
+      else {
         queue.splice(i, 1)
         active++
         void run(batches.gather(item))
@@ -153,14 +147,9 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     } finally {
       active--
       pump()
-      idle.check()
+      waiters.check()
     }
   }
-
-  const settled = (ms: number) =>
-    new Promise<FlushResult>((resolve) =>
-      idle.wait(ms, () => resolve(tally.take(buffer.pending()))),
-    )
 
   return {
     send(request) {
@@ -184,14 +173,14 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     flush(timeoutMs = 5000, flushOptions) {
       // Urgent: every queued request starts now, past the concurrency limit.
       if (flushOptions?.urgent) pump(Infinity)
-      return settled(timeoutMs)
+      return waiters.wait(timeoutMs).then(waiters.take)
     },
     async close(timeoutMs = 5000) {
-      await new Promise<void>((resolve) => idle.wait(timeoutMs, resolve))
+      await waiters.wait(timeoutMs)
       closed = true
       for (const item of queue.splice(0)) drop(item, 'closed')
       waits.cancel()
-      return settled(1000)
+      return waiters.wait(1000).then(waiters.take)
     },
   }
 }
