@@ -11,10 +11,10 @@ export interface BatchSender {
   /** `item`, or `item` with the `ingest_events` records queued behind it as one batch. */
   gather(item: Item): Item
   /**
-   * Settles or re-queues a batch by its answer (2xx and 422 line by line; 404, 405, 413 and
-   * 415 record by record). `false` when the answer is not a batch's own (a 5xx, a 429, …).
+   * Settles or re-queues a batch the server refused as a batch: a 422 line by line; a 404,
+   * 405, 413 or 415 record by record. `false` for any other answer, or a single record.
    */
-  answer(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
+  refused(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
 }
 
 /** One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. */
@@ -31,8 +31,8 @@ const batchOf = (members: Item[]): Item => ({
 })
 
 /**
- * Sends queued events together, and settles each by its line of the server's all-or-nothing
- * answer. Batch mode ends for good when the server has no batch endpoint (404, 405, 415).
+ * Sends queued events together, and settles a refused batch by its lines or record by record.
+ * Batch mode ends for good when the server has no batch endpoint (404, 405, 415).
  */
 export function createBatchSender(
   queue: Item[],
@@ -40,51 +40,55 @@ export function createBatchSender(
   log: DebugLogger,
 ): BatchSender {
   let enabled = true
-  const single = (i: Item) =>
+  const alone = (i: Item) =>
     !enabled || i.alone || i.members || i.request.endpoint !== 'ingest_events'
-  const sent = (item: Item, statusCode: number, duplicate?: boolean) =>
-    settle(item, { status: 'sent', statusCode, ...(duplicate ? { duplicate } : {}) })
   return {
     gather(item) {
-      if (single(item)) return item
+      if (alone(item)) return item
       const members = [item]
       let size = item.bytes
       for (let i = 0; i < queue.length && members.length < BATCH_RECORDS; ) {
         const next = queue[i]!
-        if (!single(next) && size + next.bytes < BATCH_BYTES) {
+        if (!alone(next) && size + next.bytes < BATCH_BYTES) {
           members.push(queue.splice(i, 1)[0]!)
           size += next.bytes + 1
         } else i++
       }
-      return members.length === 1 ? item : batchOf(members)
+      return members[1] ? batchOf(members) : item
     },
-    answer({ members }, status, lines) {
-      if (!members || !status) return false
+    refused({ members }, status, lines) {
+      if (!members) return false
       if ([404, 405, 413, 415].includes(status)) {
         // No batch endpoint (from now on), or over its caps or rate-limit window (413, these
         // records): one record per request.
         enabled &&= status === 413
         for (const m of members) m.alone = true
         queue.unshift(...members)
-      } else if (status < 300) {
-        for (const [i, m] of members.entries()) sent(m, status, lines?.[i]?.duplicate)
-      } else if (status === 422 && lines) {
-        // All or nothing: the invalid lines are dropped, the valid ones sent again, once.
-        const back = members.filter((m, i) => {
-          const line = lines[i]
-          if (line?.status === 'accepted') sent(m, status, line.duplicate)
-          else if (line?.status === 'rolled_back' && !m.resent) {
-            m.resent = true
-            return true
-          } else {
-            log('batch line rejected', line?.errors)
-            settle(m, { status: 'dropped', reason: 'rejected', statusCode: 422 })
-          }
-          return false
-        })
-        if (back.length > 0) queue.unshift(batchOf(back))
-      } else return false
+        return true
+      }
+      if (status !== 422 || !lines) return false
+      // All or nothing: the invalid lines are dropped, the valid ones sent again, once.
+      const back = members.filter((m, i) => {
+        const line = lines[i]
+        if (line?.status === 'accepted') settle(m, sent(status, line.duplicate))
+        else if (line?.status !== 'rolled_back' || m.resent) {
+          log('batch line rejected', line?.errors)
+          settle(m, { status: 'dropped', reason: 'rejected', statusCode: 422 })
+        } else {
+          m.resent = true
+          return true
+        }
+        return false
+      })
+      if (back[0]) queue.unshift(batchOf(back))
       return true
     },
   }
 }
+
+/** The result of a record the server took (`duplicate`: it already had it). */
+export const sent = (statusCode: number, duplicate?: boolean): TransportResult => ({
+  status: 'sent',
+  statusCode,
+  ...(duplicate && { duplicate }),
+})

@@ -1,4 +1,4 @@
-import { createBatchSender } from './batch'
+import { createBatchSender, sent } from './batch'
 import { byteLength, createBuffer, type Item } from './buffer'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
@@ -63,11 +63,16 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     settle(item, { status: 'dropped', reason, ...(statusCode ? { statusCode } : {}) })
   }
 
-  /** Starts queued requests while slots are free, skipping those of paused endpoints. */
+  /**
+   * Starts queued requests while slots are free. Those of a paused endpoint wait; those of an
+   * endpoint paused longer than is worth waiting for are dropped.
+   */
   function pump(slots = concurrency) {
-    for (let i = 0; i < queue.length && active < slots; ) {
+    for (let i = 0; i < queue.length; ) {
       const item = queue[i]!
-      if (pauses.left(item.request.endpoint) > 0) i++
+      const left = pauses.left(item.request.endpoint)
+      if (left > maxRateLimitWaitMs) drop(queue.splice(i, 1)[0]!, 'rate_limited')
+      else if (left > 0 || active >= slots) i++
       else {
         queue.splice(i, 1)
         active++
@@ -76,27 +81,12 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     }
   }
 
-  /** One attempt; `undefined` for a network error, a timeout or a throwing `makeRequest`. */
-  async function attempt(item: Item): Promise<RequestOutcome | undefined> {
-    try {
-      const outcome = await waits.within(timeoutMs, (signal) =>
-        makeRequest(item.request, signal, !!item.refreshed),
-      )
-      if (outcome.status === 429) pauses.pause(item.request.endpoint, outcome.retryAfter)
-      return outcome
-    } catch (error) {
-      log('request failed', error)
-    }
-  }
-
-  /** A 429: back to the queue to wait for `Retry-After`, unless that is too long a wait. */
-  function rateLimited(item: Item) {
+  /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
+  function rateLimited(item: Item, retryAfter: string | null) {
     const endpoint = item.request.endpoint
+    pauses.pause(endpoint, retryAfter)
     if (pauses.left(endpoint) > maxRateLimitWaitMs) {
       log(`${endpoint} rate limited: dropping`)
-      for (let i = queue.length - 1; i >= 0; i--) {
-        if (queue[i]!.request.endpoint === endpoint) drop(queue.splice(i, 1)[0]!, 'rate_limited')
-      }
       return drop(item, 'rate_limited', 429)
     }
     // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
@@ -108,10 +98,10 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
 
   /** Drops a request the server refused for good, reporting each endpoint and status once. */
   function rejected(item: Item, status: number) {
-    const key = `${item.request.endpoint} ${status}`
+    const key = `${item.request.endpoint} answered ${status}`
     if (!reported.has(key)) {
       reported.add(key)
-      log(`${item.request.endpoint} answered ${status} (not retried)`)
+      log(`${key} (not retried)`)
     }
     drop(item, 'rejected', status)
   }
@@ -120,9 +110,17 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   async function run(item: Item) {
     try {
       while (!closed) {
-        const outcome = await attempt(item)
+        let outcome: RequestOutcome | undefined
+        try {
+          outcome = await waits.within(timeoutMs, (signal) =>
+            makeRequest(item.request, signal, !!item.refreshed),
+          )
+        } catch (error) {
+          // A network error, a timeout or a throwing makeRequest.
+          log('request failed', error)
+        }
         const status = outcome?.status ?? 0
-        if (batches.answer(item, status, outcome?.lines)) return
+        if (batches.refused(item, status, outcome?.lines)) return
         if (!status || status >= 500) {
           if (closed) break
           if (item.attempt >= maxRetries) {
@@ -130,13 +128,14 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           }
           await waits.sleep(backoff(++item.attempt, backoffMs, maxBackoffMs))
         } else if (status < 300) {
-          // A single record's 200 says the server already had it.
-          return settle(item, {
-            status: 'sent',
-            statusCode: status,
-            ...(status === 200 && { duplicate: true }),
-          })
-        } else if (status === 429) return rateLimited(item)
+          // A single record's 200 says the server already had it; a batch's 202 says so line
+          // by line.
+          const { members } = item
+          if (!members) return settle(item, sent(status, status === 200))
+          for (const [i, m] of members.entries())
+            settle(m, sent(status, outcome?.lines?.[i]?.duplicate))
+          return
+        } else if (status === 429) return rateLimited(item, outcome!.retryAfter)
         else if (status === 401 && options.refreshOn401 && !item.refreshed) item.refreshed = true
         else return rejected(item, status)
       }
@@ -162,7 +161,6 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
             log('queue full')
             return drop(item, 'queue_full')
           }
-          if (pauses.left(request.endpoint) > maxRateLimitWaitMs) return drop(item, 'rate_limited')
           queue.push(item)
           pump()
         } catch {
