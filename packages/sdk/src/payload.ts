@@ -2,7 +2,7 @@
 export function isoTime(value: Date | string | number | undefined): string | undefined {
   if (value === undefined) return undefined
   try {
-    const date = value instanceof Date ? value : new Date(value)
+    const date = new Date(value)
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
   } catch {
     return undefined

@@ -37,7 +37,7 @@ export function createRecorder(
     enabled = false
   }
   const count = (reason: DropReason) => {
-    drops = addCounts(drops, { [reason]: 1 })
+    drops[reason] = (drops[reason] ?? 0) + 1
   }
 
   function enqueue(endpoint: Endpoint, key: string, payload: Payload) {

@@ -60,7 +60,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   }
 
   function drop(item: Item, reason: DropReason, statusCode?: number) {
-    settle(item, { status: 'dropped', reason, ...(statusCode ? { statusCode } : {}) })
+    settle(item, { status: 'dropped', reason, ...(statusCode && { statusCode }) })
   }
 
   /**
