@@ -20,7 +20,7 @@ export interface Item {
 }
 
 /** The bounded buffer of {@link createBuffer}. */
-export interface Buffer {
+export interface BoundedBuffer {
   /** Items waiting to leave, oldest first; one sent back to wait again goes to the front. */
   readonly queue: Item[]
   /** Counts a new record in; `false` when that puts the buffer over either bound. */
@@ -35,7 +35,7 @@ export interface Buffer {
  * The records a transport holds, bounded by count and by body bytes; both count every record
  * from `send` until it settles, in flight included, so a slow server cannot grow memory.
  */
-export function createBuffer(maxRecords: number, maxBytes: number): Buffer {
+export function createBuffer(maxRecords: number, maxBytes: number): BoundedBuffer {
   let records = 0
   let bytes = 0
   return {

@@ -6,6 +6,7 @@ import { backoff } from './retry'
 import type { TransportOptions } from './transport-options'
 import type {
   DropReason,
+  Endpoint,
   MakeRequest,
   RequestOutcome,
   Transport,
@@ -63,16 +64,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     settle(item, { status: 'dropped', reason, ...(statusCode && { statusCode }) })
   }
 
-  /**
-   * Starts queued requests while slots are free. Those of a paused endpoint wait; those of an
-   * endpoint paused longer than is worth waiting for are dropped.
-   */
+  /** Starts queued requests while slots are free; those of a paused endpoint wait. */
   function pump(slots = concurrency) {
-    for (let i = 0; i < queue.length; ) {
+    for (let i = 0; i < queue.length && active < slots; ) {
       const item = queue[i]!
-      const left = pauses.left(item.request.endpoint)
-      if (left > maxRateLimitWaitMs) drop(queue.splice(i, 1)[0]!, 'rate_limited')
-      else if (left > 0 || active >= slots) i++
+      if (pauses.left(item.request.endpoint) > 0) i++
       else {
         queue.splice(i, 1)
         active++
@@ -81,12 +77,19 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     }
   }
 
+  /** Whether `endpoint` is paused for longer than is worth waiting: its records are dropped. */
+  const tooLong = (endpoint: Endpoint) => pauses.left(endpoint) > maxRateLimitWaitMs
+
   /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
   function rateLimited(item: Item, retryAfter: string | null) {
     const endpoint = item.request.endpoint
     pauses.pause(endpoint, retryAfter)
-    if (pauses.left(endpoint) > maxRateLimitWaitMs) {
+    if (tooLong(endpoint)) {
       log(`${endpoint} rate limited: dropping`)
+      for (const queued of queue.splice(0)) {
+        if (queued.request.endpoint === endpoint) drop(queued, 'rate_limited')
+        else queue.push(queued)
+      }
       return drop(item, 'rate_limited', 429)
     }
     // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
@@ -161,6 +164,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
             log('queue full')
             return drop(item, 'queue_full')
           }
+          if (tooLong(request.endpoint)) return drop(item, 'rate_limited')
           queue.push(item)
           pump()
         } catch {
