@@ -35,7 +35,7 @@ export function createCredentialSource(
       .then((fresh) => {
         const expiry = fresh.expires_at ?? fresh.expiresAt
         token = fresh.token
-        const at = expiry === undefined ? Number.NaN : new Date(expiry).getTime()
+        const at = new Date(expiry ?? Number.NaN).getTime()
         expiresAt = Number.isNaN(at) ? Date.now() + leewayMs * 2 : at
         return fresh.token
       })

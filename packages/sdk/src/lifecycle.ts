@@ -4,6 +4,7 @@ type Listener = () => void
 export type ShutdownEvent = 'beforeExit' | 'pagehide'
 
 interface EventHost {
+  document?: unknown
   on?(event: string, listener: Listener): unknown
   off?(event: string, listener: Listener): unknown
   addEventListener?(event: string, listener: Listener): unknown
@@ -16,19 +17,14 @@ interface EventHost {
  */
 export function onShutdown(onExit: (event: ShutdownEvent) => void): () => void {
   const proc = (globalThis as { process?: EventHost }).process
-  const win = globalThis as EventHost & { document?: unknown }
-  const removers: Listener[] = []
-  if (typeof proc?.on === 'function') {
-    const listener = () => onExit('beforeExit')
-    proc.on('beforeExit', listener)
-    removers.push(() => proc.off?.('beforeExit', listener))
-  }
-  if (typeof win.addEventListener === 'function' && win.document !== undefined) {
-    const listener = () => onExit('pagehide')
-    win.addEventListener('pagehide', listener)
-    removers.push(() => win.removeEventListener?.('pagehide', listener))
-  }
+  const win = globalThis as EventHost
+  const exit = () => onExit('beforeExit')
+  const hide = () => onExit('pagehide')
+  proc?.on?.('beforeExit', exit)
+  // Only a page has a document (Deno and workers have addEventListener too).
+  if (win.document !== undefined) win.addEventListener?.('pagehide', hide)
   return () => {
-    for (const remove of removers) remove()
+    proc?.off?.('beforeExit', exit)
+    win.removeEventListener?.('pagehide', hide)
   }
 }

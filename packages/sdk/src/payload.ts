@@ -1,17 +1,8 @@
-import type { CaptureOptions } from './options'
-
-/** Copies the defined entries of `fields` (undefined values are left out). */
-export function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const key in fields) if (fields[key] !== undefined) out[key] = fields[key]
-  return out
-}
-
 /** An ISO date-time for a `Date`, string or epoch milliseconds; `undefined` when unusable. */
 export function isoTime(value: Date | string | number | undefined): string | undefined {
   if (value === undefined) return undefined
   try {
-    const date = value instanceof Date ? value : new Date(value)
+    const date = new Date(value)
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
   } catch {
     return undefined
@@ -26,17 +17,6 @@ export function snakeKeys(record: object): Record<string, unknown> {
   }
   return out
 }
-
-/** Section 2.2 correlation ids of a capture, snake_case. */
-export const correlation = (o: CaptureOptions) =>
-  defined(
-    snakeKeys({
-      traceId: o.traceId,
-      requestId: o.requestId,
-      sessionId: o.sessionId,
-      userId: o.userId,
-    }),
-  )
 
 /** `context.tags`: every value as a string. */
 export function stringTags(...sources: (Record<string, unknown> | undefined)[]) {

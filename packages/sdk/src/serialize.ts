@@ -1,3 +1,5 @@
+import { isoTime } from './payload'
+
 /** Caps applied by {@link normalize}. */
 export interface NormalizeLimits {
   /** Deepest nesting kept; deeper objects become `"[Object]"` / `"[Array]"`. @default 6 */
@@ -28,28 +30,18 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
   const seen: unknown[] = []
 
   function visit(v: unknown, depth: number): unknown {
-    switch (typeof v) {
-      case 'string':
-        return str(v, maxString)
-      case 'number':
-        return Number.isFinite(v) ? v : String(v)
-      case 'boolean':
-        return v
-      case 'bigint':
-        return v.toString()
-      case 'symbol':
-        return v.toString()
-      case 'function':
-        return `[Function ${v.name || 'anonymous'}]`
-      case 'undefined':
-        return undefined
-    }
-    if (v === null) return null
+    const type = typeof v
+    if (type === 'string') return str(v as string, maxString)
+    if (type === 'number') return Number.isFinite(v) ? v : String(v)
+    if (type === 'function') return `[Function ${(v as () => void).name || 'anonymous'}]`
+    if (type === 'bigint' || type === 'symbol') return String(v)
+    // booleans, undefined and null as they are
+    if (!v || type !== 'object') return v
     if (seen.includes(v)) return '[Circular]'
     if (--budget < 0) return '[Truncated]'
     seen.push(v)
     try {
-      if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString()
+      if (v instanceof Date) return isoTime(v) ?? 'Invalid Date'
       if (depth >= maxDepth) return Array.isArray(v) ? '[Array]' : '[Object]'
       const o = v as Record<string, unknown>
       if (typeof o['toJSON'] === 'function' && !(v instanceof Error)) {
@@ -67,12 +59,7 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
           : Object.keys(o).map((k) => [k, 0])
       if (v instanceof Error) entries.unshift(['name', 0], ['message', 0], ['stack', 0])
       const out: Record<string, unknown> = {}
-      let count = 0
-      for (const [key, mapValue] of entries) {
-        if (count >= maxBreadth) {
-          out['…'] = `[${entries.length - maxBreadth} more]`
-          break
-        }
+      for (const [key, mapValue] of entries.slice(0, maxBreadth)) {
         let item: unknown
         try {
           item = v instanceof Map ? mapValue : o[key]
@@ -81,8 +68,8 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
         }
         const normalized = visit(item, depth + 1)
         if (normalized !== undefined) out[key] = normalized
-        count++
       }
+      if (entries.length > maxBreadth) out['…'] = `[${entries.length - maxBreadth} more]`
       return out
     } catch {
       return '[Unserializable]'

@@ -10,6 +10,6 @@ export function unrefTimeout(fn: () => void, ms: number): ReturnType<typeof setT
  * or `fallback` when it is missing or not a number.
  */
 export function parseRetryAfter(header: string | null, fallback: number): number {
-  const seconds = Number(header ?? Number.NaN)
+  const seconds = Number(header)
   return header?.trim() && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : fallback
 }

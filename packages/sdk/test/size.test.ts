@@ -6,10 +6,11 @@ import { expect, it } from 'vitest'
 /**
  * The budget of the whole core (every export), minified and gzipped: 5.5 KiB since batching
  * (`POST /api/v1/ingest_events/batch`), 5.75 KiB since its all-or-nothing answers (issue 17:
- * duplicates counted, a 422's valid lines re-sent, a 413'd batch split; 5,733 B then); core +
- * @tis/browser stay within 8 KiB (their own test).
+ * 5,733 B then), 5,700 B since the transport's rebuild around a bounded buffer (issue 20:
+ * 5,649 B then; the issue's 5 KiB is not reached with batching kept); core + @tis/browser stay
+ * within 8 KiB (their own test).
  */
-const BUDGET = 5.75 * 1024
+const BUDGET = 5700
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({

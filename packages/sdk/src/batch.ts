@@ -1,0 +1,94 @@
+import type { Item } from './buffer'
+import type { DebugLogger } from './logger'
+import type { BatchLine, TransportResult } from './transport-types'
+
+/** Most records, and body bytes (a keepalive request's budget), in one batch request. */
+const BATCH_RECORDS = 100
+const BATCH_BYTES = 60_000
+
+/** The batch-mode sender of {@link createBatchSender}. */
+export interface BatchSender {
+  /** `item`, or `item` with the `ingest_events` records queued behind it as one batch. */
+  gather(item: Item): Item
+  /**
+   * Settles or re-queues a batch the server refused as a batch: a 422 line by line; a 404,
+   * 405, 413 or 415 record by record. `false` for any other answer, or a single record.
+   */
+  refused(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
+}
+
+/** One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. */
+const batchOf = (members: Item[]): Item => ({
+  request: {
+    endpoint: 'ingest_events',
+    batch: true,
+    body: members.map((m) => m.request.body).join('\n'),
+  },
+  bytes: 0,
+  resolve() {},
+  attempt: 0,
+  members,
+})
+
+/**
+ * Sends queued events together, and settles a refused batch by its lines or record by record.
+ * Batch mode ends for good when the server has no batch endpoint (404, 405, 415).
+ */
+export function createBatchSender(
+  queue: Item[],
+  settle: (item: Item, result: TransportResult) => void,
+  log: DebugLogger,
+): BatchSender {
+  let enabled = true
+  const alone = (i: Item) =>
+    !enabled || i.alone || i.members || i.request.endpoint !== 'ingest_events'
+  return {
+    gather(item) {
+      if (alone(item)) return item
+      const members = [item]
+      let size = item.bytes
+      for (let i = 0; i < queue.length && members.length < BATCH_RECORDS; ) {
+        const next = queue[i]!
+        if (!alone(next) && size + next.bytes < BATCH_BYTES) {
+          members.push(queue.splice(i, 1)[0]!)
+          size += next.bytes + 1
+        } else i++
+      }
+      return members[1] ? batchOf(members) : item
+    },
+    refused({ members }, status, lines) {
+      if (!members) return false
+      if ([404, 405, 413, 415].includes(status)) {
+        // No batch endpoint (from now on), or over its caps or rate-limit window (413, these
+        // records): one record per request.
+        enabled &&= status === 413
+        for (const m of members) m.alone = true
+        queue.unshift(...members)
+        return true
+      }
+      if (status !== 422 || !lines) return false
+      // All or nothing: the invalid lines are dropped, the valid ones sent again, once.
+      const back = members.filter((m, i) => {
+        const line = lines[i]
+        if (line?.status === 'accepted') settle(m, sent(status, line.duplicate))
+        else if (line?.status !== 'rolled_back' || m.resent) {
+          log('batch line rejected', line?.errors)
+          settle(m, { status: 'dropped', reason: 'rejected', statusCode: 422 })
+        } else {
+          m.resent = true
+          return true
+        }
+        return false
+      })
+      if (back[0]) queue.unshift(batchOf(back))
+      return true
+    },
+  }
+}
+
+/** The result of a record the server took (`duplicate`: it already had it). */
+export const sent = (statusCode: number, duplicate?: boolean): TransportResult => ({
+  status: 'sent',
+  statusCode,
+  ...(duplicate && { duplicate }),
+})

@@ -1,0 +1,32 @@
+import type { CheckInStatus } from './options'
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
+
+/**
+ * Runs `job` and reports how it ended: `ok`, or `error` with the job's error rethrown. A job
+ * that returns a promise is reported when the promise settles.
+ */
+export function monitor<T>(job: () => T, report: (status: CheckInStatus) => void): T {
+  let result: T
+  try {
+    result = job()
+  } catch (error) {
+    report('error')
+    throw error
+  }
+  if (!isThenable(result)) {
+    report('ok')
+    return result
+  }
+  return result.then(
+    (value) => {
+      report('ok')
+      return value
+    },
+    (error: unknown) => {
+      report('error')
+      throw error
+    },
+  ) as T
+}

@@ -1,0 +1,26 @@
+import { parseRetryAfter, unrefTimeout } from './timers'
+import type { Endpoint } from './transport-types'
+
+/** The per-endpoint `Retry-After` state of {@link createPauses}. */
+export interface Pauses {
+  /** Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable). */
+  pause(endpoint: Endpoint, retryAfter: string | null): void
+  /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
+  left(endpoint: Endpoint): number
+}
+
+/**
+ * Which endpoints are rate limited until when; other endpoints carry on meanwhile. `wake` is
+ * called when a pause ends, so what waited for it can leave.
+ */
+export function createPauses(wake: () => void): Pauses {
+  const until: Partial<Record<Endpoint, number>> = {}
+  return {
+    pause(endpoint, retryAfter) {
+      const ms = parseRetryAfter(retryAfter, 60) * 1000
+      until[endpoint] = Date.now() + ms
+      unrefTimeout(wake, ms)
+    },
+    left: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
+  }
+}

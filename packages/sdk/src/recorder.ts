@@ -1,0 +1,95 @@
+import { addCounts, type DropCounts } from './counts'
+import { generateUuid } from './ids'
+import type { DebugLogger } from './logger'
+import type { ClientOptions, Payload } from './options'
+import { normalize, safeStringify } from './serialize'
+import type { DropReason, Endpoint, FlushResult, Transport } from './transport-types'
+
+/** The capture pipeline of {@link createRecorder}. */
+export interface Recorder {
+  /**
+   * Builds a record with a fresh `event_id`, filters it (enabled, `sampleRate` and
+   * `beforeSend` for events) and hands it to the transport. Returns the id; never throws.
+   */
+  record(endpoint: Endpoint, key: string, build: (id: string) => Payload): string
+  /** A transport flush, with the records the client dropped itself added to its counts. */
+  settle(flush: () => Promise<FlushResult>): Promise<FlushResult>
+  /** Records handed to the transport so far. */
+  captured(): number
+  /** Turns every later capture into a no-op (counted as `disabled`). */
+  disable(): void
+}
+
+/** The path of every record from a capture to the transport. */
+export function createRecorder(
+  options: ClientOptions,
+  transport: Transport,
+  log: DebugLogger,
+): Recorder {
+  // User data (context, deployment extras) gets the configured depth below its own root; the
+  // envelope pass only makes the whole record safe, so SDK-built nesting (cause chains) survives.
+  const limits = { ...options.normalize, maxDepth: 16, maxObjects: 1e4 }
+  let enabled = options.enabled !== false
+  let drops: DropCounts = {}
+  let captured = 0
+  if (!options.baseUrl || !(options.apiKey || options.tokenProvider)) {
+    log('no baseUrl or credentials: client disabled')
+    enabled = false
+  }
+  const count = (reason: DropReason) => {
+    drops[reason] = (drops[reason] ?? 0) + 1
+  }
+
+  function enqueue(endpoint: Endpoint, key: string, payload: Payload) {
+    if (!enabled) return count('disabled')
+    let record = normalize(payload, limits) as Payload
+    if (endpoint === 'ingest_events') {
+      const rate = options.sampleRate ?? 1
+      if (rate < 1 && Math.random() >= rate) return count('sampled')
+      if (options.beforeSend) {
+        try {
+          const edited = options.beforeSend(record)
+          if (!edited) return count('before_send')
+          record = edited
+        } catch (error) {
+          log('beforeSend threw', error)
+          return count('before_send')
+        }
+      }
+    }
+    captured++
+    const body = safeStringify({ [key]: record }, limits)
+    // A custom transport may break its promise; the host must not see an unhandled rejection.
+    Promise.resolve(transport.send({ endpoint, body })).catch((error: unknown) => {
+      log('transport rejected', error)
+    })
+  }
+
+  return {
+    record(endpoint, key, build) {
+      const id = generateUuid()
+      try {
+        enqueue(endpoint, key, build(id))
+      } catch (error) {
+        log('capture failed', error)
+        count('internal_error')
+      }
+      return id
+    },
+    async settle(flush) {
+      let result: FlushResult = { sent: 0, duplicates: 0, dropped: {}, pending: 0 }
+      try {
+        result = await flush()
+      } catch (error) {
+        log('flush failed', error)
+      }
+      const dropped = addCounts(result.dropped, drops)
+      drops = {}
+      return { ...result, dropped }
+    },
+    captured: () => captured,
+    disable() {
+      enabled = false
+    },
+  }
+}
