@@ -44,14 +44,13 @@ export const spanSchema = component(
 /** A span as the read API answers it. */
 export type Span = z.output<typeof spanSchema>
 
-/** The answer of `GET …/traces`: one page of root spans. */
+/** The answer of `GET …/traces`: one page of root spans (a component, unlike other pages). */
 export const traceListSchema = component(
   'TraceList',
-  z.strictObject({
+  pageOf('traces', spanSchema).extend({
     traces: z.array(spanSchema).meta({
       description: 'Root spans (no `parent_span_id`), newest `started_at` first.',
     }),
-    next_cursor: pageOf('traces', spanSchema).shape.next_cursor,
   }),
 )
 /** The answer of `GET …/traces`. */
