@@ -56,10 +56,13 @@ export const EVENT: EventRecord = {
   payload: { message: 'boom', context: { user: { id: 'u1' } } },
 }
 
-/** A log event of the same trace, without a context. */
+/**
+ * A log event of the same trace, without a context, whose client chose an id that is no RFC 9562
+ * UUID (version 1 digit, variant 1): `event_id` accepts any 8-4-4-4-12 hexadecimal id.
+ */
 export const RELATED_EVENT: EventRecord = {
   ...EVENT_BASE,
-  id: uuidOf(3),
+  id: '12345678-1234-1234-1234-123456789012',
   eventType: 'log',
   message: 'hello',
   issueId: null,

@@ -1,5 +1,6 @@
 import * as z from 'zod'
-import { component, linkField, nullableString, pageOf, storedTimeField, uuidField } from './common'
+import { component, linkField, nullableString, pageOf, storedTimeField } from './common'
+import { recordIdField } from './reads-events'
 
 // The deployments the read API lists (`GET …/deployments`) and shows in the event detail.
 
@@ -10,7 +11,7 @@ import { component, linkField, nullableString, pageOf, storedTimeField, uuidFiel
 export const storedDeploymentSchema = component(
   'StoredDeployment',
   z.strictObject({
-    id: uuidField,
+    id: recordIdField,
     repository: z.string(),
     environment: z.string(),
     release: z.string(),

@@ -4,6 +4,12 @@ import { component, nullableString, pageOf, storedTimeField, uuidField } from '.
 
 // The events the read API lists (`GET …/events`) and shows in the event and trace details.
 
+/**
+ * The id of a record a client may name (an event, span or check-in: `event_id`, any UUID
+ * version, section 2.1), so any 8-4-4-4-12 hexadecimal UUID.
+ */
+export const recordIdField = z.guid()
+
 /** A JSON object as sent (an event's `context`, a check-in's `extra`). */
 export const jsonObjectField = z.record(z.string(), z.unknown())
 
@@ -11,7 +17,7 @@ export const jsonObjectField = z.record(z.string(), z.unknown())
 export const storedEventSchema = component(
   'StoredEvent',
   z.strictObject({
-    id: uuidField,
+    id: recordIdField,
     legacy_id: z.int(),
     event_type: z.enum(EVENT_TYPES),
     level: nullableString,

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { component, nullableString, pageOf, storedTimeField, uuidField } from './common'
+import { recordIdField } from './reads-events'
 
 // The issues inbox's answers: `GET …/issues`, `GET …/issues/:issue_id` and its PATCH.
 
@@ -20,7 +21,7 @@ export const issueSchema = component(
     last_seen_at: storedTimeField,
     first_release: nullableString,
     last_release: nullableString,
-    latest_event_id: uuidField.nullable(),
+    latest_event_id: recordIdField.nullable(),
     regression_count: z.int().meta({
       description: 'How often a new occurrence reopened the issue after it was resolved.',
     }),

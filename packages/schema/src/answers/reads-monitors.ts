@@ -8,7 +8,7 @@ import {
   storedTimeField,
   uuidField,
 } from './common'
-import { jsonObjectField } from './reads-events'
+import { jsonObjectField, recordIdField } from './reads-events'
 
 // The monitors' answers: `GET …/monitors`, `GET …/monitors/:monitor_id` and its check-ins.
 
@@ -51,7 +51,7 @@ export type MonitorAnswer = z.output<typeof monitorAnswerSchema>
 export const storedCheckInSchema = component(
   'StoredCheckIn',
   z.strictObject({
-    id: uuidField.meta({
+    id: recordIdField.meta({
       description: "The accepted check-in's id; for an event, the id of its history entry.",
     }),
     occurred_at: dateTimeField,
@@ -63,7 +63,7 @@ export const storedCheckInSchema = component(
     trace_id: nullableString,
     request_id: nullableString,
     source: z.enum(['check_in', 'event']),
-    event_id: uuidField
+    event_id: recordIdField
       .nullable()
       .meta({ description: 'The event it came from; null for `source` `check_in`.' }),
     message: nullableString.meta({ description: "The event's message; null for `check_in`." }),

@@ -1,13 +1,6 @@
 import * as z from 'zod'
-import {
-  component,
-  nullableNumber,
-  nullableString,
-  pageOf,
-  storedTimeField,
-  uuidField,
-} from './common'
-import { jsonObjectField, storedEventSchema } from './reads-events'
+import { component, nullableNumber, nullableString, pageOf, storedTimeField } from './common'
+import { jsonObjectField, recordIdField, storedEventSchema } from './reads-events'
 import { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads-limits'
 
 // The traces' answers: `GET …/traces` (root spans) and `GET …/traces/:trace_id`.
@@ -18,7 +11,7 @@ const nullableDateTime = z.iso.datetime({ offset: true }).nullable()
 export const spanSchema = component(
   'Span',
   z.strictObject({
-    id: uuidField,
+    id: recordIdField,
     trace_id: nullableString,
     span_id: nullableString,
     parent_span_id: nullableString.meta({ description: 'null for a root span' }),
@@ -44,14 +37,13 @@ export const spanSchema = component(
 /** A span as the read API answers it. */
 export type Span = z.output<typeof spanSchema>
 
-/** The answer of `GET …/traces`: one page of root spans. */
+/** The answer of `GET …/traces`: one page of root spans (a component, unlike other pages). */
 export const traceListSchema = component(
   'TraceList',
-  z.strictObject({
+  pageOf('traces', spanSchema).extend({
     traces: z.array(spanSchema).meta({
       description: 'Root spans (no `parent_span_id`), newest `started_at` first.',
     }),
-    next_cursor: pageOf('traces', spanSchema).shape.next_cursor,
   }),
 )
 /** The answer of `GET …/traces`. */
