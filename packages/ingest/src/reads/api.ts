@@ -13,11 +13,16 @@ import {
   type TransactionList,
 } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import { type ReadBarrier, readBehind } from '../log/read-barrier'
-import type { ManagementOperation, ProjectAccess } from '../management/access'
+import { readBehind } from '../log/read-barrier'
+import { eventDeployment } from './event-deployment'
+import type { ReadApi, ReadApiOptions } from './read-api-types'
+
+export type { ReadApi, ReadApiOptions } from './read-api-types'
+export { RELATED_EVENTS_LIMIT } from './read-api-types'
+
+import type { ManagementOperation } from '../management/access'
 import { readManagementBody } from '../management/body'
-import type { EventRecord, IssueStatus, ProjectRecord, ReadStore } from '../ports'
-import type { SourceExcerpts } from '../source/excerpts'
+import type { EventRecord, IssueStatus, ProjectRecord } from '../ports'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage } from './cursor'
@@ -37,7 +42,7 @@ import {
   parseMonitorQuery,
   parseRootSpanQuery,
 } from './query'
-import { finiteOrNull, isValidDate } from './stored-values'
+import { finiteOrNull } from './stored-values'
 import { MAX_TRACE_ID, MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT, traceExtent, traceTree } from './traces'
 import { parseMetricQuery, parseTransactionQuery } from './window-query'
 
@@ -45,59 +50,6 @@ const NOT_FOUND = { error: 'Not found' } as const
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
 /** A 200 answer of the type its schema infers (`ok<IssueAnswer>({ … })`). */
 const ok = <T>(body: T) => json(200, body)
-
-/** The read API of the issues inbox and the event list (issue 5). */
-export interface ReadApi {
-  /** `GET /api/v1/projects/:id/issues` */
-  listIssues: ManagementOperation
-  /** `GET /api/v1/projects/:id/issues/:issue_id` */
-  getIssue: ManagementOperation
-  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen. */
-  updateIssue: ManagementOperation
-  /** `GET /api/v1/projects/:id/events` */
-  listEvents: ManagementOperation
-  /** `GET /api/v1/projects/:id/monitors` */
-  listMonitors: ManagementOperation
-  /** `GET /api/v1/projects/:id/monitors/:monitor_id` — one monitor with its read-time status. */
-  getMonitor: ManagementOperation
-  /** `GET /api/v1/projects/:id/monitors/:monitor_id/check_ins` — the monitor's history, newest first. */
-  listCheckIns: ManagementOperation
-  /** `GET /api/v1/projects/:id/deployments` */
-  listDeployments: ManagementOperation
-  /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
-  getEvent: ManagementOperation
-  /** `GET /api/v1/projects/:id/transactions` — count, errors and percentiles per name. */
-  listTransactions: ManagementOperation
-  /** `GET /api/v1/projects/:id/metrics` — time buckets of one metric. */
-  getMetric: ManagementOperation
-  /** `GET /api/v1/projects/:id/traces` — recent root spans. */
-  listTraces: ManagementOperation
-  /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
-  getTrace: ManagementOperation
-  /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
-  getTransactionLatency: ManagementOperation
-}
-
-/** How many related events `GET …/events/:event_id` shows. */
-export { RELATED_EVENTS_LIMIT }
-
-/** Options of {@link createReadApi}. */
-export interface ReadApiOptions {
-  /** The read model's queries. */
-  readonly store: ReadStore
-  /** Who may read which project (see `createProjectAccess`). */
-  readonly access: Pick<ProjectAccess, 'project'>
-  /** The clock monitor statuses are computed with (the engine's `now`). */
-  readonly now?: () => Date
-  /** Resolves `frames` (with source excerpts) of the event detail; without it `frames` is `[]`. */
-  readonly sources?: Pick<SourceExcerpts, 'framesFor'>
-  /**
-   * The ingest log's read barrier: each read, once its caller may see the project, waits for
-   * the projection to pass what was acknowledged before it (issue 19). Without it, reads answer
-   * from the read model at once.
-   */
-  readonly barrier?: ReadBarrier
-}
 
 /** Creates the read operations over a store. */
 export function createReadApi(options: ReadApiOptions): ReadApi {
@@ -121,28 +73,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
   const monitorId = (request: EngineRequest) => request.params?.['monitor_id'] ?? ''
 
-  /**
-   * The deployment of an event: the one of its release and environment (and repository when the
-   * event names one), else the newest deployed at or before the event in that environment (and
-   * repository); `null` for an event without an environment.
-   */
-  async function deploymentOf(projectId: string, e: EventRecord) {
-    if (e.environment === null) return null
-    const repository = e.payload['repository']
-    const base = {
-      projectId,
-      environment: e.environment,
-      ...(typeof repository === 'string' ? { repository } : {}),
-      limit: 1,
-    }
-    if (e.release !== null) {
-      const [exact] = await store.listDeployments({ ...base, release: e.release })
-      if (exact) return exact
-    }
-    if (!isValidDate(e.occurredAt)) return null
-    const [before] = await store.listDeployments({ ...base, deployedBefore: e.occurredAt })
-    return before ?? null
-  }
+  const deploymentOf = (projectId: string, e: EventRecord) => eventDeployment(store, projectId, e)
 
   return {
     listTransactions: withProject(async (request, project) => {

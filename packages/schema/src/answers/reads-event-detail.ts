@@ -4,17 +4,10 @@ import { storedDeploymentSchema } from './reads-deployments'
 import { storedEventSchema } from './reads-events'
 import { issueSchema } from './reads-issues'
 import { MAX_DETAIL_FRAMES, RELATED_EVENTS_LIMIT } from './reads-limits'
+import { frameSchema, sourceCommitSchema } from './source-answers'
 
 // The answer of `GET …/events/:event_id`: the event with its issue, deployment, related events
 // and source excerpts.
-
-/**
- * A reference to a component another module of the document defines (the source excerpts'
- * `SourceCommit` and `Frame`), accepting any value until that component is a zod schema here.
- */
-function componentRefField(name: string) {
-  return z.unknown().meta({ $ref: `#/components/schemas/${name}` })
-}
 
 /** The answer of `GET …/events/:event_id` (`EventDetail`). */
 export const eventDetailSchema = component(
@@ -32,8 +25,8 @@ export const eventDetailSchema = component(
       .meta({
         description: `Up to ${RELATED_EVENTS_LIMIT} other events sharing its trace_id, request_id or session_id, newest first.`,
       }),
-    source_commit: componentRefField('SourceCommit'),
-    frames: z.array(componentRefField('Frame')).max(MAX_DETAIL_FRAMES).meta({
+    source_commit: sourceCommitSchema,
+    frames: z.array(frameSchema).max(MAX_DETAIL_FRAMES).meta({
       description:
         'The stack frames of `context.exception` with source excerpts at the commit that ran, resolved when read (docs/source-excerpts.md); `[]` without frames.',
     }),

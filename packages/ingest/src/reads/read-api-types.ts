@@ -1,0 +1,58 @@
+import { RELATED_EVENTS_LIMIT } from '@tis/schema'
+import type { ReadBarrier } from '../log/read-barrier'
+import type { ManagementOperation, ProjectAccess } from '../management/access'
+import type { ReadStore } from '../ports'
+import type { SourceExcerpts } from '../source/excerpts'
+
+/** The read API of the issues inbox and the event list (issue 5). */
+export interface ReadApi {
+  /** `GET /api/v1/projects/:id/issues` */
+  listIssues: ManagementOperation
+  /** `GET /api/v1/projects/:id/issues/:issue_id` */
+  getIssue: ManagementOperation
+  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen. */
+  updateIssue: ManagementOperation
+  /** `GET /api/v1/projects/:id/events` */
+  listEvents: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors` */
+  listMonitors: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id` — one monitor with its read-time status. */
+  getMonitor: ManagementOperation
+  /** `GET /api/v1/projects/:id/monitors/:monitor_id/check_ins` — the monitor's history, newest first. */
+  listCheckIns: ManagementOperation
+  /** `GET /api/v1/projects/:id/deployments` */
+  listDeployments: ManagementOperation
+  /** `GET /api/v1/projects/:id/events/:event_id` — the event with its issue, deployment and related events. */
+  getEvent: ManagementOperation
+  /** `GET /api/v1/projects/:id/transactions` — count, errors and percentiles per name. */
+  listTransactions: ManagementOperation
+  /** `GET /api/v1/projects/:id/metrics` — time buckets of one metric. */
+  getMetric: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces` — recent root spans. */
+  listTraces: ManagementOperation
+  /** `GET /api/v1/projects/:id/traces/:trace_id` — every span of a trace with its events. */
+  getTrace: ManagementOperation
+  /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
+  getTransactionLatency: ManagementOperation
+}
+
+/** How many related events `GET …/events/:event_id` shows. */
+export { RELATED_EVENTS_LIMIT }
+
+/** Options of {@link createReadApi}. */
+export interface ReadApiOptions {
+  /** The read model's queries. */
+  readonly store: ReadStore
+  /** Who may read which project (see `createProjectAccess`). */
+  readonly access: Pick<ProjectAccess, 'project'>
+  /** The clock monitor statuses are computed with (the engine's `now`). */
+  readonly now?: () => Date
+  /** Resolves `frames` (with source excerpts) of the event detail; without it `frames` is `[]`. */
+  readonly sources?: Pick<SourceExcerpts, 'framesFor'>
+  /**
+   * The ingest log's read barrier: each read, once its caller may see the project, waits for
+   * the projection to pass what was acknowledged before it (issue 19). Without it, reads answer
+   * from the read model at once.
+   */
+  readonly barrier?: ReadBarrier
+}
