@@ -1,12 +1,11 @@
-import { createClient as createApi } from '../../../apps/server/test/support/client'
+import type { Harness } from '@tis/test-utils/server'
 import {
+  ADMIN_TOKEN as ADMIN_TOKEN_VALUE,
+  createClient as createApi,
   type DashboardSession,
   type Fetcher,
   signIn,
-} from '../../../apps/server/test/support/dashboard-session'
-import type { Harness } from '../../../apps/server/test/support/harness'
-
-import { ADMIN_TOKEN as ADMIN_TOKEN_VALUE } from '../../../apps/server/test/support/harness'
+} from '@tis/test-utils/server'
 
 export const ADMIN_TOKEN = ADMIN_TOKEN_VALUE
 

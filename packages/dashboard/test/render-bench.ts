@@ -1,6 +1,8 @@
 // Render times of every page with 1 million events (PGlite, the server's default store), seeded
 // with the read benchmark's SQL. Not part of the test run (it takes minutes):
 //   npx tsx --conditions=@tis/source packages/dashboard/test/render-bench.ts [events]
+
+import { createClient as createApi, startPgliteHarness } from '@tis/test-utils/server'
 import {
   eventsSql,
   issuesSql,
@@ -9,8 +11,6 @@ import {
   spansSql,
   TRANSACTION_NAMES,
 } from '../../../apps/bench/src/read-seed-sql'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { startPgliteHarness } from '../../../apps/server/test/support/harness'
 import {
   ISSUE_ACTIVITY_SQL,
   transactionLatencySql,

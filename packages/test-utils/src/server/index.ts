@@ -1,0 +1,36 @@
+export {
+  type CallOptions,
+  type Client,
+  call,
+  createClient,
+  freshIp,
+  type Reply,
+  unique,
+} from './client'
+export {
+  type DashboardSession,
+  type Fetcher,
+  openPage,
+  serverFetcher,
+  signIn,
+  submitForm,
+} from './dashboard-session'
+export {
+  ADMIN_EMAIL,
+  ADMIN_TOKEN,
+  type Harness,
+  SUITE_ENV,
+  startPgliteHarness,
+  startPostgresHarness,
+} from './harness'
+export { CHECKED_TAGS, checkServerResponse } from './response-check'
+export {
+  APP_DIR,
+  type Finished,
+  projected,
+  runTis,
+  type ServerProcess,
+  type ServerProcessOptions,
+  startServerProcess,
+  tsNode,
+} from './spawn'
