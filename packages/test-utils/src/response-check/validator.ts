@@ -150,12 +150,13 @@ export function createResponseValidator(
     const schemaPointer = `${response.pointer}/content/${pointerSegment(mediaType)}/schema`
     const validate = compile(schemaPointer)
     if (validate(body)) return undefined
-    const [first, ...rest] = validate.errors ?? []
+    const errors = validate.errors ?? []
+    const shown = errors.slice(0, 3).map(errorText).join('; ')
     return {
       operation,
       status,
-      schemaPath: first ? schemaPathOf(first, schemaPointer) : schemaPointer,
-      problem: `${first ? errorText(first) : 'the body does not match'}${rest.length > 0 ? ` (and ${rest.length} more)` : ''}`,
+      schemaPath: errors[0] ? schemaPathOf(errors[0], schemaPointer) : schemaPointer,
+      problem: `${shown || 'the body does not match'}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`,
     }
   }
 }

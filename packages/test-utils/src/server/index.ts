@@ -12,6 +12,7 @@ export {
   type Fetcher,
   openPage,
   serverFetcher,
+  sessionsOf,
   signIn,
   submitForm,
 } from './dashboard-session'
