@@ -146,6 +146,22 @@ describe('the response validator', () => {
       validate({ method: 'POST', path: '/api/v1/ingest_events', status: 500, text: '' }),
     ).toBeDefined()
   })
+
+  it('fails a successful answer on a path that must be documented but has no operation', () => {
+    const strict = createResponseValidator(document, { documented: /^\/api\/v1\// })
+    expect(
+      strict({ method: 'GET', path: '/api/v1/projects?limit=1', status: 200, text: '{}' }),
+    ).toEqual({
+      operation: 'GET /api/v1/projects',
+      status: 200,
+      schemaPath: '#/paths',
+      problem: 'answered, but the document has no such operation',
+    })
+    expect(
+      strict({ method: 'GET', path: '/api/v1/projects', status: 404, text: '{}' }),
+    ).toBeUndefined()
+    expect(strict({ method: 'GET', path: '/health', status: 200, text: '{}' })).toBeUndefined()
+  })
 })
 
 describe('TIS_RESPONSE_CHECK', () => {

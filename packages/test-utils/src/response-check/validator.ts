@@ -39,6 +39,12 @@ export interface ResponseValidatorOptions {
    * @default every operation
    */
   readonly tags?: readonly string[]
+  /**
+   * Request paths that must be documented: a 2xx answer to one of them that matches no
+   * operation is a mismatch.
+   * @default none: requests that match no operation are not checked
+   */
+  readonly documented?: RegExp
 }
 
 /** Checks one exchange: `undefined` when it matches the document (or is out of scope). */
@@ -87,7 +93,7 @@ function errorText(error: ErrorObject): string {
  * Schema 2020-12, formats included) against the schema declared for that status, `$ref`s
  * resolved through the document's components. A status declared without content must come with
  * an empty body; content declared only in other media types is not checked. Requests that
- * match no operation are not checked.
+ * match no operation are not checked, except 2xx answers on `documented` paths.
  */
 export function createResponseValidator(
   document: OpenApiLike,
@@ -109,7 +115,16 @@ export function createResponseValidator(
   }
   return ({ method, path, status, text }) => {
     const found = find(method, path)
-    if (!found) return undefined
+    if (!found) {
+      const bare = path.split(/[?#]/)[0] ?? path
+      if (status < 200 || status > 299 || !options.documented?.test(bare)) return undefined
+      return {
+        operation: `${method.toUpperCase()} ${bare}`,
+        status,
+        schemaPath: '#/paths',
+        problem: 'answered, but the document has no such operation',
+      }
+    }
     if (options.tags && !found.tags.some((t) => options.tags?.includes(t))) return undefined
     const operation = describe(found)
     const declared = declaredResponse(found, status)

@@ -24,7 +24,7 @@ export {
   startPgliteHarness,
   startPostgresHarness,
 } from './harness'
-export { CHECKED_TAGS, checkServerResponse } from './response-check'
+export { CHECKED_TAGS, checkServerResponse, DOCUMENTED_PATHS } from './response-check'
 export {
   APP_DIR,
   type Finished,
