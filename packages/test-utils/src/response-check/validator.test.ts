@@ -103,6 +103,13 @@ describe('the response validator', () => {
       get(`/api/v1/projects/${ID}/issues`, 200, { issues: [{ ...issue, id: 'x' }] }),
     ).toMatchObject({
       schemaPath: '#/components/schemas/Issue/properties/id/format',
+      problem: 'the body at /issues/0/id must match format "uuid", got "x"',
+    })
+    expect(
+      get(`/api/v1/projects/${ID}/issues`, 200, { issues: [{ ...issue, last_seen_at: 5 }] }),
+    ).toMatchObject({
+      schemaPath: '#/components/schemas/Issue/properties/last_seen_at/type',
+      problem: 'the body at /issues/0/last_seen_at must be string, got 5',
     })
     expect(get(`/api/v1/projects/${ID}/issues`, 200, {})).toMatchObject({
       problem: `the body must have required property 'issues'`,

@@ -84,7 +84,12 @@ function errorText(error: ErrorObject): string {
   const where = error.instancePath === '' ? 'the body' : `the body at ${error.instancePath}`
   const extra = error.params as { additionalProperty?: string; unevaluatedProperty?: string }
   const name = extra.additionalProperty ?? extra.unevaluatedProperty
-  return `${where} ${error.message ?? 'is invalid'}${name ? ` ("${name}")` : ''}`
+  // The offending value, when it is a scalar (a short one tells more than a schema path).
+  const value =
+    error.data === null || typeof error.data !== 'object'
+      ? `, got ${JSON.stringify(error.data)?.slice(0, 60)}`
+      : ''
+  return `${where} ${error.message ?? 'is invalid'}${name ? ` ("${name}")` : value}`
 }
 
 /**
@@ -100,7 +105,7 @@ export function createResponseValidator(
   options: ResponseValidatorOptions = {},
 ): ResponseValidator {
   const find = createOperationFinder(document)
-  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false })
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false })
   addFormats(ajv)
   ajv.addSchema(document as object, DOC_ID, undefined, false)
   const compiled = new Map<string, ValidateFunction>()
