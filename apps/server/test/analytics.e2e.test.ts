@@ -8,12 +8,11 @@ import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickh
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore } from '@tis/storage-postgres'
 import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
+import { type Client, createClient as createHttpClient, SUITE_ENV } from '@tis/test-utils/server'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../src/config'
 import { createLogger } from '../src/logger'
 import { createServer, type TisServer } from '../src/server'
-import { type Client, createClient as createHttpClient } from './support/client'
-import { SUITE_ENV } from './support/harness'
 
 describeWithClickHouse('server with the analytics store', (clickhouse) => {
   const database = `e2e_${randomBytes(5).toString('hex')}`

@@ -1,6 +1,6 @@
+import { type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { describeApi } from './support/api-suite'
-import { type Harness, startPgliteHarness } from './support/harness'
 
 // The whole HTTP interface against a real listening server on PGlite (in memory).
 describe('server on PGlite', () => {

@@ -1,8 +1,15 @@
+import {
+  ADMIN_TOKEN,
+  call,
+  createClient,
+  type Harness,
+  openPage,
+  runTis,
+  serverFetcher,
+  signIn,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, createClient } from './support/client'
-import { openPage, serverFetcher, signIn } from './support/dashboard-session'
-import { ADMIN_TOKEN, type Harness, startPgliteHarness } from './support/harness'
-import { runTis } from './support/spawn'
 
 // The `tis` CLI as a person runs it: a child process talking HTTP to a running server.
 describe('tis CLI against a running server', () => {

@@ -7,12 +7,17 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import {
+  ADMIN_TOKEN,
+  call,
+  createClient,
+  projected,
+  type ServerProcess,
+  startServerProcess,
+} from '@tis/test-utils/server'
 import { migratedTemplate } from '@tis/test-utils/tis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, createClient } from './support/client'
 import { type Acknowledged, startIngestLoad } from './support/crash-load'
-import { ADMIN_TOKEN } from './support/harness'
-import { projected, type ServerProcess, startServerProcess } from './support/spawn'
 
 const ENV = {
   PORT: '0',

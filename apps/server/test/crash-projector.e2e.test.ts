@@ -5,10 +5,13 @@
 // worker projects the rest: every record once, issue counts equal event counts.
 import { randomUUID } from 'node:crypto'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  createClient,
+  type Harness,
+  startPostgresHarness,
+  startServerProcess,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient } from './support/client'
-import { type Harness, startPostgresHarness } from './support/harness'
-import { startServerProcess } from './support/spawn'
 
 const RECORDS = 3_000
 const LINES = 500

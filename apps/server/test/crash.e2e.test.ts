@@ -7,11 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import { ADMIN_TOKEN, createClient, projected, startServerProcess } from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { expect, it } from 'vitest'
-import { createClient } from './support/client'
-import { ADMIN_TOKEN } from './support/harness'
-import { projected, startServerProcess } from './support/spawn'
 
 const ENV = {
   PORT: '0',

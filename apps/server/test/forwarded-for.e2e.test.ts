@@ -1,6 +1,11 @@
+import {
+  call,
+  createClient,
+  freshIp,
+  type Harness,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, createClient, freshIp } from './support/client'
-import { type Harness, startPgliteHarness } from './support/harness'
 
 // SERVICE_TRUSTED_PROXIES empty (the default): X-Forwarded-For is ignored, so a client cannot
 // dodge the authentication-failure cap by inventing a new address per request.

@@ -1,3 +1,4 @@
+import { ADMIN_TOKEN } from '@tis/test-utils/server'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeFuzz, PARAMETERS, RUNS, TIMEOUT } from './fuzz/describe-fuzz'
@@ -12,7 +13,6 @@ import {
 } from './fuzz/plans'
 import { createFuzzRun, type FuzzRun } from './fuzz/runner'
 import { type FuzzServer, startFuzzServer } from './fuzz/server'
-import { ADMIN_TOKEN } from './support/harness'
 
 describeFuzz('fuzzing the ingestion endpoints', [
   ['POST /api/v1/ingest_events', ingestEventPlan],

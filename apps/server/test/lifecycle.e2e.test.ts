@@ -4,12 +4,10 @@ import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { WriteOp } from '@tis/ingest'
 import { createPgliteStore } from '@tis/storage-postgres'
+import { call, createClient, SUITE_ENV, startServerProcess } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config'
 import { createServer } from '../src/server'
-import { call, createClient } from './support/client'
-import { SUITE_ENV } from './support/harness'
-import { startServerProcess } from './support/spawn'
 
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1' }
 

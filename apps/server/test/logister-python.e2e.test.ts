@@ -1,6 +1,6 @@
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import { type Harness, startPgliteHarness, startPostgresHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe } from 'vitest'
-import { type Harness, startPgliteHarness, startPostgresHarness } from './support/harness'
 import { describeLogisterPythonReplay } from './support/logister-python-suite'
 
 // Logister's own Python client, replayed request for request against a real server on each store.

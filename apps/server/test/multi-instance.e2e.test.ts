@@ -3,12 +3,20 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  openPage,
+  projected,
+  type ServerProcess,
+  SUITE_ENV,
+  serverFetcher,
+  signIn,
+  startServerProcess,
+  submitForm,
+} from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient } from './support/client'
-import { openPage, serverFetcher, signIn, submitForm } from './support/dashboard-session'
-import { ADMIN_TOKEN, SUITE_ENV } from './support/harness'
-import { projected, type ServerProcess, startServerProcess } from './support/spawn'
 
 const CAP = 20
 const REQUESTS = 90

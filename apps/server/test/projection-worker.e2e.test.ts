@@ -3,11 +3,17 @@
 // processes (two at once) project everything exactly once, and reads see it.
 
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  type Harness,
+  openPage,
+  serverFetcher,
+  signIn,
+  startPostgresHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../src/cli/run'
-import { createClient } from './support/client'
-import { openPage, serverFetcher, signIn } from './support/dashboard-session'
-import { ADMIN_TOKEN, type Harness, startPostgresHarness } from './support/harness'
 
 describeWithTestDatabase('projection in tis worker processes', (baseUrl) => {
   let harness: Harness

@@ -1,14 +1,13 @@
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore } from '@tis/storage-postgres'
 import { githubFixture } from '@tis/test-utils/github-fixtures'
+import { ADMIN_TOKEN, createClient, SUITE_ENV, unique } from '@tis/test-utils/server'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config'
 import { createLogger } from '../src/logger'
 import { createServer, type TisServer } from '../src/server'
-import { createClient, unique } from './support/client'
-import { ADMIN_TOKEN, SUITE_ENV } from './support/harness'
 
 // Source excerpts end to end: a real server on PGlite in this process, GitHub mocked at the HTTP
 // boundary with msw (the server's own fetch calls are intercepted; calls to the server pass).

@@ -6,13 +6,12 @@ import { randomBytes } from 'node:crypto'
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import { createClient as createHttpClient, SUITE_ENV } from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCli } from '../src/cli/run'
 import { loadConfig } from '../src/config'
 import { createServer, type TisServer } from '../src/server'
-import { createClient as createHttpClient } from './support/client'
-import { SUITE_ENV } from './support/harness'
 
 describeWithTestDatabase('tis worker', (baseUrl) => {
   describeWithClickHouse('tis worker and tis analytics migrate', (clickhouse) => {

@@ -2,11 +2,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 
 const MAX_RESOURCES = 3
 const SVG =

@@ -3,12 +3,11 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { githubFixture } from '@tis/test-utils/github-fixtures'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { ADMIN_TOKEN, HARNESS_ENV, mintAndroidToken, type Seeded, seedTelemetry } from './fixture'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))

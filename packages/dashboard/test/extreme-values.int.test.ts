@@ -1,7 +1,6 @@
 import { EXTREME, extremeRowsSql } from '@tis/test-utils/extreme-rows'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV } from './fixture'
 

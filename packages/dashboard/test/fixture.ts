@@ -1,30 +1,8 @@
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import {
-  type DashboardSession,
-  type Fetcher,
-  signIn,
-} from '../../../apps/server/test/support/dashboard-session'
-import type { Harness } from '../../../apps/server/test/support/harness'
+import type { Harness } from '@tis/test-utils/server'
+import { ADMIN_TOKEN as ADMIN_TOKEN_VALUE, createClient as createApi } from '@tis/test-utils/server'
 
-import { ADMIN_TOKEN as ADMIN_TOKEN_VALUE } from '../../../apps/server/test/support/harness'
-
+export { sessionsOf } from '@tis/test-utils/server'
 export const ADMIN_TOKEN = ADMIN_TOKEN_VALUE
-
-/**
- * Signs each access token in once, through the sign-in form of the dashboard `fetcher` reaches,
- * and hands out that browser's session (cookie and CSRF token) from then on.
- */
-export function sessionsOf(fetcher: Fetcher): (token: string) => Promise<DashboardSession> {
-  const sessions = new Map<string, Promise<DashboardSession>>()
-  return (token) => {
-    let session = sessions.get(token)
-    if (!session) {
-      session = signIn(fetcher, token)
-      sessions.set(token, session)
-    }
-    return session
-  }
-}
 
 /** Suites send more than the harness's default 25 requests per key. */
 export const HARNESS_ENV = { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000' }

@@ -1,9 +1,8 @@
 import { githubFixture } from '@tis/test-utils/github-fixtures'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { createDashboard } from '../src/index'
 import {
   ADMIN_TOKEN,

@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net'
 import { instrumentConsole } from '@tis/console'
 import { type Client, createClient } from '@tis/sdk'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import type express from 'express'
 import type { ErrorRequestHandler } from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { expressErrorHandler, expressMiddleware, getRequestContext } from '../src/index'
 import type { ExpressOptions } from '../src/options'
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { createCredentialSource } from '../src/credentials'
 import { makeFetchTransport, type TransportRequest } from '../src/index'
 

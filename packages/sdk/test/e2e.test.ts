@@ -1,6 +1,5 @@
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { type Harness, startPgliteHarness } from '../../../apps/server/test/support/harness'
 import { type Client, createClient } from '../src/index'
 
 // Every capture against the real server on in-memory PGlite, read back with SQL.

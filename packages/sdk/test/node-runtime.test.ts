@@ -21,7 +21,7 @@ async function bundle(name: string) {
     format: 'esm',
     target: 'node18',
     outfile,
-    // workspace siblings (the console integration in the smoke script) from source
+    // the SDK from source, as the workspace resolves it
     conditions: ['@tis/source'],
     logLevel: 'silent',
   })

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { IngestStore, MonitorUpdate, WriteOp } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import type { IngestStore, MonitorUpdate, WriteOp } from '../../ingest/src/index.ts'
 import { at, checkInOp, eventOp, monitorUpdate, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { WriteOp } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import type { WriteOp } from '../../ingest/src/index.ts'
 import {
   at,
   checkInOp,

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { IngestLog, IngestStore, ProjectionStore, WriteOp, WriteOptions } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import type {
-  IngestLog,
-  IngestStore,
-  ProjectionStore,
-  WriteOp,
-  WriteOptions,
-} from '../../ingest/src/index.ts'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
 import { describeMonitorsContract } from './store-contract-monitors'

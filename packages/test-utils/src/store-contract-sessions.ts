@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { IngestStore, NewSession } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import type { IngestStore, NewSession } from '../../ingest/src/index.ts'
 import { at, uniqueHash } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 

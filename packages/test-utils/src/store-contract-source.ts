@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { CachedSourceFile, SourceSettingsRecord } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import type { CachedSourceFile, SourceSettingsRecord } from '../../ingest/src/index.ts'
 import { at, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { IngestStore, MobileBinding, MonitorUpdate, WriteOp } from '../../ingest/src/index.ts'
+import type { IngestStore, MobileBinding, MonitorUpdate, WriteOp } from '@tis/ingest'
 
 type EventOp = Extract<WriteOp, { type: 'event' }>
 type NormalizedEvent = EventOp['event']

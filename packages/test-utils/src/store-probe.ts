@@ -1,6 +1,6 @@
 // Type-only import by path: a package dependency on @tis/ingest would close a workspace cycle
 // (@tis/ingest dev-depends on this package), which turbo rejects.
-import type { IngestStore } from '../../ingest/src/index.ts'
+import type { IngestStore } from '@tis/ingest'
 
 /** An issue as stored. */
 export interface IssueSnapshot {

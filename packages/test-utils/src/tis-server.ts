@@ -4,17 +4,20 @@ import { existsSync, realpathSync } from 'node:fs'
 import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 // The reference server's entry point, run from its TypeScript sources through tsx so tests never
 // wait for a build; workspace packages resolve to their sources through the `@tis/source` condition.
-const MAIN = fileURLToPath(new URL('../../../apps/server/src/main.ts', import.meta.url))
-const MIGRATIONS = fileURLToPath(new URL('../../storage-postgres/src/migrations/', import.meta.url))
-const PGLITE = fileURLToPath(
-  new URL('../../../apps/server/node_modules/@electric-sql/pglite', import.meta.url),
-)
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+// Each package is found through its package exports (`<name>/package.json`), not by relative path.
+const require = createRequire(import.meta.url)
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`))
+const SERVER_DIR = packageDir('@tis/server')
+const MAIN = join(SERVER_DIR, 'src/main.ts')
+const MIGRATIONS = join(packageDir('@tis/storage-postgres'), 'src/migrations/')
+// The server's own copy of PGlite: its real path (the version is in it) keys the template cache.
+const PGLITE = createRequire(join(SERVER_DIR, 'package.json')).resolve('@electric-sql/pglite')
+const TSX = pathToFileURL(require.resolve('tsx')).href
 
 /** Options of {@link startTisServer}. */
 export interface TisServerOptions {

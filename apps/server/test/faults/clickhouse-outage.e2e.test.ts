@@ -8,12 +8,11 @@ import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickh
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore } from '@tis/storage-postgres'
 import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
+import { createClient as createHttpClient, SUITE_ENV } from '@tis/test-utils/server'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config'
 import { createLogger } from '../../src/logger'
 import { createServer, type TisServer } from '../../src/server'
-import { createClient as createHttpClient } from '../support/client'
-import { SUITE_ENV } from '../support/harness'
 import { sleep } from './in-process'
 
 const OUTAGE_MS = 60_000

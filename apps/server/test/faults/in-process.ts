@@ -4,11 +4,10 @@
 import { connect, type Socket } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore } from '@tis/storage-postgres'
+import { createClient, SUITE_ENV } from '@tis/test-utils/server'
 import { loadConfig } from '../../src/config'
 import { createLogger } from '../../src/logger'
 import { createServer, type TisServer } from '../../src/server'
-import { createClient } from '../support/client'
-import { SUITE_ENV } from '../support/harness'
 
 /** A server for one fault test. */
 export interface FaultServer {

@@ -9,11 +9,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestPostgres, type TestPostgres } from '@tis/test-utils/postgres'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  projected,
+  type ServerProcess,
+  startServerProcess,
+} from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient } from '../support/client'
-import { ADMIN_TOKEN } from '../support/harness'
-import { projected, type ServerProcess, startServerProcess } from '../support/spawn'
 
 const WORKERS = 48
 const OUTAGE_MS = 10_000

@@ -8,9 +8,14 @@
 //   and the projection goes on.
 import { randomUUID } from 'node:crypto'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  type Harness,
+  type Reply,
+  startPostgresHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createClient, type Reply } from '../support/client'
-import { ADMIN_TOKEN, type Harness, startPostgresHarness } from '../support/harness'
 
 const MARK = 'fail-inside-the-transaction'
 const PROJECTION_MARK = 'fail-inside-the-projection'

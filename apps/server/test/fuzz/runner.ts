@@ -1,4 +1,4 @@
-import { ADMIN_TOKEN } from '../support/harness'
+import { ADMIN_TOKEN } from '@tis/test-utils/server'
 import { bodyRuleProblems } from './body-oracle'
 import { storedInvariantProblems } from './invariants'
 import { knownBug } from './known-bugs'

@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore } from '@tis/storage-postgres'
+import { ADMIN_TOKEN, SUITE_ENV } from '@tis/test-utils/server'
 import { loadConfig } from '../../src/config'
 import { createServer, type TisServer } from '../../src/server'
-import { ADMIN_TOKEN, SUITE_ENV } from '../support/harness'
 
 /** One request as the fuzzer builds it. */
 export interface FuzzRequest {

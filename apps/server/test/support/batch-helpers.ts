@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { createClient, freshIp, type Reply } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  freshIp,
+  type Harness,
+  type Reply,
+} from '@tis/test-utils/server'
 
 /** Fields of one event. */
 export type Fields = Record<string, unknown>

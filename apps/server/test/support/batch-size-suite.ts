@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
+import type { Harness } from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
 import { batchProject, logLine, ndjson } from './batch-helpers'
-import type { Harness } from './harness'
 
 const MIB = 1024 * 1024
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
+import { ADMIN_TOKEN, createClient, freshIp, type Harness } from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
 import { batchProject, type Fields, logLine, ndjson } from './batch-helpers'
 import { describeBatchSizes } from './batch-size-suite'
-import { createClient, freshIp } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 /**
  * `POST /api/v1/ingest_events/batch` end to end, all or nothing as Logister answers it: 202 when

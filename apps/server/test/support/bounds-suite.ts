@@ -1,7 +1,6 @@
 import { EXTREME, extremeRowsSql } from '@tis/test-utils/extreme-rows'
+import { ADMIN_TOKEN, createClient, type Harness } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 /**
  * Issue 18, points 1, 2 and 4 end to end: the security review's findings, each as it was

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import {
+  ADMIN_TOKEN,
+  type Client,
+  createClient,
+  type Harness,
+  unique,
+} from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
-import { type Client, createClient, unique } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 type Fields = Record<string, unknown>
 

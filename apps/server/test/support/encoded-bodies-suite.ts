@@ -1,7 +1,6 @@
 import { deflateSync, gzipSync } from 'node:zlib'
+import { ADMIN_TOKEN, createClient, freshIp, type Harness, unique } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient, freshIp, unique } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 /**
  * `Content-Encoding: gzip` and `deflate` on the single-record endpoints, decoded like the batch

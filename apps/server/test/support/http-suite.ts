@@ -1,6 +1,6 @@
+import type { Harness } from '@tis/test-utils/server'
+import { call } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { call } from './client'
-import type { Harness } from './harness'
 
 /** Routes outside the engine: health, the OpenAPI document, 404, 405 and the body cap. */
 export function describeHttp(harness: () => Harness) {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { ADMIN_TOKEN, createClient, type Harness } from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
-import { createClient } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 /**
  * Idempotent ingest end to end: a client `event_id` (alias `uuid`) is the record's id; a repeat

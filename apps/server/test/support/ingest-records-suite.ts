@@ -1,6 +1,5 @@
+import { ADMIN_TOKEN, createClient, type Harness, unique } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient, unique } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 const SHA_1 = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
 const SHA_2 = 'ffffffa1b2c3d4e5f60718293a4b5c6d7e8f9012'

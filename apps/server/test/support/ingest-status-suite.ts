@@ -1,6 +1,11 @@
+import {
+  ADMIN_TOKEN,
+  type CallOptions,
+  createClient,
+  freshIp,
+  type Harness,
+} from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { type CallOptions, createClient, freshIp } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { ADMIN_TOKEN, createClient, type Harness, unique } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient, unique } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 import {
   jsCheckIn,
   jsExpressError,

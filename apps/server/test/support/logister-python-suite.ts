@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
+import { ADMIN_TOKEN, createClient, freshIp, type Harness } from '@tis/test-utils/server'
 import { beforeAll, expect, it } from 'vitest'
 import { EXPECTED } from '../fixtures/logister-python/expected'
-import { createClient, freshIp } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 type Json = Record<string, unknown>
 

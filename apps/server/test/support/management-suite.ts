@@ -1,6 +1,11 @@
+import {
+  ADMIN_EMAIL,
+  ADMIN_TOKEN,
+  createClient,
+  type Harness,
+  unique,
+} from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient, unique } from './client'
-import { ADMIN_EMAIL, ADMIN_TOKEN, type Harness } from './harness'
 
 /** The management API over HTTP: the happy paths and its 400/401/403/404/422 answers. */
 export function describeManagement(harness: () => Harness) {

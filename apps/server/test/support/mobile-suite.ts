@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
+import { ADMIN_TOKEN, type CallOptions, createClient, type Harness } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { type CallOptions, createClient } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 const MINT = '/api/v1/mobile_ingest_tokens'
 const EVENT_TYPES = ['error', 'log', 'metric', 'transaction', 'span', 'check_in']

@@ -1,6 +1,5 @@
+import { ADMIN_TOKEN, createClient, type Harness } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 type Fields = Record<string, unknown>
 

@@ -1,6 +1,5 @@
+import { ADMIN_TOKEN, createClient, freshIp, type Harness } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
-import { createClient, freshIp } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
 const LOG = { event: { event_type: 'log', message: 'tick' } }

@@ -1,7 +1,12 @@
+import {
+  ADMIN_TOKEN,
+  type Client,
+  createClient,
+  type Harness,
+  unique,
+} from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
 import { describeCheckInHistory } from './check-ins-suite'
-import { type Client, createClient, unique } from './client'
-import { ADMIN_TOKEN, type Harness } from './harness'
 
 type Fields = Record<string, unknown>
 

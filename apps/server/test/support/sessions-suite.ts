@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
-import { createClient } from './client'
+import type { Harness } from '@tis/test-utils/server'
 import {
+  createClient,
   type DashboardSession,
   openPage,
   serverFetcher,
   signIn,
   submitForm,
-} from './dashboard-session'
-import type { Harness } from './harness'
+} from '@tis/test-utils/server'
+import { describe, expect, it } from 'vitest'
 
 const DAY = 86_400
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')

@@ -2,7 +2,6 @@
 // Bundled with esbuild by test/node-runtime.test.ts; no test framework, no dependencies.
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { instrumentConsole } from '../../../console/src/index'
 import { createClient } from '../../src/index'
 
 type Seen = { path: string; body: Record<string, Record<string, unknown>>; auth: string }
@@ -108,17 +107,6 @@ async function main() {
   client.captureMessage('unauthorised')
   const rejected = await client.flush(5000)
   check(rejected.dropped.rejected === 1 && seen.length === 5, `401 ${JSON.stringify(rejected)}`)
-
-  seen.length = 0
-  const printed: unknown[][] = []
-  const fakeConsole = { log: (...args: unknown[]) => printed.push(args) } as unknown as Console
-  const uninstall = instrumentConsole(client, { console: fakeConsole, levels: ['log'] })
-  fakeConsole.log('%s users', 3)
-  uninstall()
-  fakeConsole.log('after uninstall')
-  await client.flush(5000)
-  check(printed.length === 2 && seen.length === 1, 'console instrumentation')
-  check(seen[0]!.body['event']!['message'] === '3 users', 'console formatting')
 
   await client.close()
   server.closeAllConnections()

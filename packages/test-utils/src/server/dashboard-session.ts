@@ -75,3 +75,19 @@ export async function submitForm(
     },
   })
 }
+
+/**
+ * Signs each access token in once, through the sign-in form of the dashboard `fetcher` reaches,
+ * and hands out that browser's session (cookie and CSRF token) from then on.
+ */
+export function sessionsOf(fetcher: Fetcher): (token: string) => Promise<DashboardSession> {
+  const sessions = new Map<string, Promise<DashboardSession>>()
+  return (token) => {
+    let session = sessions.get(token)
+    if (!session) {
+      session = signIn(fetcher, token)
+      sessions.set(token, session)
+    }
+    return session
+  }
+}

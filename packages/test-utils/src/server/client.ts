@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { ADMIN_TOKEN } from './harness'
+import { checkServerResponse } from './response-check'
 
 /** A response as the tests look at it. */
 export interface Reply {
@@ -37,7 +38,10 @@ export const freshIp = () => {
 /** A name no other test uses. */
 export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`
 
-/** Sends one request over HTTP to the server at `baseUrl`. */
+/**
+ * Sends one request over HTTP to the server at `baseUrl`. The answer of a read or management
+ * operation is checked against the server's OpenAPI document ({@link checkServerResponse}).
+ */
 export async function call(
   baseUrl: string,
   method: string,
@@ -59,12 +63,14 @@ export async function call(
     ...(body === undefined ? {} : { body }),
   })
   const text = await response.text()
-  return {
+  const reply = {
     status: response.status,
     headers: response.headers,
     text,
     body: text === '' ? null : JSON.parse(text),
   }
+  checkServerResponse({ method, path, status: response.status, text })
+  return reply
 }
 
 /** Management and ingestion shortcuts against one server. */

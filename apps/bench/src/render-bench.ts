@@ -1,6 +1,14 @@
-// Render times of every page with 1 million events (PGlite, the server's default store), seeded
-// with the read benchmark's SQL. Not part of the test run (it takes minutes):
-//   npx tsx --conditions=@tis/source packages/dashboard/test/render-bench.ts [events]
+// Render times of every dashboard page with 1 million events (PGlite, the server's default
+// store), seeded with the read benchmark's SQL. Not part of the test run (it takes minutes):
+//   pnpm --filter @tis/bench bench:render [events]
+import { createDashboard } from '@tis/dashboard'
+import { ISSUE_ACTIVITY_SQL, transactionLatencySql } from '@tis/storage-postgres/chart-reads'
+import {
+  ADMIN_TOKEN,
+  createClient as createApi,
+  sessionsOf,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import {
   eventsSql,
   issuesSql,
@@ -8,15 +16,10 @@ import {
   monitorsAndDeploymentsSql,
   spansSql,
   TRANSACTION_NAMES,
-} from '../../../apps/bench/src/read-seed-sql'
-import { createClient as createApi } from '../../../apps/server/test/support/client'
-import { startPgliteHarness } from '../../../apps/server/test/support/harness'
-import {
-  ISSUE_ACTIVITY_SQL,
-  transactionLatencySql,
-} from '../../../packages/storage-postgres/src/chart-reads'
-import { createDashboard } from '../src/index'
-import { ADMIN_TOKEN, HARNESS_ENV, sessionsOf } from './fixture'
+} from './read-seed-sql'
+
+/** The seeding sends far more than the harness's default 25 requests per key. */
+const HARNESS_ENV = { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000' }
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000)
 const harness = await startPgliteHarness(HARNESS_ENV)

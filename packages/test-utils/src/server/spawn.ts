@@ -1,12 +1,18 @@
 import { execFile, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { dirname } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
-/** The app's directory: child processes run the TypeScript sources from here through tsx. */
-export const APP_DIR = fileURLToPath(new URL('../..', import.meta.url))
+const require = createRequire(import.meta.url)
+
+/**
+ * The server app's directory (`@tis/server`, found through its package exports): child
+ * processes run its TypeScript sources from here through tsx.
+ */
+export const APP_DIR = dirname(require.resolve('@tis/server/package.json'))
 
 // tsx's loader by absolute URL, so children can run from any working directory.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+const TSX = pathToFileURL(require.resolve('tsx')).href
 
 /** Node arguments that run a source file with workspace packages resolved to their sources. */
 export const tsNode = (file: string) => ['--conditions=@tis/source', '--import', TSX, file]

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
+import { createServer, loadConfig, type TisServer } from '@tis/server'
 import { createPgliteStore } from '@tis/storage-postgres'
 import postgres from 'postgres'
-import { loadConfig } from '../../src/config'
-import { createServer, type TisServer } from '../../src/server'
 
 /** The administrator every end-to-end server bootstraps (`SERVICE_BOOTSTRAP_ADMIN_TOKEN`). */
 export const ADMIN_EMAIL = 'admin@tis.test'

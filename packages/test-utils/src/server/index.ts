@@ -1,0 +1,37 @@
+export {
+  type CallOptions,
+  type Client,
+  call,
+  createClient,
+  freshIp,
+  type Reply,
+  unique,
+} from './client'
+export {
+  type DashboardSession,
+  type Fetcher,
+  openPage,
+  serverFetcher,
+  sessionsOf,
+  signIn,
+  submitForm,
+} from './dashboard-session'
+export {
+  ADMIN_EMAIL,
+  ADMIN_TOKEN,
+  type Harness,
+  SUITE_ENV,
+  startPgliteHarness,
+  startPostgresHarness,
+} from './harness'
+export { CHECKED_TAGS, checkServerResponse, DOCUMENTED_PATHS } from './response-check'
+export {
+  APP_DIR,
+  type Finished,
+  projected,
+  runTis,
+  type ServerProcess,
+  type ServerProcessOptions,
+  startServerProcess,
+  tsNode,
+} from './spawn'
