@@ -10,10 +10,20 @@ export const uuidField = z.uuid()
 /** An RFC 3339 instant as the API writes it (`Date#toISOString`). */
 export const dateTimeField = z.iso.datetime({ offset: true })
 
-/** A stored instant: `null` only for one an old database holds without an RFC 3339 form. */
-export const storedTimeField = dateTimeField.nullable().meta({
+/**
+ * An instant outside the years 0000–9999, which RFC 3339 cannot write: ISO 8601's expanded
+ * form, as `Date#toISOString` writes it (a BC date an old database holds, a deadline computed
+ * from a huge interval).
+ */
+export const expandedYearField = z
+  .string()
+  .regex(/^[+-]\d{6}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  .meta({ description: 'ISO 8601 expanded year (`+010000-01-01T00:00:00.000Z`).' })
+
+/** A stored or computed instant: `null` only for one an old database holds without any form. */
+export const storedTimeField = z.union([dateTimeField, expandedYearField]).nullable().meta({
   description:
-    'null only for an instant stored before issue 18 that has no RFC 3339 form (a BC date, ±infinity).',
+    'RFC 3339, or ISO 8601 with an expanded year outside 0000–9999; null only for an instant stored before issue 18 that has no form (±infinity, an invalid date).',
 })
 
 /** A stored link: an http(s) URL, else null (also for a stored link of another scheme). */

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import type { OpenApiObject } from '../openapi'
+import { errorBodySchema } from '../responses'
 
 /** A response of an {@link ApiOperation}. */
 export interface ApiResponse {
@@ -103,6 +104,19 @@ function response(value: ApiResponse | string): OpenApiObject {
   }
 }
 
+/** What the server answers to a request body over its cap (`SERVICE_MAX_BODY_BYTES`). */
+const BODY_TOO_LARGE: ApiResponse = {
+  description:
+    'The body is larger than the server accepts (`SERVICE_MAX_BODY_BYTES`); the rest is not read and the connection is closed.',
+  body: errorBodySchema,
+}
+
+/** The responses of `operation`, with the 413 every operation that reads a body can answer. */
+function withBodyCap(operation: ApiOperation): ApiOperation['responses'] {
+  if (!operation.body || 413 in operation.responses) return operation.responses
+  return { ...operation.responses, 413: BODY_TOO_LARGE }
+}
+
 /** The OpenAPI path items of `operations`, generated from their zod schemas. */
 export function operationPaths(
   operations: readonly ApiOperation[],
@@ -129,7 +143,7 @@ export function operationPaths(
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(operation.responses).map(([status, value]) => [status, response(value)]),
+        Object.entries(withBodyCap(operation)).map(([status, value]) => [status, response(value)]),
       ),
     }
   }
