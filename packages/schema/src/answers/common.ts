@@ -37,6 +37,15 @@ export const linkField = z
       'An http or https URL; null when absent or when the stored value has another scheme.',
   })
 
+/**
+ * A stored 64-bit integer (a count, a sequence number): past 2^53 JSON carries it as the nearest
+ * double, so it is an integer without the safe-integer bounds `z.int()` would declare.
+ */
+export const storedIntegerField = z
+  .number()
+  .check(z.refine(Number.isInteger, 'expected an integer'))
+  .meta({ type: 'integer' })
+
 /** A string that may be null. */
 export const nullableString = z.string().nullable()
 

@@ -1,6 +1,13 @@
 import * as z from 'zod'
 import { EVENT_TYPES } from '../enums'
-import { component, nullableString, pageOf, storedTimeField, uuidField } from './common'
+import {
+  component,
+  nullableString,
+  pageOf,
+  storedIntegerField,
+  storedTimeField,
+  uuidField,
+} from './common'
 
 // The events the read API lists (`GET …/events`) and shows in the event and trace details.
 
@@ -18,7 +25,7 @@ export const storedEventSchema = component(
   'StoredEvent',
   z.strictObject({
     id: recordIdField,
-    legacy_id: z.int(),
+    legacy_id: storedIntegerField,
     event_type: z.enum(EVENT_TYPES),
     level: nullableString,
     message: nullableString,

@@ -1,5 +1,12 @@
 import * as z from 'zod'
-import { component, nullableString, pageOf, storedTimeField, uuidField } from './common'
+import {
+  component,
+  nullableString,
+  pageOf,
+  storedIntegerField,
+  storedTimeField,
+  uuidField,
+} from './common'
 import { recordIdField } from './reads-events'
 
 // The issues inbox's answers: `GET …/issues`, `GET …/issues/:issue_id` and its PATCH.
@@ -16,13 +23,13 @@ export const issueSchema = component(
     title: z.string(),
     level: z.string(),
     status: issueStatusSchema,
-    count: z.int(),
+    count: storedIntegerField,
     first_seen_at: storedTimeField,
     last_seen_at: storedTimeField,
     first_release: nullableString,
     last_release: nullableString,
     latest_event_id: recordIdField.nullable(),
-    regression_count: z.int().meta({
+    regression_count: storedIntegerField.meta({
       description: 'How often a new occurrence reopened the issue after it was resolved.',
     }),
     regressed_in_release: nullableString.meta({

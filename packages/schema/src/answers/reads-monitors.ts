@@ -5,6 +5,7 @@ import {
   nullableNumber,
   nullableString,
   pageOf,
+  storedIntegerField,
   storedTimeField,
   uuidField,
 } from './common'
@@ -26,11 +27,11 @@ export const monitorSchema = component(
       .meta({ description: 'The last ok/error check-in; null until the first of them.' }),
     last_status: z.string().meta({ description: 'The status of the newest check-in as sent.' }),
     last_check_in_at: storedTimeField,
-    expected_interval_seconds: z.int(),
+    expected_interval_seconds: storedIntegerField,
     next_expected_at: storedTimeField,
     missed_after: storedTimeField,
     last_release: nullableString,
-    check_in_count: z.int(),
+    check_in_count: storedIntegerField,
   }),
   'One (slug, environment) with its status computed when read: `error` while the last ok/error check-in was an error (also past the deadline), else `missed` after `missed_after` = `next_expected_at` + max(interval / 2, 30 s), else `ok`.',
 )

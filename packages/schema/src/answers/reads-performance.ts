@@ -1,5 +1,11 @@
 import * as z from 'zod'
-import { component, dateTimeField, nullableNumber, nullableString } from './common'
+import {
+  component,
+  dateTimeField,
+  nullableNumber,
+  nullableString,
+  storedIntegerField,
+} from './common'
 import { MAX_METRIC_BUCKETS, MAX_PAGE_SIZE } from './reads-limits'
 
 // The performance reads' answers: transactions per name, latency and metric time buckets.
@@ -9,8 +15,8 @@ export const transactionSchema = component(
   'Transaction',
   z.strictObject({
     name: z.string(),
-    count: z.int(),
-    error_count: z.int(),
+    count: storedIntegerField,
+    error_count: storedIntegerField,
     error_rate: z.number().min(0).max(1).meta({ description: 'error_count / count' }),
     p50_ms: nullableNumber.meta({ description: 'Interpolated percentile of `duration_ms`.' }),
     p95_ms: nullableNumber,
@@ -42,7 +48,7 @@ export const metricBucketSchema = component(
   'MetricBucket',
   z.strictObject({
     start: dateTimeField,
-    count: z.int(),
+    count: storedIntegerField,
     sum: nullableNumber,
     min: nullableNumber,
     max: nullableNumber,
@@ -58,8 +64,8 @@ export const latencyBucketSchema = component(
   'LatencyBucket',
   z.strictObject({
     start: dateTimeField,
-    count: z.int(),
-    error_count: z.int(),
+    count: storedIntegerField,
+    error_count: storedIntegerField,
     p50_ms: nullableNumber,
     p95_ms: nullableNumber,
     p99_ms: nullableNumber,

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { component, dateTimeField, nullableString } from './common'
+import { component, dateTimeField, nullableString, storedIntegerField } from './common'
 
 // The answers of the source excerpts (issue 11, docs/source-excerpts.md): a project's source
 // settings, and the event detail's `source_commit` and `frames`.
@@ -95,8 +95,8 @@ export const frameSchema = component(
   z.strictObject({
     function: nullableString,
     filename: nullableString.meta({ description: 'As sent: a path or a URL.' }),
-    lineno: z.int().nullable(),
-    colno: z.int().nullable(),
+    lineno: storedIntegerField.nullable(),
+    colno: storedIntegerField.nullable(),
     in_app: z.boolean().meta({ description: 'The file maps to a path in the repository.' }),
     source: frameSourceSchema,
   }),
