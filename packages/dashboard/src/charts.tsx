@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { LatencyBucket as LatencyBucketJson, ShownSpan as SpanJson } from '@tis/schema'
 import { formatMs } from './format'
 import type { Html } from './layout'
-import type { LatencyBucketJson, SpanJson } from './types'
 
 const round = (n: number) => Math.round(n * 10) / 10
 

@@ -1,12 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Project as ProjectJson } from '@tis/schema'
 import type { Context } from 'hono'
 import type { Child } from 'hono/jsx'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { DashboardEnv, Deps, Session } from './context'
 import { ok } from './engine-client'
 import { Layout, type LayoutOptions, type ProjectTab } from './layout'
-import type { ProjectJson } from './types'
 
 /** What a page hands {@link renderPage}. */
 export interface PageOptions {

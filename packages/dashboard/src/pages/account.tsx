@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Session as SessionJson } from '@tis/schema'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { ok } from '../engine-client'
 import { relativeTime } from '../format'
@@ -12,7 +14,6 @@ import {
   sessionContext,
   setSession,
 } from '../session'
-import type { SessionJson } from '../types'
 
 /** The sessions table: one row per live session, this browser's marked. */
 function SessionRows({

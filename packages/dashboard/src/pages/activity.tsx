@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { StoredEvent as EventJson, Page } from '@tis/schema'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { FirstEventHelp } from '../empty-state'
 import { ok } from '../engine-client'
 import { queryString } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { EventJson, Page } from '../types'
 import { EventHead, EventRows } from './event-table'
 
 const TYPES = ['', 'error', 'log', 'metric', 'transaction', 'check_in'] as const

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { StoredDeployment as DeploymentJson } from '@tis/schema'
 import { shortId } from '../format'
 import type { Html } from '../layout'
-import type { DeploymentJson } from '../types'
 
 const GITHUB_REPOSITORY = /^[\w.-]+\/[\w.-]+$/
 

@@ -1,9 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { StoredEvent as EventJson } from '@tis/schema'
 import type { Deps } from '../context'
 import { relativeTime } from '../format'
 import { Badge, type Html, Time } from '../layout'
-import type { EventJson } from '../types'
 
 /** The rows of an event list (the live activity feed replaces just these). */
 export function EventRows(props: {

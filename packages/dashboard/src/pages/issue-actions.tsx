@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Issue as IssueJson } from '@tis/schema'
 import type { Deps, Session } from '../context'
 import { CsrfField, type Html } from '../layout'
-import type { IssueJson } from '../types'
 
 const ACTIONS = { resolved: 'Resolve', ignored: 'Ignore', unresolved: 'Reopen' } as const
 

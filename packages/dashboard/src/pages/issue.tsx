@@ -1,22 +1,26 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type {
+  StoredDeployment as DeploymentJson,
+  StoredEvent as EventJson,
+  Frame as FrameJson,
+  Issue as IssueJson,
+  Page,
+  SourceCommit as StoredSourceCommit,
+} from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { relativeTime, shortId } from '../format'
 import { Badge, type Html, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type {
-  DeploymentJson,
-  EventJson,
-  FrameJson,
-  IssueJson,
-  Page,
-  SourceCommitJson,
-} from '../types'
 import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
 import { SourceCommit, SourceFrames } from './source-frames'
+
+/** Which commit the excerpts of an event come from. */
+type SourceCommitJson = NonNullable<StoredSourceCommit>
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)

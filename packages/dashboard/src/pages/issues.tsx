@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Issue as IssueJson, Page } from '@tis/schema'
 import { Sparkline } from '../charts'
 import type { DashboardApp, DashboardContext, Deps, Session } from '../context'
 import { FirstEventHelp } from '../empty-state'
@@ -7,7 +9,6 @@ import { ok } from '../engine-client'
 import { relativeTime } from '../format'
 import { Badge, type Html, queryString, Time } from '../layout'
 import { loadProject, renderPage, safeReturn } from '../render'
-import type { IssueJson, Page } from '../types'
 import { IssueActions } from './issue-actions'
 
 const STATUSES = ['unresolved', 'resolved', 'ignored', 'all'] as const

@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Member as MemberJson } from '@tis/schema'
 import { CsrfField, type Html } from '../layout'
-import type { MemberJson } from '../types'
 import { type SectionContext, SectionMessages, typedValue, When } from './settings-section-parts'
 
 /** The owner and members; the form to add one for those who may. */

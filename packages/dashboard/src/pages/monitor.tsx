@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { StoredCheckIn as CheckInJson, Monitor as MonitorJson, Page } from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { formatMs, relativeTime } from '../format'
 import { Badge, type Html, queryString, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { CheckInJson, MonitorJson, Page } from '../types'
 
 /** Check-ins per page of the history. */
 export const CHECK_INS_PER_PAGE = 50

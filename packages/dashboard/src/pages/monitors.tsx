@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { StoredDeployment as DeploymentJson, Monitor as MonitorJson, Page } from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { relativeTime } from '../format'
 import { Badge, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { DeploymentJson, MonitorJson, Page } from '../types'
 import { DeploymentLinks } from './deployment-links'
 
 /** `GET /projects/:id/monitors` and `GET /projects/:id/deployments`. */

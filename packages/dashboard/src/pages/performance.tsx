@@ -1,12 +1,19 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type {
+  StoredEvent as EventJson,
+  LatencyBucket as LatencyBucketJson,
+  Page,
+  ShownSpan as SpanJson,
+  Transaction as TransactionJson,
+} from '@tis/schema'
 import { LatencyChart, Waterfall } from '../charts'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { formatMs, formatPercent, relativeTime } from '../format'
 import { queryString, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
-import type { EventJson, LatencyBucketJson, Page, SpanJson, TransactionJson } from '../types'
 import { EventTable } from './event-table'
 
 interface TraceJson {

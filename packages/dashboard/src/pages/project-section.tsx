@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Project as ProjectJson } from '@tis/schema'
 import { Badge, type Html } from '../layout'
-import type { ProjectJson } from '../types'
 import {
   PostButton,
   type SectionContext,

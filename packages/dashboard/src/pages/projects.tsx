@@ -1,12 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Monitor as MonitorJson, Page, Project as ProjectJson } from '@tis/schema'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import type { DashboardApp, Deps, Session } from '../context'
 import { errorMessages, ok } from '../engine-client'
 import { formatCapped, hoursAgo } from '../format'
 import { Badge, CsrfField, type Html } from '../layout'
 import { renderPage } from '../render'
-import type { MonitorJson, Page, ProjectJson } from '../types'
 
 // Counting by listing: one keyset page each, shown as `100+` beyond it.
 const CAP = '100'

@@ -1,9 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { Member as MemberJson, SourceSettings as SourceSettingsJson } from '@tis/schema'
 import type { DashboardContext, Deps } from '../context'
 import { ok } from '../engine-client'
 import { loadProject, renderPage } from '../render'
-import type { MemberJson, SourceSettingsJson } from '../types'
 import { type ApiKeyJson, ApiKeysSection } from './api-keys-section'
 import { MembersSection } from './members-section'
 import { type MobileTokenJson, MobileTokensSection } from './mobile-tokens-section'

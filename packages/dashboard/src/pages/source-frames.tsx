@@ -1,8 +1,16 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type {
+  Frame as FrameJson,
+  FrameSource as SourceJson,
+  SourceCommit as StoredSourceCommit,
+} from '@tis/schema'
 import { shortId } from '../format'
 import type { Html } from '../layout'
-import type { FrameJson, SourceCommitJson, SourceJson } from '../types'
+
+/** Which commit the excerpts of an event come from. */
+type SourceCommitJson = NonNullable<StoredSourceCommit>
 
 type OkSource = Extract<SourceJson, { status: 'ok' }>
 

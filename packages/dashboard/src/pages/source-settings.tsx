@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+
+import type { SourceSettings as SourceSettingsJson } from '@tis/schema'
 import { CsrfField, type Html } from '../layout'
-import type { SourceSettingsJson } from '../types'
 import { type SectionContext, SectionMessages, typedValue, When } from './settings-section-parts'
 
 /**

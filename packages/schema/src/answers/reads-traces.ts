@@ -57,6 +57,8 @@ export const traceSpanSchema = spanSchema.extend({
 })
 /** A span of a trace with its depth. */
 export type TraceSpan = z.output<typeof traceSpanSchema>
+/** A span as a trace list (`Span`) or a trace detail (`TraceSpan`, with its `depth`) answers it. */
+export type ShownSpan = Span & Partial<Pick<TraceSpan, 'depth'>>
 
 /** The answer of `GET …/traces/:trace_id`. */
 export const traceDetailSchema = component(
