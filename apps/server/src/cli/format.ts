@@ -1,7 +1,15 @@
 // Human-readable output of the CLI. `--json` bypasses all of this and prints the API's JSON.
-import type { Issue, Monitor, StoredDeployment, StoredEvent } from '@tis/schema'
-
-import type { ApiKey, Member, MobileToken, Project, RateLimits } from '@tis/schema'
+import type {
+  ApiKey,
+  Issue,
+  Member,
+  MobileToken,
+  Monitor,
+  Project,
+  RateLimits,
+  StoredDeployment,
+  StoredEvent,
+} from '@tis/schema'
 
 /** A project as the API returns it. */
 export type ProjectJson = Project
