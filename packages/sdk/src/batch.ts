@@ -9,25 +9,25 @@ const BATCH_BYTES = 60_000
 /** The batch-mode sender of {@link createBatchSender}. */
 export interface BatchSender {
   /** `item`, or `item` with the `ingest_events` records queued behind it as one batch. */
-  gather(item: Item): Item
+  gather_(item: Item): Item
   /**
    * Settles or re-queues a batch the server refused as a batch: a 422 line by line; a 404,
    * 405, 413 or 415 record by record. `false` for any other answer, or a single record.
    */
-  refused(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
+  refused_(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
 }
 
 /** One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. */
 const batchOf = (members: Item[]): Item => ({
-  request: {
+  request_: {
     endpoint: 'ingest_events',
     batch: true,
-    body: members.map((m) => m.request.body).join('\n'),
+    body: members.map((m) => m.request_.body).join('\n'),
   },
-  bytes: 0,
-  resolve() {},
-  attempt: 0,
-  members,
+  bytes_: 0,
+  resolve_() {},
+  attempt_: 0,
+  members_: members,
 })
 
 /**
@@ -41,28 +41,28 @@ export function createBatchSender(
 ): BatchSender {
   let enabled = true
   const alone = (i: Item) =>
-    !enabled || i.alone || i.members || i.request.endpoint !== 'ingest_events'
+    !enabled || i.alone_ || i.members_ || i.request_.endpoint !== 'ingest_events'
   return {
-    gather(item) {
+    gather_(item) {
       if (alone(item)) return item
       const members = [item]
-      let size = item.bytes
+      let size = item.bytes_
       for (let i = 0; i < queue.length && members.length < BATCH_RECORDS; ) {
         const next = queue[i]!
-        if (!alone(next) && size + next.bytes < BATCH_BYTES) {
+        if (!alone(next) && size + next.bytes_ < BATCH_BYTES) {
           members.push(queue.splice(i, 1)[0]!)
-          size += next.bytes + 1
+          size += next.bytes_ + 1
         } else i++
       }
       return members[1] ? batchOf(members) : item
     },
-    refused({ members }, status, lines) {
+    refused_({ members_: members }, status, lines) {
       if (!members) return false
       if ([404, 405, 413, 415].includes(status)) {
         // No batch endpoint (from now on), or over its caps or rate-limit window (413, these
         // records): one record per request.
         enabled &&= status === 413
-        for (const m of members) m.alone = true
+        for (const m of members) m.alone_ = true
         queue.unshift(...members)
         return true
       }
@@ -71,11 +71,11 @@ export function createBatchSender(
       const back = members.filter((m, i) => {
         const line = lines[i]
         if (line?.status === 'accepted') settle(m, sent(status, line.duplicate))
-        else if (line?.status !== 'rolled_back' || m.resent) {
+        else if (line?.status !== 'rolled_back' || m.resent_) {
           log('batch line rejected', line?.errors)
           settle(m, { status: 'dropped', reason: 'rejected', statusCode: 422 })
         } else {
-          m.resent = true
+          m.resent_ = true
           return true
         }
         return false
