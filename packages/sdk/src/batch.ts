@@ -1,6 +1,6 @@
 import type { Item } from './buffer'
 import type { DebugLogger } from './logger'
-import type { BatchLine, TransportResult } from './transport-types'
+import type { BatchLine, DropReason, TransportResult } from './transport-types'
 
 /** Most records, and body bytes (a keepalive request's budget), in one batch request. */
 const BATCH_RECORDS = 100
@@ -73,7 +73,7 @@ export function createBatchSender(
         if (line?.status === 'accepted') settle(m, sent(status, line.duplicate))
         else if (line?.status !== 'rolled_back' || m.resent_) {
           log('batch line rejected', line?.errors)
-          settle(m, { status: 'dropped', reason: 'rejected', statusCode: 422 })
+          settle(m, dropped('rejected', status))
         } else {
           m.resent_ = true
           return true
@@ -91,4 +91,11 @@ export const sent = (statusCode: number, duplicate?: boolean): TransportResult =
   status: 'sent',
   statusCode,
   ...(duplicate && { duplicate }),
+})
+
+/** The result of a record given up on (`statusCode`: the server's answer, when it had one). */
+export const dropped = (reason: DropReason, statusCode?: number): TransportResult => ({
+  status: 'dropped',
+  reason,
+  ...(statusCode && { statusCode }),
 })

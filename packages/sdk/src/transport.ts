@@ -1,4 +1,4 @@
-import { createBatchSender, sent } from './batch'
+import { createBatchSender, dropped, sent } from './batch'
 import { byteLength, createBuffer, type Item } from './buffer'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
@@ -61,7 +61,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   }
 
   function drop(item: Item, reason: DropReason, statusCode?: number) {
-    settle(item, { status: 'dropped', reason, ...(statusCode && { statusCode }) })
+    settle(item, dropped(reason, statusCode))
   }
 
   /** Starts queued requests while slots are free; those of a paused endpoint wait. */
@@ -173,7 +173,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           queue.push(item)
           pump()
         } catch {
-          resolve({ status: 'dropped', reason: 'internal_error' })
+          resolve(dropped('internal_error'))
         }
       })
     },
