@@ -11,10 +11,11 @@ export interface BatchSender {
   /** `item`, or `item` with the `ingest_events` records queued behind it as one batch. */
   gather_(item: Item): Item
   /**
-   * Settles or re-queues a batch the server refused as a batch: a 422 line by line; a 404,
-   * 405, 413 or 415 record by record. `false` for any other answer, or a single record.
+   * Settles or re-queues a batch by its answer: a 2xx or a 422 line by line; a 404, 405, 413
+   * or 415 (refused as a batch) record by record. `false` for any other answer (the transport
+   * handles it as for a single record), or for a single record.
    */
-  refused_(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
+  answered_(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
 }
 
 /** One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. */
@@ -31,7 +32,7 @@ const batchOf = (members: Item[]): Item => ({
 })
 
 /**
- * Sends queued events together, and settles a refused batch by its lines or record by record.
+ * Sends queued events together; settles a batch by its lines, or re-queues it record by record.
  * Batch mode ends for good when the server has no batch endpoint (404, 405, 415).
  */
 export function createBatchSender(
@@ -56,7 +57,7 @@ export function createBatchSender(
       }
       return members[1] ? batchOf(members) : item
     },
-    refused_({ members_: members }, status, lines) {
+    answered_({ members_: members }, status, lines) {
       if (!members) return false
       if ([404, 405, 413, 415].includes(status)) {
         // No batch endpoint (from now on), or over its caps or rate-limit window (413, these
@@ -66,11 +67,13 @@ export function createBatchSender(
         queue.unshift(...members)
         return true
       }
-      if (status !== 422 || !lines) return false
-      // All or nothing: the invalid lines are dropped, the valid ones sent again, once.
+      const ok = status > 199 && status < 300
+      if (!ok && (status !== 422 || !lines)) return false
+      // A 2xx: every line is sent (a duplicate one said so). A 422 is all or nothing: the invalid
+      // lines are dropped, the valid ones sent again, once.
       const back = members.filter((m, i) => {
-        const line = lines[i]
-        if (line?.status === 'accepted') settle(m, sent(status, line.duplicate))
+        const line = lines?.[i]
+        if (ok || line?.status === 'accepted') settle(m, sent(status, line?.duplicate))
         else if (line?.status !== 'rolled_back' || m.resent_) {
           log('batch line rejected', line?.errors)
           settle(m, dropped('rejected', status))

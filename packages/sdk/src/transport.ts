@@ -123,7 +123,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           log('request failed', error)
         }
         const status = outcome?.status ?? 0
-        if (batches.refused_(item, status, outcome?.lines)) return
+        if (batches.answered_(item, status, outcome?.lines)) return
         if (!status || status >= 500) {
           if (closed) break
           if (item.attempt_ >= maxRetries) {
@@ -131,13 +131,8 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           }
           await waits.sleep_(backoff(++item.attempt_, backoffMs, maxBackoffMs))
         } else if (status < 300) {
-          // A single record's 200 says the server already had it; a batch's 202 says so line
-          // by line.
-          const { members_: members } = item
-          if (!members) return settle(item, sent(status, status === 200))
-          for (const [i, m] of members.entries())
-            settle(m, sent(status, outcome?.lines?.[i]?.duplicate))
-          return
+          // A single record's 200 says the server already had it (a batch's lines say so).
+          return settle(item, sent(status, status === 200))
         } else if (status === 429) return rateLimited(item, outcome!.retryAfter)
         else if (status === 401 && options.refreshOn401 && !item.refreshed_) item.refreshed_ = true
         else return rejected(item, status)
