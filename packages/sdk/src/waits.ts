@@ -32,6 +32,7 @@ export function createWaits(): Waits {
       }
       const timer = unrefTimeout(abort, ms)
       aborts.add(abort)
+      // A job that throws at once rejects the wait too; its timer then runs out harmlessly.
       job(controller.signal).then(resolve, reject).finally(end)
     })
   return {
