@@ -2,33 +2,33 @@ import type { TransportRequest, TransportResult } from './transport-types'
 
 /** One request on its way: a single record, or a batch of them (`members`). */
 export interface Item {
-  readonly request: TransportRequest
+  readonly request_: TransportRequest
   /** The body's size in bytes (a batch: its members' and their separators). */
-  readonly bytes: number
+  readonly bytes_: number
   /** Settles the record's `send` promise (a batch's members settle one by one). */
-  readonly resolve: (result: TransportResult) => void
+  readonly resolve_: (result: TransportResult) => void
   /** Retries so far (network errors, 5xx and 429s). */
-  attempt: number
+  attempt_: number
   /** Sent again with refreshed credentials after a 401. */
-  refreshed?: boolean
+  refreshed_?: boolean
   /** A batch: the records it carries (each settled by its own line of the answer). */
-  members?: Item[]
+  members_?: Item[]
   /** Rolled back once already (another line of its batch was invalid): not re-sent again. */
-  resent?: boolean
+  resent_?: boolean
   /** Goes in a request of its own (its batch was refused, or is refused by this server). */
-  alone?: boolean
+  alone_?: boolean
 }
 
 /** The bounded buffer of {@link createBuffer}. */
 export interface BoundedBuffer {
   /** Items waiting to leave, oldest first; one sent back to wait again goes to the front. */
-  readonly queue: Item[]
+  readonly queue_: Item[]
   /** Counts a new record in; `false` when that puts the buffer over either bound. */
-  add(record: Item): boolean
+  add_(record: Item): boolean
   /** Counts a settled record out. */
-  release(record: Item): void
+  release_(record: Item): void
   /** Records not settled yet, queued or in flight. */
-  pending(): number
+  pending_(): number
 }
 
 /**
@@ -39,16 +39,16 @@ export function createBuffer(maxRecords: number, maxBytes: number): BoundedBuffe
   let records = 0
   let bytes = 0
   return {
-    queue: [],
-    add(record) {
-      bytes += record.bytes
+    queue_: [],
+    add_(record) {
+      bytes += record.bytes_
       return ++records <= maxRecords && bytes <= maxBytes
     },
-    release(record) {
+    release_(record) {
       records--
-      bytes -= record.bytes
+      bytes -= record.bytes_
     },
-    pending: () => records,
+    pending_: () => records,
   }
 }
 

@@ -26,7 +26,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       ...options.transportOptions,
       baseUrl: options.baseUrl ?? '',
       credentials: createCredentialSource(options.apiKey, options.tokenProvider),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.fetch && { fetch: options.fetch }),
     })
   const recorder = createRecorder(options, transport, log)
   const uninstalls: (() => void)[] = []
@@ -61,7 +61,7 @@ export function createClient(clientOptions: ClientOptions): Client {
   // Undefined fields are left out of the record when it is normalised.
   function event(type: string, fields: Payload, o: CaptureOptions) {
     o = scoped(o)
-    return recorder.record('ingest_events', 'event', (id) => ({
+    return recorder.record_('ingest_events', 'event', (id) => ({
       event_type: type,
       ...common(id, o),
       ...fields,
@@ -98,7 +98,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       return event('span', spanFields(name, durationMs, o), o)
     },
     checkIn: (slug, status, o = {}) =>
-      recorder.record('check_ins', 'check_in', (id) => ({
+      recorder.record_('check_ins', 'check_in', (id) => ({
         ...common(id, o),
         slug,
         status,
@@ -112,7 +112,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       )
     },
     recordDeployment: (d) =>
-      recorder.record('deployments', 'deployment', (id) => ({
+      recorder.record_('deployments', 'deployment', (id) => ({
         event_id: id,
         environment: options.environment,
         ...snakeKeys(d),
@@ -121,14 +121,14 @@ export function createClient(clientOptions: ClientOptions): Client {
     setScope(provider) {
       scope = provider
     },
-    flush: (timeoutMs, o) => recorder.settle(() => transport.flush(timeoutMs, o)),
+    flush: (timeoutMs, o) => recorder.settle_(() => transport.flush(timeoutMs, o)),
     async close(timeoutMs) {
       removeShutdown()
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
-      const result = await recorder.settle(() =>
+      const result = await recorder.settle_(() =>
         transport.close ? transport.close(timeoutMs) : transport.flush(timeoutMs),
       )
-      recorder.disable()
+      recorder.disable_()
       return result
     },
   }
@@ -140,9 +140,9 @@ export function createClient(clientOptions: ClientOptions): Client {
       ? () => {}
       : onShutdown((signal) => {
           const urgent = signal === 'pagehide'
-          if (!urgent && recorder.captured() === flushedAt) return
-          flushedAt = recorder.captured()
-          void recorder.settle(() => transport.flush(2000, { urgent }))
+          if (!urgent && recorder.captured_() === flushedAt) return
+          flushedAt = recorder.captured_()
+          void recorder.settle_(() => transport.flush(2000, { urgent }))
         })
 
   for (const integration of options.integrations ?? []) {

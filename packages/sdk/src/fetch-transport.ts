@@ -39,19 +39,14 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
           keepalive,
         },
       )
-      // Reading the body releases the connection back to the pool.
-      const text = await response.text().catch(() => '')
-      // A batch's 202 and 422 carry one result per line.
-      let lines: BatchLine[] | undefined
-      if (request.batch) {
-        try {
-          lines = (JSON.parse(text) as { results?: BatchLine[] }).results
-        } catch {}
-      }
+      // Reading the body releases the connection back to the pool; a batch's 202 and 422 carry
+      // one result per line.
+      const answer = (await response.json().catch(() => null)) as { results?: BatchLine[] } | null
+      const lines = request.batch && answer?.results
       return {
         status: response.status,
         retryAfter: response.headers.get('retry-after'),
-        ...(lines ? { lines } : {}),
+        ...(lines && { lines }),
       }
     } finally {
       if (keepalive) keepaliveBytes -= size

@@ -4,9 +4,9 @@ import type { Endpoint } from './transport-types'
 /** The per-endpoint `Retry-After` state of {@link createPauses}. */
 export interface Pauses {
   /** Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable). */
-  pause(endpoint: Endpoint, retryAfter: string | null): void
+  pause_(endpoint: Endpoint, retryAfter: string | null): void
   /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
-  left(endpoint: Endpoint): number
+  left_(endpoint: Endpoint): number
 }
 
 /**
@@ -16,11 +16,11 @@ export interface Pauses {
 export function createPauses(wake: () => void): Pauses {
   const until: Partial<Record<Endpoint, number>> = {}
   return {
-    pause(endpoint, retryAfter) {
+    pause_(endpoint, retryAfter) {
       const ms = parseRetryAfter(retryAfter, 60) * 1000
       until[endpoint] = Date.now() + ms
       unrefTimeout(wake, ms)
     },
-    left: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
+    left_: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
   }
 }

@@ -1,4 +1,4 @@
-import { addCounts, type DropCounts } from './counts'
+import { countDrop, type DropCounts } from './counts'
 import { generateUuid } from './ids'
 import type { DebugLogger } from './logger'
 import type { ClientOptions, Payload } from './options'
@@ -11,13 +11,13 @@ export interface Recorder {
    * Builds a record with a fresh `event_id`, filters it (enabled, `sampleRate` and
    * `beforeSend` for events) and hands it to the transport. Returns the id; never throws.
    */
-  record(endpoint: Endpoint, key: string, build: (id: string) => Payload): string
+  record_(endpoint: Endpoint, key: string, build: (id: string) => Payload): string
   /** A transport flush, with the records the client dropped itself added to its counts. */
-  settle(flush: () => Promise<FlushResult>): Promise<FlushResult>
+  settle_(flush: () => Promise<FlushResult>): Promise<FlushResult>
   /** Records handed to the transport so far. */
-  captured(): number
+  captured_(): number
   /** Turns every later capture into a no-op (counted as `disabled`). */
-  disable(): void
+  disable_(): void
 }
 
 /** The path of every record from a capture to the transport. */
@@ -36,9 +36,7 @@ export function createRecorder(
     log('no baseUrl or credentials: client disabled')
     enabled = false
   }
-  const count = (reason: DropReason) => {
-    drops[reason] = (drops[reason] ?? 0) + 1
-  }
+  const count = (reason: DropReason) => countDrop(drops, reason)
 
   function enqueue(endpoint: Endpoint, key: string, payload: Payload) {
     if (!enabled) return count('disabled')
@@ -52,7 +50,7 @@ export function createRecorder(
           if (!edited) return count('before_send')
           record = edited
         } catch (error) {
-          log('beforeSend threw', error)
+          log('beforeSend failed', error)
           return count('before_send')
         }
       }
@@ -66,7 +64,7 @@ export function createRecorder(
   }
 
   return {
-    record(endpoint, key, build) {
+    record_(endpoint, key, build) {
       const id = generateUuid()
       try {
         enqueue(endpoint, key, build(id))
@@ -76,19 +74,21 @@ export function createRecorder(
       }
       return id
     },
-    async settle(flush) {
+    async settle_(flush) {
       let result: FlushResult = { sent: 0, duplicates: 0, dropped: {}, pending: 0 }
       try {
         result = await flush()
       } catch (error) {
         log('flush failed', error)
       }
-      const dropped = addCounts(result.dropped, drops)
+      const dropped = { ...result.dropped }
+      for (const reason in drops)
+        countDrop(dropped, reason as DropReason, drops[reason as DropReason])
       drops = {}
       return { ...result, dropped }
     },
-    captured: () => captured,
-    disable() {
+    captured_: () => captured,
+    disable_() {
       enabled = false
     },
   }

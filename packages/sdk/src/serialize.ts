@@ -47,29 +47,27 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
       if (typeof o['toJSON'] === 'function' && !(v instanceof Error)) {
         return visit((o['toJSON'] as () => unknown)(), depth)
       }
-      if (Array.isArray(v) || v instanceof Set) {
-        const items = [...(v as Iterable<unknown>)]
-        const out = items.slice(0, maxBreadth).map((item) => visit(item, depth + 1) ?? null)
-        if (items.length > maxBreadth) out.push(`[${items.length - maxBreadth} more]`)
-        return out
-      }
-      const entries: [string, unknown][] =
-        v instanceof Map
-          ? [...v].map(([k, x]) => [String(k), x])
-          : Object.keys(o).map((k) => [k, 0])
-      if (v instanceof Error) entries.unshift(['name', 0], ['message', 0], ['stack', 0])
-      const out: Record<string, unknown> = {}
-      for (const [key, mapValue] of entries.slice(0, maxBreadth)) {
+      // Arrays and sets become arrays, maps and other objects objects; an object's values are
+      // read one by one, as a getter may throw.
+      const list = Array.isArray(v) || v instanceof Set
+      const map = v instanceof Map
+      const keys: unknown[] = list || map ? [...(v as Iterable<unknown>)] : Object.keys(o)
+      if (v instanceof Error) keys.unshift('name', 'message', 'stack')
+      const out = (list ? [] : {}) as Record<string | number, unknown>
+      for (const [i, k] of keys.slice(0, maxBreadth).entries()) {
         let item: unknown
         try {
-          item = v instanceof Map ? mapValue : o[key]
+          item = list ? k : map ? (k as unknown[])[1] : o[k as string]
         } catch {
           item = '[Throws]'
         }
-        const normalized = visit(item, depth + 1)
-        if (normalized !== undefined) out[key] = normalized
+        item = visit(item, depth + 1)
+        if (list) item ??= null
+        if (item !== undefined)
+          out[list ? i : map ? String((k as unknown[])[0]) : (k as string)] = item
       }
-      if (entries.length > maxBreadth) out['…'] = `[${entries.length - maxBreadth} more]`
+      if (keys.length > maxBreadth)
+        out[list ? maxBreadth : '…'] = `[${keys.length - maxBreadth} more]`
       return out
     } catch {
       return '[Unserializable]'

@@ -1,4 +1,4 @@
-import { createBatchSender, sent } from './batch'
+import { createBatchSender, dropped, sent } from './batch'
 import { byteLength, createBuffer, type Item } from './buffer'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
@@ -41,8 +41,8 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   } = options
   const log = options.logger ?? SILENT
   const buffer = createBuffer(options.maxQueueSize ?? 100, options.maxQueueBytes ?? 1_048_576)
-  const { queue } = buffer
-  const waiters = createWaiters(buffer.pending)
+  const { queue_: queue } = buffer
+  const waiters = createWaiters(buffer.pending_)
   const pauses = createPauses(pump)
   const waits = createWaits()
   const batches = createBatchSender(queue, settle, log)
@@ -52,59 +52,59 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
 
   /** Settles a record, or every member of a batch. */
   function settle(item: Item, result: TransportResult) {
-    if (item.members) for (const m of item.members) settle(m, result)
+    if (item.members_) for (const m of item.members_) settle(m, result)
     else {
-      buffer.release(item)
-      waiters.count(result)
-      item.resolve(result)
+      buffer.release_(item)
+      waiters.count_(result)
+      item.resolve_(result)
     }
   }
 
   function drop(item: Item, reason: DropReason, statusCode?: number) {
-    settle(item, { status: 'dropped', reason, ...(statusCode && { statusCode }) })
+    settle(item, dropped(reason, statusCode))
   }
 
   /** Starts queued requests while slots are free; those of a paused endpoint wait. */
   function pump(slots = concurrency) {
     for (let i = 0; i < queue.length && active < slots; ) {
       const item = queue[i]!
-      if (pauses.left(item.request.endpoint) > 0) i++
+      if (pauses.left_(item.request_.endpoint) > 0) i++
       else {
         queue.splice(i, 1)
         active++
-        void run(batches.gather(item))
+        void run(batches.gather_(item))
       }
     }
   }
 
   /** Whether `endpoint` is paused for longer than is worth waiting: its records are dropped. */
-  const tooLong = (endpoint: Endpoint) => pauses.left(endpoint) > maxRateLimitWaitMs
+  const tooLong = (endpoint: Endpoint) => pauses.left_(endpoint) > maxRateLimitWaitMs
 
   /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
   function rateLimited(item: Item, retryAfter: string | null) {
-    const endpoint = item.request.endpoint
-    pauses.pause(endpoint, retryAfter)
+    const endpoint = item.request_.endpoint
+    pauses.pause_(endpoint, retryAfter)
     if (tooLong(endpoint)) {
-      log(`${endpoint} rate limited: dropping`)
+      log(`${endpoint} rate limited`)
       for (const queued of queue.splice(0)) {
-        if (queued.request.endpoint === endpoint) drop(queued, 'rate_limited')
+        if (queued.request_.endpoint === endpoint) drop(queued, 'rate_limited')
         else queue.push(queued)
       }
       return drop(item, 'rate_limited', 429)
     }
     // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
-    for (const m of (item.members ?? [item]).reverse()) {
-      if (m.attempt++ >= maxRetries) drop(m, 'rate_limited', 429)
+    for (const m of (item.members_ ?? [item]).reverse()) {
+      if (m.attempt_++ >= maxRetries) drop(m, 'rate_limited', 429)
       else queue.unshift(m)
     }
   }
 
   /** Drops a request the server refused for good, reporting each endpoint and status once. */
   function rejected(item: Item, status: number) {
-    const key = `${item.request.endpoint} answered ${status}`
+    const key = `${item.request_.endpoint} answered ${status}`
     if (!reported.has(key)) {
       reported.add(key)
-      log(`${key} (not retried)`)
+      log(key)
     }
     drop(item, 'rejected', status)
   }
@@ -115,41 +115,36 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
       while (!closed) {
         let outcome: RequestOutcome | undefined
         try {
-          outcome = await waits.within(timeoutMs, (signal) =>
-            makeRequest(item.request, signal, !!item.refreshed),
+          outcome = await waits.within_(timeoutMs, (signal) =>
+            makeRequest(item.request_, signal, !!item.refreshed_),
           )
         } catch (error) {
           // A network error, a timeout or a throwing makeRequest.
           log('request failed', error)
         }
         const status = outcome?.status ?? 0
-        if (batches.refused(item, status, outcome?.lines)) return
+        if (batches.answered_(item, status, outcome?.lines)) return
         if (!status || status >= 500) {
           if (closed) break
-          if (item.attempt >= maxRetries) {
+          if (item.attempt_ >= maxRetries) {
             return drop(item, status ? 'server_error' : 'network_error')
           }
-          await waits.sleep(backoff(++item.attempt, backoffMs, maxBackoffMs))
+          await waits.sleep_(backoff(++item.attempt_, backoffMs, maxBackoffMs))
         } else if (status < 300) {
-          // A single record's 200 says the server already had it; a batch's 202 says so line
-          // by line.
-          const { members } = item
-          if (!members) return settle(item, sent(status, status === 200))
-          for (const [i, m] of members.entries())
-            settle(m, sent(status, outcome?.lines?.[i]?.duplicate))
-          return
+          // A single record's 200 says the server already had it (a batch's lines say so).
+          return settle(item, sent(status, status === 200))
         } else if (status === 429) return rateLimited(item, outcome!.retryAfter)
-        else if (status === 401 && options.refreshOn401 && !item.refreshed) item.refreshed = true
+        else if (status === 401 && options.refreshOn401 && !item.refreshed_) item.refreshed_ = true
         else return rejected(item, status)
       }
       drop(item, 'closed')
     } catch (error) {
-      log('transport error', error)
+      log('transport failed', error)
       drop(item, 'internal_error')
     } finally {
       active--
       pump()
-      waiters.check()
+      waiters.check_()
     }
   }
 
@@ -157,8 +152,13 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     send(request) {
       return new Promise((resolve) => {
         try {
-          const item: Item = { request, bytes: byteLength(request.body), resolve, attempt: 0 }
-          const fits = buffer.add(item)
+          const item: Item = {
+            request_: request,
+            bytes_: byteLength(request.body),
+            resolve_: resolve,
+            attempt_: 0,
+          }
+          const fits = buffer.add_(item)
           if (closed) return drop(item, 'closed')
           if (!fits) {
             log('queue full')
@@ -168,21 +168,21 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           queue.push(item)
           pump()
         } catch {
-          resolve({ status: 'dropped', reason: 'internal_error' })
+          resolve(dropped('internal_error'))
         }
       })
     },
     flush(timeoutMs = 5000, flushOptions) {
       // Urgent: every queued request starts now, past the concurrency limit.
       if (flushOptions?.urgent) pump(Infinity)
-      return waiters.wait(timeoutMs).then(waiters.take)
+      return waiters.wait_(timeoutMs).then(waiters.take_)
     },
     async close(timeoutMs = 5000) {
-      await waiters.wait(timeoutMs)
+      await waiters.wait_(timeoutMs)
       closed = true
       for (const item of queue.splice(0)) drop(item, 'closed')
-      waits.cancel()
-      return waiters.wait(1000).then(waiters.take)
+      waits.cancel_()
+      return waiters.wait_(1000).then(waiters.take_)
     },
   }
 }

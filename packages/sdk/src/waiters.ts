@@ -1,16 +1,16 @@
-import type { DropCounts } from './counts'
+import { countDrop, type DropCounts } from './counts'
 import type { FlushResult, TransportResult } from './transport-types'
 
 /** The flush and close waiters of {@link createWaiters}, and the counts a flush reports. */
 export interface Waiters {
   /** Counts one settled record. */
-  count(result: TransportResult): void
+  count_(result: TransportResult): void
   /** Resolves when nothing is pending any more, or after `ms`, whichever comes first. */
-  wait(ms: number): Promise<void>
+  wait_(ms: number): Promise<void>
   /** Wakes every waiter if nothing is pending any more. */
-  check(): void
+  check_(): void
   /** The counts since the previous `take`, with what is pending; counting starts afresh. */
-  take(): FlushResult
+  take_(): FlushResult
 }
 
 /** Waiters for the moment `pending()` (records queued or in flight) reaches zero. */
@@ -23,13 +23,13 @@ export function createWaiters(pending: () => number): Waiters {
     if (!pending()) for (const wake of waiters) wake()
   }
   return {
-    count(result) {
+    count_(result) {
       if (result.status === 'sent') {
         sent++
         if (result.duplicate) duplicates++
-      } else dropped[result.reason] = (dropped[result.reason] ?? 0) + 1
+      } else countDrop(dropped, result.reason)
     },
-    wait: (ms) =>
+    wait_: (ms) =>
       new Promise((resolve) => {
         const wake = () => {
           waiters.delete(wake)
@@ -41,8 +41,8 @@ export function createWaiters(pending: () => number): Waiters {
         waiters.add(wake)
         check()
       }),
-    check,
-    take() {
+    check_: check,
+    take_() {
       const result = { sent, duplicates, dropped, pending: pending() }
       sent = duplicates = 0
       dropped = {}

@@ -5,6 +5,7 @@ import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { mangleProps } from '../mangle'
 
 // A page script, so stack frames point at the page's URL as they do in real applications.
 const PAGE = `<!doctype html><script src="/sdk.js"></script><script>
@@ -30,6 +31,7 @@ describeWithChromium('in a browser (headless Chromium, apt-get install chromium)
       globalName: 'tis',
       platform: 'browser',
       target: 'es2022',
+      mangleProps,
       write: false,
       logLevel: 'silent',
     })

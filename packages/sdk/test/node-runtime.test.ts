@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mangleProps } from '../mangle'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const out = mkdtempSync(join(tmpdir(), 'tis-sdk-smoke-'))
@@ -20,6 +21,7 @@ async function bundle(name: string) {
     platform: 'node',
     format: 'esm',
     target: 'node18',
+    mangleProps,
     outfile,
     // the SDK from source, as the workspace resolves it
     conditions: ['@tis/source'],

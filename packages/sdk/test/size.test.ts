@@ -2,15 +2,17 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { expect, it } from 'vitest'
+import { mangleProps } from '../mangle'
 
 /**
- * The budget of the whole core (every export), minified and gzipped: 5.5 KiB since batching
+ * The budget of the whole core (every export), minified and gzipped, built as tsup builds the
+ * published package (private `_` names shortened, see ../mangle.ts): 5.5 KiB since batching
  * (`POST /api/v1/ingest_events/batch`), 5.75 KiB since its all-or-nothing answers (issue 17:
- * 5,733 B then), 5,700 B since the transport's rebuild around a bounded buffer (issue 20:
- * 5,649 B then; the issue's 5 KiB is not reached with batching kept); core + @tis/browser stay
- * within 8 KiB (their own test).
+ * 5,733 B then), 5,440 B since the transport's rebuild around a bounded buffer (issue 20:
+ * 5,433 B then). The issue's 5 KiB is not reached with batching kept: the batch sender costs
+ * 364 B of it (5,069 B without it). Core + @tis/browser stay within 8 KiB (their own test).
  */
-const BUDGET = 5700
+const BUDGET = 5440
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({
@@ -20,6 +22,7 @@ it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
+    mangleProps,
     write: false,
     logLevel: 'silent',
   })
