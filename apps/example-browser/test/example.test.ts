@@ -57,12 +57,18 @@ it.skipIf(!chromium.browser)(
     expect(root?.context['request']).toMatchObject({ url: `${siteUrl}/products/7` })
     expect(root?.context['web_vitals']?.['ttfb']).toBeGreaterThanOrEqual(0)
 
-    // The resources of the page are child spans of the load, in the same trace.
-    const trace = await tis.read(`/api/v1/projects/${projectId}/traces/${root?.trace_id}`)
-    const children = (trace.spans as Span[]).filter((s) => s.span_id !== root?.span_id)
-    expect(children.map((s) => s.name)).toEqual(
-      expect.arrayContaining([`${siteUrl}/style.css`, `${siteUrl}/app.js`, `${siteUrl}/logo.svg`]),
-    )
+    // The resources of the page are child spans of the load, in the same trace. The SDK may
+    // send them in another request than the load's own span (two requests in flight), so they
+    // can be acknowledged a moment after it.
+    const childrenOf = async () => {
+      const trace = await tis.read(`/api/v1/projects/${projectId}/traces/${root?.trace_id}`)
+      return (trace.spans as Span[]).filter((s) => s.span_id !== root?.span_id)
+    }
+    const resources = [`${siteUrl}/style.css`, `${siteUrl}/app.js`, `${siteUrl}/logo.svg`]
+    await expect
+      .poll(async () => (await childrenOf()).map((s) => s.name), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(resources))
+    const children = await childrenOf()
     for (const child of children) {
       expect(child).toMatchObject({ kind: 'resource', parent_span_id: root?.span_id })
     }
