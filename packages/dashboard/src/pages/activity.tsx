@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type { StoredEvent as EventJson, Page } from '@tis/schema'
+import type { EventPage } from '@tis/schema'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { FirstEventHelp } from '../empty-state'
 import { ok } from '../engine-client'
@@ -22,7 +22,7 @@ function filterQuery(c: DashboardContext) {
 
 async function loadFeed(c: DashboardContext, deps: Deps, projectId: string) {
   const cursor = c.req.query('cursor') || undefined
-  return ok<Page<'events', EventJson>>(
+  return ok<EventPage>(
     await c.get('session').call(deps.engine.reads.listEvents, {
       params: { id: projectId },
       query: { ...filterQuery(c), cursor, limit: '50' },

@@ -3,10 +3,11 @@
 
 import type {
   StoredDeployment as DeploymentJson,
+  DeploymentPage,
   StoredEvent as EventJson,
+  EventPage,
   Frame as FrameJson,
   Issue as IssueJson,
-  Page,
   SourceCommit as StoredSourceCommit,
 } from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
@@ -18,9 +19,6 @@ import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
 import { SourceCommit, SourceFrames } from './source-frames'
-
-/** Which commit the excerpts of an event come from. */
-type SourceCommitJson = NonNullable<StoredSourceCommit>
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -96,14 +94,12 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
             event: EventJson
             deployment: DeploymentJson | null
             related: EventJson[]
-            source_commit?: SourceCommitJson | null
+            source_commit?: StoredSourceCommit
             frames?: FrameJson[]
           })
         : { event: null, deployment: null, related: [] }
     const deployment =
-      (firstDeploy
-        ? ok<Page<'deployments', DeploymentJson>>(firstDeploy).deployments[0]
-        : undefined) ?? event.deployment
+      (firstDeploy ? ok<DeploymentPage>(firstDeploy).deployments[0] : undefined) ?? event.deployment
     const context = record(event.event?.context)
     const exception = record(context['exception'])
     const frames = framesOf('frames' in event ? event.frames : undefined, exception)
@@ -177,7 +173,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <EventTable
             deps={deps}
             projectId={project.id}
-            events={ok<Page<'events', EventJson>>(latest).events}
+            events={ok<EventPage>(latest).events}
             caption="Latest events of this issue"
           />
           <h2>Related logs and events</h2>

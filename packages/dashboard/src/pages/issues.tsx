@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type { Issue as IssueJson, Page } from '@tis/schema'
+import type { EventPage, Issue as IssueJson, IssuePage } from '@tis/schema'
 import { Sparkline } from '../charts'
 import type { DashboardApp, DashboardContext, Deps, Session } from '../context'
 import { FirstEventHelp } from '../empty-state'
@@ -135,7 +135,7 @@ function inboxQuery(c: DashboardContext) {
 }
 
 async function loadInbox(c: DashboardContext, deps: Deps, projectId: string, cursor?: string) {
-  return ok<Page<'issues', IssueJson>>(
+  return ok<IssuePage>(
     await c.get('session').call(deps.engine.reads.listIssues, {
       params: { id: projectId },
       query: { ...inboxQuery(c), cursor, sparkline: '24h' },
@@ -178,7 +178,7 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     )
     let empty: Html = <p class="empty">No issues match these filters.</p>
     if (page.issues.length === 0 && !filtered) {
-      const any = ok<Page<'events', unknown>>(
+      const any = ok<EventPage>(
         await session.call(deps.engine.reads.listEvents, {
           params: { id: project.id },
           query: { limit: '1' },

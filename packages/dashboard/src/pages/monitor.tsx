@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type { StoredCheckIn as CheckInJson, Monitor as MonitorJson, Page } from '@tis/schema'
+import type { StoredCheckIn as CheckInJson, CheckInPage, Monitor as MonitorJson } from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { formatMs, relativeTime } from '../format'
@@ -99,7 +99,7 @@ export function registerMonitor(app: DashboardApp, deps: Deps): void {
       await session.call(deps.engine.reads.getMonitor, { params }),
     )
     const cursor = c.req.query('cursor') || undefined
-    const page = ok<Page<'check_ins', CheckInJson>>(
+    const page = ok<CheckInPage>(
       await session.call(deps.engine.reads.listCheckIns, {
         params,
         query: { cursor, limit: String(CHECK_INS_PER_PAGE) },

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type { StoredDeployment as DeploymentJson, Monitor as MonitorJson, Page } from '@tis/schema'
+import type { DeploymentPage, MonitorPage } from '@tis/schema'
 import type { DashboardApp, Deps } from '../context'
 import { ok } from '../engine-client'
 import { relativeTime } from '../format'
@@ -13,7 +13,7 @@ import { DeploymentLinks } from './deployment-links'
 export function registerMonitorsAndDeployments(app: DashboardApp, deps: Deps): void {
   app.get('/projects/:id/monitors', async (c) => {
     const project = await loadProject(c, deps)
-    const { monitors } = ok<Page<'monitors', MonitorJson>>(
+    const { monitors } = ok<MonitorPage>(
       await c.get('session').call(deps.engine.reads.listMonitors, {
         params: { id: project.id },
         query: { limit: '200' },
@@ -80,7 +80,7 @@ export function registerMonitorsAndDeployments(app: DashboardApp, deps: Deps): v
   })
   app.get('/projects/:id/deployments', async (c) => {
     const project = await loadProject(c, deps)
-    const { deployments } = ok<Page<'deployments', DeploymentJson>>(
+    const { deployments } = ok<DeploymentPage>(
       await c.get('session').call(deps.engine.reads.listDeployments, {
         params: { id: project.id },
         query: { limit: '50' },

@@ -4,8 +4,8 @@
 import type {
   StoredEvent as EventJson,
   LatencyBucket as LatencyBucketJson,
-  Page,
   ShownSpan as SpanJson,
+  TraceList,
   Transaction as TransactionJson,
 } from '@tis/schema'
 import { LatencyChart, Waterfall } from '../charts'
@@ -47,7 +47,7 @@ export function registerPerformance(app: DashboardApp, deps: Deps): void {
       session.call(reads.getTransactionLatency, { params, query: { name } }),
     ])
     const { transactions } = ok<{ transactions: TransactionJson[] }>(tx)
-    const roots = ok<Page<'traces', SpanJson>>(traces).traces
+    const roots = ok<TraceList>(traces).traces
     const series = ok<{ buckets: LatencyBucketJson[]; interval_seconds: number }>(latency)
     const now = deps.now()
     const path = `${deps.base}/projects/${project.id}/performance`

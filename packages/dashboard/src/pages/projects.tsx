@@ -1,7 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type { Monitor as MonitorJson, Page, Project as ProjectJson } from '@tis/schema'
+import type {
+  EventPage,
+  Monitor as MonitorJson,
+  MonitorPage,
+  Project as ProjectJson,
+} from '@tis/schema'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import type { DashboardApp, Deps, Session } from '../context'
 import { errorMessages, ok } from '../engine-client'
@@ -30,11 +35,11 @@ async function summarize(session: Session, deps: Deps, project: ProjectJson): Pr
     session.call(reads.listMonitors, { params, query: { limit: CAP } }),
   ])
   const count = (r: typeof errors) => {
-    const page = ok<Page<'events', unknown>>(r)
+    const page = ok<EventPage>(r)
     return { count: page.events.length, capped: page.next_cursor !== null }
   }
   const health = { ok: 0, error: 0, missed: 0 }
-  for (const m of ok<Page<'monitors', MonitorJson>>(monitors).monitors) health[m.status] += 1
+  for (const m of ok<MonitorPage>(monitors).monitors) health[m.status] += 1
   return { project, errors: count(errors), events: count(events), monitors: health }
 }
 

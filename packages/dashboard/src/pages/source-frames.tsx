@@ -9,9 +9,6 @@ import type {
 import { shortId } from '../format'
 import type { Html } from '../layout'
 
-/** Which commit the excerpts of an event come from. */
-type SourceCommitJson = NonNullable<StoredSourceCommit>
-
 type OkSource = Extract<SourceJson, { status: 'ok' }>
 
 /** Why a frame shows no code, in words (docs/source-excerpts.md, `source.status`). */
@@ -105,7 +102,7 @@ function NoSource({ source, settings }: { source: SourceJson | undefined; settin
 }
 
 /** Where the code comes from: the event's own commit or its deployment's. */
-export function SourceCommit({ commit }: { commit: SourceCommitJson | null | undefined }): Html {
+export function SourceCommit({ commit }: { commit: StoredSourceCommit | undefined }): Html {
   if (!commit) {
     return (
       <p class="muted">

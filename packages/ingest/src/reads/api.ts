@@ -14,18 +14,13 @@ import {
 } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { readBehind } from '../log/read-barrier'
-import { eventDeployment } from './event-deployment'
-import type { ReadApi, ReadApiOptions } from './read-api-types'
-
-export type { ReadApi, ReadApiOptions } from './read-api-types'
-export { RELATED_EVENTS_LIMIT } from './read-api-types'
-
 import type { ManagementOperation } from '../management/access'
 import { readManagementBody } from '../management/body'
 import type { EventRecord, IssueStatus, ProjectRecord } from '../ports'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage } from './cursor'
+import { eventDeployment } from './event-deployment'
 import {
   deploymentJson,
   eventJson,
@@ -42,9 +37,12 @@ import {
   parseMonitorQuery,
   parseRootSpanQuery,
 } from './query'
+import type { ReadApi, ReadApiOptions } from './read-api-types'
 import { finiteOrNull } from './stored-values'
 import { MAX_TRACE_ID, MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT, traceExtent, traceTree } from './traces'
 import { parseMetricQuery, parseTransactionQuery } from './window-query'
+
+export type { ReadApi, ReadApiOptions } from './read-api-types'
 
 const NOT_FOUND = { error: 'Not found' } as const
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']

@@ -1,4 +1,3 @@
-import { RELATED_EVENTS_LIMIT } from '@tis/schema'
 import type { ReadBarrier } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
 import type { ReadStore } from '../ports'
@@ -35,9 +34,6 @@ export interface ReadApi {
   /** `GET /api/v1/projects/:id/transactions/latency` — p50/p95/p99 and count per time bucket. */
   getTransactionLatency: ManagementOperation
 }
-
-/** How many related events `GET …/events/:event_id` shows. */
-export { RELATED_EVENTS_LIMIT }
 
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {

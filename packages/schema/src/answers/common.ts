@@ -60,9 +60,6 @@ export function component<T extends z.ZodType>(name: string, schema: T, descript
   return schema.meta({ id: `tis.${name}`, ...(description ? { description } : {}) })
 }
 
-/** The type of one page of a list answer: `{ [key]: T[], next_cursor }`. */
-export type Page<K extends string, T> = { [key in K]: T[] } & { next_cursor: string | null }
-
 /** One page of a list answer, newest first: `{ [key]: item[], next_cursor }`. */
 export function pageOf<K extends string, T extends z.ZodType>(key: K, item: T) {
   return z.strictObject({

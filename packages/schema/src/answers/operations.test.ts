@@ -49,7 +49,12 @@ describe('operationPaths', () => {
   })
 
   it('refers to registered components and forbids undeclared fields', () => {
-    const body = (get['responses'] as Record<string, any>)['200'].content['application/json'].schema
+    type Body = { properties: { widgets: { items: unknown } }; additionalProperties: unknown }
+    const responses = get['responses'] as Record<
+      string,
+      { content: Record<string, { schema: Body }> }
+    >
+    const body = responses['200']!.content['application/json']!.schema
     expect(body.properties.widgets.items).toEqual({ $ref: '#/components/schemas/TestWidget' })
     expect(body.additionalProperties).toBe(false)
     expect((get['responses'] as Record<string, unknown>)['401']).toEqual({
