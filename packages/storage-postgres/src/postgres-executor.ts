@@ -61,7 +61,7 @@ function wrap(
   const run = async (text: string, params: readonly SqlParam[]) => {
     // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters by its `types` option
     const result = await client.unsafe(text, normalizeParams(params) as any[], { prepare })
-    return normalizeRows(result as unknown as Row[], result.columns ?? [])
+    return normalizeRows(withoutHoles(result as unknown as Row[]), result.columns ?? [])
   }
   return {
     async query<T extends object = Row>(text: string, params: readonly SqlParam[] = []) {
@@ -99,4 +99,18 @@ function wrap(
 
 function nestedTransaction(): Error {
   return new Error('@tis/storage-postgres: nested transactions are not supported')
+}
+
+/**
+ * The rows without leading holes. postgres.js 3.4.9 keeps its per-connection row counter when a
+ * query fails after streaming some rows, or its connection closes mid-stream: the next query on
+ * that connection stores its rows from that offset on (porsager/postgres#1119, #1181). The rows
+ * after the holes are the query's own, complete (the result object itself is renewed at each
+ * ReadyForQuery); only the offset is wrong.
+ */
+function withoutHoles(rows: Row[]): Row[] {
+  if (rows.length === 0 || rows[0] !== undefined) return rows
+  let first = 1
+  while (first < rows.length && rows[first] === undefined) first++
+  return rows.slice(first)
 }
