@@ -14,6 +14,7 @@ import { INGEST_LOG_MIGRATION } from './migrations/0012-ingest-log'
 import { ANALYTICS_CURSOR_MIGRATION } from './migrations/0013-analytics-cursor'
 import { READ_MODEL_INDEXES_MIGRATION } from './migrations/0014-read-model-indexes'
 import { INGEST_LOG_PROJECT_CHECK_MIGRATION } from './migrations/0015-ingest-log-project-check'
+import { ALERTS_MIGRATION } from './migrations/0016-alerts'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ANALYTICS_CURSOR_MIGRATION,
   READ_MODEL_INDEXES_MIGRATION,
   INGEST_LOG_PROJECT_CHECK_MIGRATION,
+  ALERTS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -5,6 +5,21 @@
 
 export type { AcceptanceStore, ExistingRecord, WriteOptions, WriteResult } from './acceptance'
 export type {
+  AlertAttempt,
+  AlertChannelRecord,
+  AlertChannelType,
+  AlertConfigStore,
+  AlertDeliveryQuery,
+  AlertDeliveryRecord,
+  AlertDeliveryStatus,
+  AlertDeliveryStore,
+  AlertPayload,
+  AlertRuleRecord,
+  AlertTrigger,
+  ClaimedAlertDelivery,
+  NewAlertChannel,
+} from './alerts'
+export type {
   AnalyticsOutbox,
   OutboxClaim,
   OutboxEventRow,
