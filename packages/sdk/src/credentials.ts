@@ -33,11 +33,10 @@ export function createCredentialSource(
     }
     pending ??= tokenProvider()
       .then((fresh) => {
-        const expiry = fresh.expires_at ?? fresh.expiresAt
-        token = fresh.token
-        const at = new Date(expiry ?? Number.NaN).getTime()
+        const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? Number.NaN)
+        // An expiry missing or unreadable counts as twice the leeway from now.
         expiresAt = Number.isNaN(at) ? Date.now() + leewayMs * 2 : at
-        return fresh.token
+        return (token = fresh.token)
       })
       .finally(() => {
         pending = undefined
