@@ -49,7 +49,7 @@ export function createClient(clientOptions: ClientOptions): Client {
   /** What every event and check-in carries: id, time, environment, release, correlation ids. */
   const common = (id: string, o: CaptureOptions) => ({
     event_id: id,
-    occurred_at: isoTime(o.timestamp) ?? new Date().toISOString(),
+    occurred_at: isoTime(o.timestamp) ?? isoTime(Date.now()),
     environment: o.environment ?? options.environment,
     release: o.release ?? options.release,
     trace_id: o.traceId,

@@ -1,6 +1,6 @@
 import type { CredentialSource } from './credentials'
 import { createTransport, type TransportOptions } from './transport'
-import type { BatchLine, Transport } from './transport-types'
+import type { BatchLine, RequestOutcome, Transport } from './transport-types'
 
 /** Options of {@link makeFetchTransport}. */
 export interface FetchTransportOptions extends TransportOptions {
@@ -40,14 +40,13 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
         },
       )
       // Reading the body releases the connection back to the pool; a batch's 202 and 422 carry
-      // one result per line.
+      // one result per line (the transport reads them for a batch only).
       const answer = (await response.json().catch(() => null)) as { results?: BatchLine[] } | null
-      const lines = request.batch && answer?.results
       return {
         status: response.status,
         retryAfter: response.headers.get('retry-after'),
-        ...(lines && { lines }),
-      }
+        lines: answer?.results,
+      } as RequestOutcome
     } finally {
       if (keepalive) keepaliveBytes -= size
     }

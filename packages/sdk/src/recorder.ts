@@ -42,8 +42,8 @@ export function createRecorder(
     if (!enabled) return count('disabled')
     let record = normalize(payload, limits) as Payload
     if (endpoint === 'ingest_events') {
-      const rate = options.sampleRate ?? 1
-      if (rate < 1 && Math.random() >= rate) return count('sampled')
+      // Never true at the default rate of 1, as Math.random() < 1.
+      if (Math.random() >= (options.sampleRate ?? 1)) return count('sampled')
       if (options.beforeSend) {
         try {
           const edited = options.beforeSend(record)

@@ -64,11 +64,16 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     settle(item, dropped(reason, statusCode))
   }
 
-  /** Starts queued requests while slots are free; those of a paused endpoint wait. */
+  /**
+   * Starts queued requests while slots are free; those of a paused endpoint wait, and those of
+   * an endpoint paused for longer than is worth waiting are dropped.
+   */
   function pump(slots = concurrency) {
-    for (let i = 0; i < queue.length && active < slots; ) {
+    for (let i = 0; i < queue.length; ) {
       const item = queue[i]!
-      if (pauses.left_(item.request_.endpoint) > 0) i++
+      const left = pauses.left_(item.request_.endpoint)
+      if (left > maxRateLimitWaitMs) drop(queue.splice(i, 1)[0]!, 'rate_limited')
+      else if (left > 0 || active >= slots) i++
       else {
         queue.splice(i, 1)
         active++
@@ -77,19 +82,13 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     }
   }
 
-  /** Whether `endpoint` is paused for longer than is worth waiting: its records are dropped. */
-  const tooLong = (endpoint: Endpoint) => pauses.left_(endpoint) > maxRateLimitWaitMs
-
   /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
   function rateLimited(item: Item, retryAfter: string | null) {
     const endpoint = item.request_.endpoint
     pauses.pause_(endpoint, retryAfter)
-    if (tooLong(endpoint)) {
+    if (pauses.left_(endpoint) > maxRateLimitWaitMs) {
+      // The queued records of its endpoint are dropped by the next pump.
       log(`${endpoint} rate limited`)
-      for (const queued of queue.splice(0)) {
-        if (queued.request_.endpoint === endpoint) drop(queued, 'rate_limited')
-        else queue.push(queued)
-      }
       return drop(item, 'rate_limited', 429)
     }
     // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
@@ -164,7 +163,6 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
             log('queue full')
             return drop(item, 'queue_full')
           }
-          if (tooLong(request.endpoint)) return drop(item, 'rate_limited')
           queue.push(item)
           pump()
         } catch {
