@@ -138,8 +138,7 @@ export function createClient(clientOptions: ClientOptions): Client {
   const removeShutdown =
     options.autoFlush === false
       ? () => {}
-      : onShutdown((signal) => {
-          const urgent = signal === 'pagehide'
+      : onShutdown((urgent) => {
           if (!urgent && recorder.captured_() === flushedAt) return
           flushedAt = recorder.captured_()
           void recorder.settle_(() => transport.flush(2000, { urgent }))

@@ -21,7 +21,7 @@ export function read(value: unknown, key: string): unknown {
 export function describeException(error: unknown, depth = 0): Record<string, unknown> {
   const isErrorLike = typeof error === 'object' && error !== null && 'message' in error
   if (!isErrorLike) {
-    return { class: 'NonError', message: String(normalize(error) ?? 'undefined'), frames: [] }
+    return { class: 'NonError', message: String(normalize(error)), frames: [] }
   }
   const name = read(error, 'name')
   const ctor = read(read(error, 'constructor'), 'name')
