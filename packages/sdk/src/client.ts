@@ -26,7 +26,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       ...options.transportOptions,
       baseUrl: options.baseUrl ?? '',
       credentials: createCredentialSource(options.apiKey, options.tokenProvider),
-      ...(options.fetch && { fetch: options.fetch }),
+      fetch: options.fetch!,
     })
   const recorder = createRecorder(options, transport, log)
   const uninstalls: (() => void)[] = []

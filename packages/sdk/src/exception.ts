@@ -19,7 +19,7 @@ export function read(value: unknown, key: string): unknown {
  * values. Never throws.
  */
 export function describeException(error: unknown, depth = 0): Record<string, unknown> {
-  const isErrorLike = typeof error === 'object' && error !== null && 'message' in error
+  const isErrorLike = typeof error === 'object' && 'message' in Object(error)
   if (!isErrorLike) {
     return { class: 'NonError', message: String(normalize(error)), frames: [] }
   }

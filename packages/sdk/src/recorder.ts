@@ -81,10 +81,10 @@ export function createRecorder(
       } catch (error) {
         log('flush failed', error)
       }
-      const dropped = { ...result.dropped }
-      for (const reason in drops)
-        countDrop(dropped, reason as DropReason, drops[reason as DropReason])
+      const dropped = drops
       drops = {}
+      for (const reason in result.dropped)
+        countDrop(dropped, reason as DropReason, result.dropped[reason as DropReason])
       return { ...result, dropped }
     },
     captured_: () => captured,

@@ -28,7 +28,7 @@ export function createWaits(): Waits {
       const abort = () => {
         end()
         controller.abort()
-        reject(new Error('timeout'))
+        reject('timeout')
       }
       const timer = unrefTimeout(abort, ms)
       aborts.add(abort)
