@@ -22,15 +22,16 @@ export interface BatchSender {
  * One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. It has no
  * bytes or `resolve` of its own: the buffer counts its members, and they settle one by one.
  */
-const batchOf = (members: Item[]): Item => ({
-  request_: {
-    endpoint: 'ingest_events',
-    batch: true,
-    body: members.map((m) => m.request_.body).join('\n'),
-  },
-  attempt_: 0,
-  members_: members,
-}) as Item
+const batchOf = (members: Item[]): Item =>
+  ({
+    request_: {
+      endpoint: 'ingest_events',
+      batch: true,
+      body: members.map((m) => m.request_.body).join('\n'),
+    },
+    attempt_: 0,
+    members_: members,
+  }) as Item
 
 /**
  * Sends queued events together; settles a batch by its lines, or re-queues it record by record.

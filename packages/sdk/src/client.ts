@@ -14,9 +14,9 @@ import type { Transport } from './transport-types'
 export type { Client } from './client-api'
 
 /** Creates a client. Bad options disable it (reported through `debug`) instead of throwing. */
-export function createClient(clientOptions: ClientOptions): Client {
+export function createClient(options: ClientOptions): Client {
   // Plain JavaScript callers may pass nothing at all.
-  const options: ClientOptions = clientOptions ?? {}
+  options ??= {} as ClientOptions
   const log = makeLogger(options.debug)
   const transport: Transport =
     options.transport ??
