@@ -36,7 +36,8 @@ export function createCredentialSource(
         const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? Number.NaN)
         // An expiry missing or unreadable counts as twice the leeway from now.
         expiresAt = Number.isNaN(at) ? Date.now() + leewayMs * 2 : at
-        return (token = fresh.token)
+        token = fresh.token
+        return token
       })
       .finally(() => {
         pending = undefined

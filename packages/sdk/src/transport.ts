@@ -6,7 +6,6 @@ import { backoff } from './retry'
 import type { TransportOptions } from './transport-options'
 import type {
   DropReason,
-  Endpoint,
   MakeRequest,
   RequestOutcome,
   Transport,
