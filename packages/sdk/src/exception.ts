@@ -1,8 +1,6 @@
+import { MAX_CAUSES, MAX_MEMBERS } from './caps'
 import { normalize } from './serialize'
 import { parseStack } from './stack'
-
-const MAX_CAUSES = 5
-const MAX_MEMBERS = 10
 
 /** Best-effort property read that swallows throwing getters. */
 export function read(value: unknown, key: string): unknown {

@@ -1,3 +1,4 @@
+import { KEEPALIVE_BUDGET } from './caps'
 import type { CredentialSource } from './credentials'
 import { createTransport, type TransportOptions } from './transport'
 import type { BatchLine, RequestOutcome, Transport } from './transport-types'
@@ -11,9 +12,6 @@ export interface FetchTransportOptions extends TransportOptions {
   /** The fetch implementation. @default globalThis.fetch */
   readonly fetch?: typeof fetch
 }
-
-// Browsers cap the bodies of all in-flight keepalive requests at 64 KiB together.
-const KEEPALIVE_BUDGET = 60_000
 
 /** The default transport: `POST {baseUrl}/api/v1/{endpoint}` with fetch. */
 export function makeFetchTransport(options: FetchTransportOptions): Transport {
