@@ -1,8 +1,7 @@
 import { createBatchSender, dropped, sent } from './batch'
-import { byteLength, createBuffer, type Item } from './buffer'
+import { createBuffer, type Item } from './buffer'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
-import { backoff } from './retry'
 import type { TransportOptions } from './transport-options'
 import type {
   DropReason,
@@ -127,7 +126,10 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           if (item.attempt_ >= maxRetries) {
             return drop(item, status ? 'server_error' : 'network_error')
           }
-          await waits.sleep_(backoff(++item.attempt_, backoffMs, maxBackoffMs))
+          // Full jitter under a ceiling that starts at backoffMs and doubles per retry.
+          await waits.sleep_(
+            Math.random() * Math.min(maxBackoffMs, backoffMs * 2 ** item.attempt_++),
+          )
         } else if (status < 300) {
           // A single record's 200 says the server already had it (a batch's lines say so).
           return settle(item, sent(status, status === 200))
@@ -152,7 +154,11 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
         try {
           const item: Item = {
             request_: request,
-            bytes_: byteLength(request.body),
+            // The body's UTF-8 size (its length where TextEncoder is missing).
+            bytes_:
+              typeof TextEncoder === 'undefined'
+                ? request.body.length
+                : new TextEncoder().encode(request.body).length,
             resolve_: resolve,
             attempt_: 0,
           }
