@@ -63,15 +63,16 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   }
 
   /**
-   * Starts queued requests while slots are free; those of a paused endpoint wait, and those of
-   * an endpoint paused for longer than is worth waiting are dropped.
+   * Starts queued requests while slots are free; those of a paused endpoint wait. Drops those
+   * of an endpoint paused for longer than is worth waiting, and all of them once closed.
    */
   function pump(slots = concurrency) {
     for (let i = 0; i < queue.length; ) {
       const item = queue[i]!
       const left = pauses.left_(item.request_.endpoint)
-      if (left > maxRateLimitWaitMs) drop(queue.splice(i, 1)[0]!, 'rate_limited')
-      else if (left > 0 || active >= slots) i++
+      if (closed || left > maxRateLimitWaitMs) {
+        drop(queue.splice(i, 1)[0]!, closed ? 'closed' : 'rate_limited')
+      } else if (left > 0 || active >= slots) i++
       else {
         queue.splice(i, 1)
         active++
@@ -162,9 +163,8 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
             resolve_: resolve,
             attempt_: 0,
           }
-          const fits = buffer.add_(item)
-          if (closed) return drop(item, 'closed')
-          if (!fits) {
+          // A closed transport drops it as closed, full or not (the pump does).
+          if (!buffer.add_(item) && !closed) {
             log('queue full')
             return drop(item, 'queue_full')
           }
@@ -183,7 +183,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     async close(timeoutMs = 5000) {
       await waiters.wait_(timeoutMs)
       closed = true
-      for (const item of queue.splice(0)) drop(item, 'closed')
+      pump()
       waits.cancel_()
       return waiters.wait_(1000).then(waiters.take_)
     },
