@@ -46,9 +46,8 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  /** What every event and check-in carries: id, time, environment, release, correlation ids. */
-  const common = (id: string, o: CaptureOptions) => ({
-    event_id: id,
+  /** What every event and check-in carries besides its id: time, environment, release, correlation ids. */
+  const common = (o: CaptureOptions) => ({
     occurred_at: isoTime(o.timestamp) ?? isoTime(Date.now()),
     environment: o.environment ?? options.environment,
     release: o.release ?? options.release,
@@ -61,9 +60,9 @@ export function createClient(options: ClientOptions): Client {
   // Undefined fields are left out of the record when it is normalised.
   function event(type: string, fields: Payload, o: CaptureOptions) {
     o = scoped(o)
-    return recorder.record_('ingest_events', 'event', (id) => ({
+    return recorder.record_('ingest_events', 'event', () => ({
       event_type: type,
-      ...common(id, o),
+      ...common(o),
       ...fields,
       context: {
         ...(normalize({ ...options.context, ...o.context }, options.normalize) as object),
@@ -98,8 +97,8 @@ export function createClient(options: ClientOptions): Client {
       return event('span', spanFields(name, durationMs, o), o)
     },
     checkIn: (slug, status, o = {}) =>
-      recorder.record_('check_ins', 'check_in', (id) => ({
-        ...common(id, o),
+      recorder.record_('check_ins', 'check_in', () => ({
+        ...common(o),
         slug,
         status,
         expected_interval_seconds: o.expectedIntervalSeconds,
@@ -112,8 +111,7 @@ export function createClient(options: ClientOptions): Client {
       )
     },
     recordDeployment: (d) =>
-      recorder.record_('deployments', 'deployment', (id) => ({
-        event_id: id,
+      recorder.record_('deployments', 'deployment', () => ({
         environment: options.environment,
         ...snakeKeys(d),
         deployed_at: isoTime(d.deployedAt),

@@ -27,10 +27,8 @@ export function createCredentialSource(
   let token: string | undefined
   let expiresAt = 0
   let pending: Promise<string> | undefined
-  return (refresh) => {
-    if (!refresh && token !== undefined && Date.now() < expiresAt - leewayMs) {
-      return Promise.resolve(token)
-    }
+  return async (refresh) => {
+    if (!refresh && token !== undefined && Date.now() < expiresAt - leewayMs) return token
     pending ??= tokenProvider()
       .then((fresh) => {
         const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? Number.NaN)

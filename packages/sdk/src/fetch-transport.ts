@@ -18,13 +18,12 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
   const base = options.baseUrl.replace(/\/+$/, '')
   let keepaliveBytes = 0
   return createTransport(options, async (request, signal, refresh) => {
-    const doFetch = options.fetch ?? globalThis.fetch
     const credential = await options.credentials(refresh)
     const size = request.body.length
     const keepalive = keepaliveBytes + size <= KEEPALIVE_BUDGET
     if (keepalive) keepaliveBytes += size
     try {
-      const response = await doFetch(
+      const response = await (options.fetch ?? globalThis.fetch)(
         `${base}/api/v1/${request.endpoint}${request.batch ? '/batch' : ''}`,
         {
           method: 'POST',

@@ -8,10 +8,11 @@ import type { DropReason, Endpoint, FlushResult, Transport } from './transport-t
 /** The capture pipeline of {@link createRecorder}. */
 export interface Recorder {
   /**
-   * Builds a record with a fresh `event_id`, filters it (enabled, `sampleRate` and
-   * `beforeSend` for events) and hands it to the transport. Returns the id; never throws.
+   * Builds a record, gives it a fresh `event_id` (first, so a field of `build`'s can replace
+   * it), filters it (enabled, `sampleRate` and `beforeSend` for events) and hands it to the
+   * transport. Returns the id; never throws.
    */
-  record_(endpoint: Endpoint, key: string, build: (id: string) => Payload): string
+  record_(endpoint: Endpoint, key: string, build: () => Payload): string
   /** A transport flush, with the records the client dropped itself added to its counts. */
   settle_(flush: () => Promise<FlushResult>): Promise<FlushResult>
   /** Records handed to the transport so far. */
@@ -67,7 +68,7 @@ export function createRecorder(
     record_(endpoint, key, build) {
       const id = generateUuid()
       try {
-        enqueue(endpoint, key, build(id))
+        enqueue(endpoint, key, { event_id: id, ...build() })
       } catch (error) {
         log('capture failed', error)
         count('internal_error')
