@@ -7,7 +7,7 @@ export function read(value: unknown, key: string): unknown {
   try {
     return (value as Record<string, unknown>)[key]
   } catch {
-    return undefined
+    // undefined
   }
 }
 

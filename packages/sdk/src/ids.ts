@@ -16,7 +16,7 @@ function fill(template: string): string {
 export const generateUuid = (): string => fill('10000000-1000-4000-8000-100000000000')
 
 /** A W3C trace id: 32 lowercase hex characters. */
-export const generateTraceId = (): string => fill('0'.repeat(32))
+export const generateTraceId = (): string => fill('00000000000000000000000000000000')
 
 /** A W3C span id: 16 lowercase hex characters. */
-export const generateSpanId = (): string => fill('0'.repeat(16))
+export const generateSpanId = (): string => fill('0000000000000000')

@@ -20,7 +20,7 @@ export function onShutdown(onExit: (pagehide: boolean) => void): () => void {
   const hide = () => onExit(true)
   proc?.on?.('beforeExit', exit)
   // Only a page has a document (Deno and workers have addEventListener too).
-  if (win.document !== undefined) win.addEventListener?.('pagehide', hide)
+  if (win.document) win.addEventListener?.('pagehide', hide)
   return () => {
     proc?.off?.('beforeExit', exit)
     win.removeEventListener?.('pagehide', hide)

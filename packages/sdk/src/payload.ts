@@ -4,7 +4,7 @@ export function isoTime(value: Date | string | number | undefined): string | und
     // An invalid date (`undefined` included) throws a RangeError here.
     return new Date(value!).toISOString()
   } catch {
-    return undefined
+    // undefined
   }
 }
 
