@@ -119,13 +119,11 @@ export function createClient(options: ClientOptions): Client {
     setScope(provider) {
       scope = provider
     },
-    flush: (timeoutMs, o) => recorder.settle_(() => transport.flush(timeoutMs, o)),
+    flush: (timeoutMs, o) => recorder.flush_(timeoutMs, o),
     async close(timeoutMs) {
       removeShutdown()
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
-      const result = await recorder.settle_(() =>
-        transport.close ? transport.close(timeoutMs) : transport.flush(timeoutMs),
-      )
+      const result = await recorder.flush_(timeoutMs, undefined, true)
       recorder.disable_()
       return result
     },
@@ -139,7 +137,7 @@ export function createClient(options: ClientOptions): Client {
       : onShutdown((urgent) => {
           if (!urgent && recorder.captured_() === flushedAt) return
           flushedAt = recorder.captured_()
-          void recorder.settle_(() => transport.flush(2000, { urgent }))
+          void recorder.flush_(2000, { urgent })
         })
 
   for (const integration of options.integrations ?? []) {

@@ -3,7 +3,7 @@ import { generateUuid } from './ids'
 import type { DebugLogger } from './logger'
 import type { ClientOptions, Payload } from './options'
 import { normalize, safeStringify } from './serialize'
-import type { DropReason, Endpoint, FlushResult, Transport } from './transport-types'
+import type { DropReason, Endpoint, FlushOptions, FlushResult, Transport } from './transport-types'
 
 /** The capture pipeline of {@link createRecorder}. */
 export interface Recorder {
@@ -13,8 +13,11 @@ export interface Recorder {
    * transport. Returns the id; never throws.
    */
   record_(endpoint: Endpoint, key: string, build: () => Payload): string
-  /** A transport flush, with the records the client dropped itself added to its counts. */
-  settle_(flush: () => Promise<FlushResult>): Promise<FlushResult>
+  /**
+   * The transport's flush (with `close`, its close, where it has one), with the records the
+   * client dropped itself added to its counts; never rejects.
+   */
+  flush_(timeoutMs?: number, options?: FlushOptions, close?: boolean): Promise<FlushResult>
   /** Records handed to the transport so far. */
   captured_(): number
   /** Turns every later capture into a no-op (counted as `disabled`). */
@@ -75,10 +78,12 @@ export function createRecorder(
       }
       return id
     },
-    async settle_(flush) {
+    async flush_(timeoutMs, flushOptions, close) {
       let result: FlushResult = { sent: 0, duplicates: 0, dropped: {}, pending: 0 }
       try {
-        result = await flush()
+        result = await (close && transport.close
+          ? transport.close(timeoutMs)
+          : transport.flush(timeoutMs, flushOptions))
       } catch (error) {
         log('flush failed', error)
       }
