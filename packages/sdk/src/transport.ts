@@ -97,16 +97,6 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     }
   }
 
-  /** Drops a request the server refused for good, reporting each endpoint and status once. */
-  function rejected(item: Item, status: number) {
-    const key = `${item.request_.endpoint} answered ${status}`
-    if (!reported.has(key)) {
-      reported.add(key)
-      log(key)
-    }
-    drop(item, 'rejected', status)
-  }
-
   /** Moves one request from `sending` through its states until it settles or goes back. */
   async function run(item: Item) {
     try {
@@ -136,7 +126,15 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           return settle(item, sent(status, status === 200))
         } else if (status === 429) return rateLimited(item, outcome!.retryAfter)
         else if (status === 401 && options.refreshOn401 && !item.refreshed_) item.refreshed_ = true
-        else return rejected(item, status)
+        else {
+          // Refused for good: each endpoint and status is reported once.
+          const key = `${item.request_.endpoint} answered ${status}`
+          if (!reported.has(key)) {
+            reported.add(key)
+            log(key)
+          }
+          return drop(item, 'rejected', status)
+        }
       }
       drop(item, 'closed')
     } catch (error) {
