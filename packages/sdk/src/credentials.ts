@@ -31,7 +31,7 @@ export function createCredentialSource(
     if (!refresh && token !== undefined && Date.now() < expiresAt - leewayMs) return token
     pending ??= tokenProvider()
       .then((fresh) => {
-        const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? Number.NaN)
+        const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? '')
         // An expiry missing or unreadable counts as twice the leeway from now.
         expiresAt = Number.isNaN(at) ? Date.now() + leewayMs * 2 : at
         token = fresh.token

@@ -84,8 +84,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
   /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
   function rateLimited(item: Item, retryAfter: string | null) {
     const endpoint = item.request_.endpoint
-    pauses.pause_(endpoint, retryAfter)
-    if (pauses.left_(endpoint) > maxRateLimitWaitMs) {
+    if (pauses.pause_(endpoint, retryAfter) > maxRateLimitWaitMs) {
       // The queued records of its endpoint are dropped by the next pump.
       log(`${endpoint} rate limited`)
       return drop(item, 'rate_limited', 429)
