@@ -14,8 +14,8 @@ interface EventHost {
  * removes both listeners.
  */
 export function onShutdown(onExit: (pagehide: boolean) => void): () => void {
-  const proc = (globalThis as { process?: EventHost }).process
-  const win = globalThis as EventHost
+  const win = globalThis as EventHost & { process?: EventHost }
+  const proc = win.process
   const exit = () => onExit(false)
   const hide = () => onExit(true)
   proc?.on?.('beforeExit', exit)

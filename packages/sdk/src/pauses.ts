@@ -3,7 +3,10 @@ import type { Endpoint } from './transport-types'
 
 /** The per-endpoint `Retry-After` state of {@link createPauses}. */
 export interface Pauses {
-  /** Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable); returns the pause in ms. */
+  /**
+   * Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable); returns the
+   * pause's length in milliseconds.
+   */
   pause_(endpoint: Endpoint, retryAfter: string | null): number
   /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
   left_(endpoint: Endpoint): number
