@@ -23,16 +23,17 @@ export function describeException(error: unknown, depth = 0): Record<string, unk
   }
   const name = read(error, 'name')
   const ctor = read(read(error, 'constructor'), 'name')
-  const out: Record<string, unknown> = {
+  const cause = read(error, 'cause')
+  const members = read(error, 'errors')
+  return {
     class: String(typeof name === 'string' && name !== 'Error' ? name : (ctor ?? name ?? 'Error')),
     message: String(normalize(read(error, 'message')) ?? ''),
     frames: parseStack(read(error, 'stack')),
+    ...(cause !== undefined &&
+      depth < MAX_CAUSES && { cause: describeException(cause, depth + 1) }),
+    ...(Array.isArray(members) &&
+      depth < MAX_CAUSES && {
+        errors: members.slice(0, MAX_MEMBERS).map((m) => describeException(m, depth + 1)),
+      }),
   }
-  const cause = read(error, 'cause')
-  if (cause !== undefined && depth < MAX_CAUSES) out['cause'] = describeException(cause, depth + 1)
-  const members = read(error, 'errors')
-  if (Array.isArray(members) && depth < MAX_CAUSES) {
-    out['errors'] = members.slice(0, MAX_MEMBERS).map((m) => describeException(m, depth + 1))
-  }
-  return out
 }

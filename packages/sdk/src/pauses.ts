@@ -8,7 +8,10 @@ export interface Pauses {
    * pause's length in milliseconds.
    */
   pause_(endpoint: Endpoint, retryAfter: string | null): number
-  /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
+  /**
+   * Milliseconds left of `endpoint`'s pause: zero or less once it is over, NaN when it never
+   * began; either way no comparison with a positive number holds.
+   */
   left_(endpoint: Endpoint): number
 }
 
@@ -25,6 +28,6 @@ export function createPauses(wake: () => void): Pauses {
       unrefTimeout(wake, ms)
       return ms
     },
-    left_: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
+    left_: (endpoint) => until[endpoint]! - Date.now(),
   }
 }

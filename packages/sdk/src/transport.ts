@@ -148,29 +148,26 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
 
   return {
     send(request) {
-      return new Promise((resolve) => {
-        try {
-          const item: Item = {
-            request_: request,
-            // The body's UTF-8 size (its length where TextEncoder is missing).
-            bytes_:
-              typeof TextEncoder === 'undefined'
-                ? request.body.length
-                : new TextEncoder().encode(request.body).length,
-            resolve_: resolve,
-            attempt_: 0,
-          }
-          // A closed transport drops it as closed, full or not (the pump does).
-          if (!buffer.add_(item) && !closed) {
-            log('queue full')
-            return drop(item, 'queue_full')
-          }
-          queue.push(item)
-          pump()
-        } catch {
-          resolve(dropped('internal_error'))
+      // A throw (a request without a body, say) rejects the executor's promise: it is dropped.
+      return new Promise<TransportResult>((resolve) => {
+        const item: Item = {
+          request_: request,
+          // The body's UTF-8 size (its length where TextEncoder is missing).
+          bytes_:
+            typeof TextEncoder === 'undefined'
+              ? request.body.length
+              : new TextEncoder().encode(request.body).length,
+          resolve_: resolve,
+          attempt_: 0,
         }
-      })
+        // A closed transport drops it as closed, full or not (the pump does).
+        if (!buffer.add_(item) && !closed) {
+          log('queue full')
+          return drop(item, 'queue_full')
+        }
+        queue.push(item)
+        pump()
+      }).catch(() => dropped('internal_error'))
     },
     flush(timeoutMs = 5000, flushOptions) {
       // Urgent: every queued request starts now, past the concurrency limit.
