@@ -1,7 +1,7 @@
 import { KEEPALIVE_BUDGET } from './caps'
 import type { CredentialSource } from './credentials'
 import { createTransport, type TransportOptions } from './transport'
-import type { BatchLine, RequestOutcome, Transport } from './transport-types'
+import type { RequestOutcome, Transport } from './transport-types'
 
 /** Options of {@link makeFetchTransport}. */
 export interface FetchTransportOptions extends TransportOptions {
@@ -38,11 +38,10 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
       )
       // Reading the body releases the connection back to the pool; a batch's 202 and 422 carry
       // one result per line (the transport reads them for a batch only).
-      const answer = (await response.json().catch(() => null)) as { results?: BatchLine[] } | null
       return {
         status: response.status,
         retryAfter: response.headers.get('retry-after'),
-        lines: answer?.results,
+        lines: (await response.json().catch(() => {}))?.results,
       } as RequestOutcome
     } finally {
       if (keepalive) keepaliveBytes -= size
