@@ -18,18 +18,20 @@ export interface BatchSender {
   answered_(item: Item, status: number, lines: readonly BatchLine[] | undefined): boolean
 }
 
-/** One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. */
-const batchOf = (members: Item[]): Item => ({
-  request_: {
-    endpoint: 'ingest_events',
-    batch: true,
-    body: members.map((m) => m.request_.body).join('\n'),
-  },
-  bytes_: 0,
-  resolve_() {},
-  attempt_: 0,
-  members_: members,
-})
+/**
+ * One batch request (`POST /api/v1/ingest_events/batch`, NDJSON) carrying `members`. It has no
+ * bytes or `resolve` of its own: the buffer counts its members, and they settle one by one.
+ */
+const batchOf = (members: Item[]): Item =>
+  ({
+    request_: {
+      endpoint: 'ingest_events',
+      batch: true,
+      body: members.map((m) => m.request_.body).join('\n'),
+    },
+    attempt_: 0,
+    members_: members,
+  }) as Item
 
 /**
  * Sends queued events together; settles a batch by its lines, or re-queues it record by record.

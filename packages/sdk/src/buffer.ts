@@ -51,7 +51,3 @@ export function createBuffer(maxRecords: number, maxBytes: number): BoundedBuffe
     pending_: () => records,
   }
 }
-
-/** The UTF-8 size of a body (its length where `TextEncoder` is missing). */
-export const byteLength = (s: string): number =>
-  typeof TextEncoder === 'undefined' ? s.length : new TextEncoder().encode(s).length

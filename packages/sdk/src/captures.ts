@@ -21,7 +21,7 @@ export function errorFields(error: unknown, o: ExceptionOptions): Payload {
 
 /** The fields of a `span` event: W3C ids (a fresh trace unless `traceId` is given) and times. */
 export function spanFields(name: string, durationMs: number, o: SpanOptions): Payload {
-  const started = isoTime(o.startedAt) ?? new Date(Date.now() - durationMs).toISOString()
+  const started = isoTime(o.startedAt) ?? isoTime(Date.now() - durationMs)
   return {
     name,
     message: name,
@@ -30,7 +30,7 @@ export function spanFields(name: string, durationMs: number, o: SpanOptions): Pa
     parent_span_id: o.parentSpanId,
     kind: o.kind ?? 'internal',
     started_at: started,
-    ended_at: new Date(Date.parse(started) + durationMs).toISOString(),
+    ended_at: isoTime(Date.parse(started!) + durationMs),
     duration_ms: durationMs,
     status: o.status,
   }

@@ -349,6 +349,15 @@ describe('policy', () => {
     })
   })
 
+  it('sends a span whose duration is not a number without its times, never throwing', async () => {
+    const { client, seen } = setup()
+    expect(() => client.captureSpan('odd', Number.NaN)).not.toThrow()
+    await client.flush()
+    expect(seen[0]!.body.event).toMatchObject({ event_type: 'span', name: 'odd' })
+    expect(seen[0]!.body.event.started_at).toBeUndefined()
+    expect(seen[0]!.body.event.ended_at).toBeUndefined()
+  })
+
   it('survives being called without options, and tags whose getters throw', async () => {
     const client = createClient(undefined as never)
     expect(client.captureMessage('x')).toMatch(UUID)

@@ -14,9 +14,9 @@ import type { Transport } from './transport-types'
 export type { Client } from './client-api'
 
 /** Creates a client. Bad options disable it (reported through `debug`) instead of throwing. */
-export function createClient(clientOptions: ClientOptions): Client {
+export function createClient(options: ClientOptions): Client {
   // Plain JavaScript callers may pass nothing at all.
-  const options: ClientOptions = clientOptions ?? {}
+  options ??= {} as ClientOptions
   const log = makeLogger(options.debug)
   const transport: Transport =
     options.transport ??
@@ -26,7 +26,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       ...options.transportOptions,
       baseUrl: options.baseUrl ?? '',
       credentials: createCredentialSource(options.apiKey, options.tokenProvider),
-      ...(options.fetch && { fetch: options.fetch }),
+      fetch: options.fetch!,
     })
   const recorder = createRecorder(options, transport, log)
   const uninstalls: (() => void)[] = []
@@ -46,10 +46,9 @@ export function createClient(clientOptions: ClientOptions): Client {
     }
   }
 
-  /** What every event and check-in carries: id, time, environment, release, correlation ids. */
-  const common = (id: string, o: CaptureOptions) => ({
-    event_id: id,
-    occurred_at: isoTime(o.timestamp) ?? new Date().toISOString(),
+  /** What every event and check-in carries besides its id: time, environment, release, correlation ids. */
+  const common = (o: CaptureOptions) => ({
+    occurred_at: isoTime(o.timestamp) ?? isoTime(Date.now()),
     environment: o.environment ?? options.environment,
     release: o.release ?? options.release,
     trace_id: o.traceId,
@@ -61,9 +60,9 @@ export function createClient(clientOptions: ClientOptions): Client {
   // Undefined fields are left out of the record when it is normalised.
   function event(type: string, fields: Payload, o: CaptureOptions) {
     o = scoped(o)
-    return recorder.record_('ingest_events', 'event', (id) => ({
+    return recorder.record_('ingest_events', 'event', () => ({
       event_type: type,
-      ...common(id, o),
+      ...common(o),
       ...fields,
       context: {
         ...(normalize({ ...options.context, ...o.context }, options.normalize) as object),
@@ -98,8 +97,8 @@ export function createClient(clientOptions: ClientOptions): Client {
       return event('span', spanFields(name, durationMs, o), o)
     },
     checkIn: (slug, status, o = {}) =>
-      recorder.record_('check_ins', 'check_in', (id) => ({
-        ...common(id, o),
+      recorder.record_('check_ins', 'check_in', () => ({
+        ...common(o),
         slug,
         status,
         expected_interval_seconds: o.expectedIntervalSeconds,
@@ -112,8 +111,7 @@ export function createClient(clientOptions: ClientOptions): Client {
       )
     },
     recordDeployment: (d) =>
-      recorder.record_('deployments', 'deployment', (id) => ({
-        event_id: id,
+      recorder.record_('deployments', 'deployment', () => ({
         environment: options.environment,
         ...snakeKeys(d),
         deployed_at: isoTime(d.deployedAt),
@@ -121,13 +119,11 @@ export function createClient(clientOptions: ClientOptions): Client {
     setScope(provider) {
       scope = provider
     },
-    flush: (timeoutMs, o) => recorder.settle_(() => transport.flush(timeoutMs, o)),
+    flush: (timeoutMs, o) => recorder.flush_(timeoutMs, o),
     async close(timeoutMs) {
       removeShutdown()
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
-      const result = await recorder.settle_(() =>
-        transport.close ? transport.close(timeoutMs) : transport.flush(timeoutMs),
-      )
+      const result = await recorder.flush_(timeoutMs, undefined, true)
       recorder.disable_()
       return result
     },
@@ -138,11 +134,10 @@ export function createClient(clientOptions: ClientOptions): Client {
   const removeShutdown =
     options.autoFlush === false
       ? () => {}
-      : onShutdown((signal) => {
-          const urgent = signal === 'pagehide'
+      : onShutdown((urgent) => {
           if (!urgent && recorder.captured_() === flushedAt) return
           flushedAt = recorder.captured_()
-          void recorder.settle_(() => transport.flush(2000, { urgent }))
+          void recorder.flush_(2000, { urgent })
         })
 
   for (const integration of options.integrations ?? []) {

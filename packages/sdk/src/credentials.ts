@@ -27,17 +27,15 @@ export function createCredentialSource(
   let token: string | undefined
   let expiresAt = 0
   let pending: Promise<string> | undefined
-  return (refresh) => {
-    if (!refresh && token !== undefined && Date.now() < expiresAt - leewayMs) {
-      return Promise.resolve(token)
-    }
+  return async (refresh) => {
+    if (!refresh && token !== undefined && Date.now() < expiresAt - leewayMs) return token
     pending ??= tokenProvider()
       .then((fresh) => {
-        const expiry = fresh.expires_at ?? fresh.expiresAt
-        token = fresh.token
-        const at = new Date(expiry ?? Number.NaN).getTime()
+        const at = +new Date(fresh.expires_at ?? fresh.expiresAt ?? '')
+        // An expiry missing or unreadable counts as twice the leeway from now.
         expiresAt = Number.isNaN(at) ? Date.now() + leewayMs * 2 : at
-        return fresh.token
+        token = fresh.token
+        return token
       })
       .finally(() => {
         pending = undefined

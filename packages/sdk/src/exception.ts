@@ -1,15 +1,13 @@
+import { MAX_CAUSES, MAX_MEMBERS } from './caps'
 import { normalize } from './serialize'
 import { parseStack } from './stack'
-
-const MAX_CAUSES = 5
-const MAX_MEMBERS = 10
 
 /** Best-effort property read that swallows throwing getters. */
 export function read(value: unknown, key: string): unknown {
   try {
     return (value as Record<string, unknown>)[key]
   } catch {
-    return undefined
+    // undefined
   }
 }
 
@@ -19,22 +17,23 @@ export function read(value: unknown, key: string): unknown {
  * values. Never throws.
  */
 export function describeException(error: unknown, depth = 0): Record<string, unknown> {
-  const isErrorLike = typeof error === 'object' && error !== null && 'message' in error
+  const isErrorLike = typeof error === 'object' && 'message' in Object(error)
   if (!isErrorLike) {
-    return { class: 'NonError', message: String(normalize(error) ?? 'undefined'), frames: [] }
+    return { class: 'NonError', message: String(normalize(error)), frames: [] }
   }
   const name = read(error, 'name')
   const ctor = read(read(error, 'constructor'), 'name')
-  const out: Record<string, unknown> = {
+  const cause = read(error, 'cause')
+  const members = read(error, 'errors')
+  return {
     class: String(typeof name === 'string' && name !== 'Error' ? name : (ctor ?? name ?? 'Error')),
     message: String(normalize(read(error, 'message')) ?? ''),
     frames: parseStack(read(error, 'stack')),
+    ...(cause !== undefined &&
+      depth < MAX_CAUSES && { cause: describeException(cause, depth + 1) }),
+    ...(Array.isArray(members) &&
+      depth < MAX_CAUSES && {
+        errors: members.slice(0, MAX_MEMBERS).map((m) => describeException(m, depth + 1)),
+      }),
   }
-  const cause = read(error, 'cause')
-  if (cause !== undefined && depth < MAX_CAUSES) out['cause'] = describeException(cause, depth + 1)
-  const members = read(error, 'errors')
-  if (Array.isArray(members) && depth < MAX_CAUSES) {
-    out['errors'] = members.slice(0, MAX_MEMBERS).map((m) => describeException(m, depth + 1))
-  }
-  return out
 }

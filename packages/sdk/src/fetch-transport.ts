@@ -1,6 +1,7 @@
+import { KEEPALIVE_BUDGET } from './caps'
 import type { CredentialSource } from './credentials'
 import { createTransport, type TransportOptions } from './transport'
-import type { BatchLine, Transport } from './transport-types'
+import type { RequestOutcome, Transport } from './transport-types'
 
 /** Options of {@link makeFetchTransport}. */
 export interface FetchTransportOptions extends TransportOptions {
@@ -12,21 +13,17 @@ export interface FetchTransportOptions extends TransportOptions {
   readonly fetch?: typeof fetch
 }
 
-// Browsers cap the bodies of all in-flight keepalive requests at 64 KiB together.
-const KEEPALIVE_BUDGET = 60_000
-
 /** The default transport: `POST {baseUrl}/api/v1/{endpoint}` with fetch. */
 export function makeFetchTransport(options: FetchTransportOptions): Transport {
   const base = options.baseUrl.replace(/\/+$/, '')
   let keepaliveBytes = 0
   return createTransport(options, async (request, signal, refresh) => {
-    const doFetch = options.fetch ?? globalThis.fetch
     const credential = await options.credentials(refresh)
     const size = request.body.length
     const keepalive = keepaliveBytes + size <= KEEPALIVE_BUDGET
     if (keepalive) keepaliveBytes += size
     try {
-      const response = await doFetch(
+      const response = await (options.fetch ?? globalThis.fetch)(
         `${base}/api/v1/${request.endpoint}${request.batch ? '/batch' : ''}`,
         {
           method: 'POST',
@@ -40,14 +37,12 @@ export function makeFetchTransport(options: FetchTransportOptions): Transport {
         },
       )
       // Reading the body releases the connection back to the pool; a batch's 202 and 422 carry
-      // one result per line.
-      const answer = (await response.json().catch(() => null)) as { results?: BatchLine[] } | null
-      const lines = request.batch && answer?.results
+      // one result per line (the transport reads them for a batch only).
       return {
         status: response.status,
         retryAfter: response.headers.get('retry-after'),
-        ...(lines && { lines }),
-      }
+        lines: (await response.json().catch(() => {}))?.results,
+      } as RequestOutcome
     } finally {
       if (keepalive) keepaliveBytes -= size
     }

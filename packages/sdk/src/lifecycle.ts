@@ -1,8 +1,5 @@
 type Listener = () => void
 
-/** Which shutdown signal fired. */
-export type ShutdownEvent = 'beforeExit' | 'pagehide'
-
 interface EventHost {
   document?: unknown
   on?(event: string, listener: Listener): unknown
@@ -12,17 +9,18 @@ interface EventHost {
 }
 
 /**
- * Calls `onExit` on Node's `beforeExit` and the browser's `pagehide`, without importing `node:`
- * modules or keeping the process alive. Returns the function that removes both listeners.
+ * Calls `onExit` on Node's `beforeExit` (`pagehide` false) and the browser's `pagehide` (true),
+ * without importing `node:` modules or keeping the process alive. Returns the function that
+ * removes both listeners.
  */
-export function onShutdown(onExit: (event: ShutdownEvent) => void): () => void {
-  const proc = (globalThis as { process?: EventHost }).process
-  const win = globalThis as EventHost
-  const exit = () => onExit('beforeExit')
-  const hide = () => onExit('pagehide')
+export function onShutdown(onExit: (pagehide: boolean) => void): () => void {
+  const win = globalThis as EventHost & { process?: EventHost }
+  const proc = win.process
+  const exit = () => onExit(false)
+  const hide = () => onExit(true)
   proc?.on?.('beforeExit', exit)
   // Only a page has a document (Deno and workers have addEventListener too).
-  if (win.document !== undefined) win.addEventListener?.('pagehide', hide)
+  if (win.document) win.addEventListener?.('pagehide', hide)
   return () => {
     proc?.off?.('beforeExit', exit)
     win.removeEventListener?.('pagehide', hide)

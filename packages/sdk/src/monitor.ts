@@ -1,8 +1,5 @@
 import type { CheckInStatus } from './options'
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  typeof (v as { then?: unknown } | null)?.then === 'function'
-
 /**
  * Runs `job` and reports how it ended: `ok`, or `error` with the job's error rethrown. A job
  * that returns a promise is reported when the promise settles.
@@ -15,11 +12,11 @@ export function monitor<T>(job: () => T, report: (status: CheckInStatus) => void
     report('error')
     throw error
   }
-  if (!isThenable(result)) {
+  if (typeof (result as { then?: unknown } | null)?.then !== 'function') {
     report('ok')
     return result
   }
-  return result.then(
+  return (result as PromiseLike<unknown>).then(
     (value) => {
       report('ok')
       return value

@@ -3,9 +3,15 @@ import type { Endpoint } from './transport-types'
 
 /** The per-endpoint `Retry-After` state of {@link createPauses}. */
 export interface Pauses {
-  /** Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable). */
-  pause_(endpoint: Endpoint, retryAfter: string | null): void
-  /** Milliseconds left of `endpoint`'s pause (zero or less when it is not paused). */
+  /**
+   * Pauses `endpoint` for a 429's `Retry-After` (60 s when missing or unreadable); returns the
+   * pause's length in milliseconds.
+   */
+  pause_(endpoint: Endpoint, retryAfter: string | null): number
+  /**
+   * Milliseconds left of `endpoint`'s pause: zero or less once it is over, NaN when it never
+   * began; either way no comparison with a positive number holds.
+   */
   left_(endpoint: Endpoint): number
 }
 
@@ -20,7 +26,8 @@ export function createPauses(wake: () => void): Pauses {
       const ms = parseRetryAfter(retryAfter, 60) * 1000
       until[endpoint] = Date.now() + ms
       unrefTimeout(wake, ms)
+      return ms
     },
-    left_: (endpoint) => (until[endpoint] ?? 0) - Date.now(),
+    left_: (endpoint) => until[endpoint]! - Date.now(),
   }
 }

@@ -1,11 +1,10 @@
 /** An ISO date-time for a `Date`, string or epoch milliseconds; `undefined` when unusable. */
 export function isoTime(value: Date | string | number | undefined): string | undefined {
-  if (value === undefined) return undefined
   try {
-    const date = new Date(value)
-    return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
+    // An invalid date (`undefined` included) throws a RangeError here.
+    return new Date(value!).toISOString()
   } catch {
-    return undefined
+    // undefined
   }
 }
 

@@ -3,17 +3,21 @@ import { generateUuid } from './ids'
 import type { DebugLogger } from './logger'
 import type { ClientOptions, Payload } from './options'
 import { normalize, safeStringify } from './serialize'
-import type { DropReason, Endpoint, FlushResult, Transport } from './transport-types'
+import type { DropReason, Endpoint, FlushOptions, FlushResult, Transport } from './transport-types'
 
 /** The capture pipeline of {@link createRecorder}. */
 export interface Recorder {
   /**
-   * Builds a record with a fresh `event_id`, filters it (enabled, `sampleRate` and
-   * `beforeSend` for events) and hands it to the transport. Returns the id; never throws.
+   * Builds a record, gives it a fresh `event_id` (first, so a field of `build`'s can replace
+   * it), filters it (enabled, `sampleRate` and `beforeSend` for events) and hands it to the
+   * transport. Returns the id; never throws.
    */
-  record_(endpoint: Endpoint, key: string, build: (id: string) => Payload): string
-  /** A transport flush, with the records the client dropped itself added to its counts. */
-  settle_(flush: () => Promise<FlushResult>): Promise<FlushResult>
+  record_(endpoint: Endpoint, key: string, build: () => Payload): string
+  /**
+   * The transport's flush (with `close`, its close, where it has one), with the records the
+   * client dropped itself added to its counts; never rejects.
+   */
+  flush_(timeoutMs?: number, options?: FlushOptions, close?: boolean): Promise<FlushResult>
   /** Records handed to the transport so far. */
   captured_(): number
   /** Turns every later capture into a no-op (counted as `disabled`). */
@@ -42,8 +46,8 @@ export function createRecorder(
     if (!enabled) return count('disabled')
     let record = normalize(payload, limits) as Payload
     if (endpoint === 'ingest_events') {
-      const rate = options.sampleRate ?? 1
-      if (rate < 1 && Math.random() >= rate) return count('sampled')
+      // Never true at the default rate of 1, as Math.random() < 1.
+      if (Math.random() >= (options.sampleRate ?? 1)) return count('sampled')
       if (options.beforeSend) {
         try {
           const edited = options.beforeSend(record)
@@ -67,24 +71,26 @@ export function createRecorder(
     record_(endpoint, key, build) {
       const id = generateUuid()
       try {
-        enqueue(endpoint, key, build(id))
+        enqueue(endpoint, key, { event_id: id, ...build() })
       } catch (error) {
         log('capture failed', error)
         count('internal_error')
       }
       return id
     },
-    async settle_(flush) {
+    async flush_(timeoutMs, flushOptions, close) {
       let result: FlushResult = { sent: 0, duplicates: 0, dropped: {}, pending: 0 }
       try {
-        result = await flush()
+        result = await (close && transport.close
+          ? transport.close(timeoutMs)
+          : transport.flush(timeoutMs, flushOptions))
       } catch (error) {
         log('flush failed', error)
       }
-      const dropped = { ...result.dropped }
-      for (const reason in drops)
-        countDrop(dropped, reason as DropReason, drops[reason as DropReason])
+      const dropped = drops
       drops = {}
+      for (const reason in result.dropped)
+        countDrop(dropped, reason as DropReason, result.dropped[reason as DropReason])
       return { ...result, dropped }
     },
     captured_: () => captured,

@@ -15,8 +15,6 @@ export interface NormalizeLimits {
   readonly maxObjects?: number
 }
 
-const str = (value: string, max: number) => (value.length > max ? `${value.slice(0, max)}…` : value)
-
 /**
  * Turns any value into plain JSON data without ever throwing: cycles become `"[Circular]"`,
  * deep values `"[Object]"`, throwing getters `"[Throws]"`, BigInt a decimal string, functions
@@ -31,12 +29,14 @@ export function normalize(value: unknown, limits: NormalizeLimits = {}): unknown
 
   function visit(v: unknown, depth: number): unknown {
     const type = typeof v
-    if (type === 'string') return str(v as string, maxString)
-    if (type === 'number') return Number.isFinite(v) ? v : String(v)
+    if (type === 'string')
+      return (v as string).length > maxString ? `${(v as string).slice(0, maxString)}…` : v
     if (type === 'function') return `[Function ${(v as () => void).name || 'anonymous'}]`
-    if (type === 'bigint' || type === 'symbol') return String(v)
-    // booleans, undefined and null as they are
-    if (!v || type !== 'object') return v
+    // Booleans, finite numbers, undefined and null as they are; NaN, ±Infinity, BigInt and
+    // symbols as strings.
+    if (type !== 'object' || !v) {
+      return v == null || type === 'boolean' || Number.isFinite(v) ? v : String(v)
+    }
     if (seen.includes(v)) return '[Circular]'
     if (--budget < 0) return '[Truncated]'
     seen.push(v)

@@ -20,15 +20,15 @@ export function parseStack(stack: unknown): StackFrame[] {
   for (const line of stack.split('\n')) {
     if (frames.length >= MAX_FRAMES) break
     const match = V8.exec(line) ?? GECKO.exec(line)
-    if (!match) continue
-    const frame: { -readonly [K in keyof StackFrame]: StackFrame[K] } = {
-      filename: match[2]!,
-      lineno: Number(match[3]),
-      colno: Number(match[4]),
+    const fn = match?.[1]?.replace(/^async /, '')
+    if (match) {
+      frames.push({
+        ...(fn && { function: fn }),
+        filename: match[2]!,
+        lineno: Number(match[3]),
+        colno: Number(match[4]),
+      })
     }
-    const fn = match[1]?.replace(/^async /, '')
-    if (fn) frame.function = fn
-    frames.push(frame)
   }
   return frames
 }

@@ -1,12 +1,10 @@
 import { createBatchSender, dropped, sent } from './batch'
-import { byteLength, createBuffer, type Item } from './buffer'
+import { createBuffer, type Item } from './buffer'
 import { SILENT } from './logger'
 import { createPauses } from './pauses'
-import { backoff } from './retry'
 import type { TransportOptions } from './transport-options'
 import type {
   DropReason,
-  Endpoint,
   MakeRequest,
   RequestOutcome,
   Transport,
@@ -64,11 +62,17 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     settle(item, dropped(reason, statusCode))
   }
 
-  /** Starts queued requests while slots are free; those of a paused endpoint wait. */
+  /**
+   * Starts queued requests while slots are free; those of a paused endpoint wait. Drops those
+   * of an endpoint paused for longer than is worth waiting, and all of them once closed.
+   */
   function pump(slots = concurrency) {
-    for (let i = 0; i < queue.length && active < slots; ) {
+    for (let i = 0; i < queue.length; ) {
       const item = queue[i]!
-      if (pauses.left_(item.request_.endpoint) > 0) i++
+      const left = pauses.left_(item.request_.endpoint)
+      if (closed || left > maxRateLimitWaitMs) {
+        drop(queue.splice(i, 1)[0]!, closed ? 'closed' : 'rate_limited')
+      } else if (left > 0 || active >= slots) i++
       else {
         queue.splice(i, 1)
         active++
@@ -77,19 +81,12 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     }
   }
 
-  /** Whether `endpoint` is paused for longer than is worth waiting: its records are dropped. */
-  const tooLong = (endpoint: Endpoint) => pauses.left_(endpoint) > maxRateLimitWaitMs
-
   /** A 429: its endpoint pauses, and the request waits in the queue (or is dropped). */
   function rateLimited(item: Item, retryAfter: string | null) {
     const endpoint = item.request_.endpoint
-    pauses.pause_(endpoint, retryAfter)
-    if (tooLong(endpoint)) {
+    if (pauses.pause_(endpoint, retryAfter) > maxRateLimitWaitMs) {
+      // The queued records of its endpoint are dropped by the next pump.
       log(`${endpoint} rate limited`)
-      for (const queued of queue.splice(0)) {
-        if (queued.request_.endpoint === endpoint) drop(queued, 'rate_limited')
-        else queue.push(queued)
-      }
       return drop(item, 'rate_limited', 429)
     }
     // Waiting is bounded too: a record 429'd more than maxRetries times is dropped.
@@ -97,16 +94,6 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
       if (m.attempt_++ >= maxRetries) drop(m, 'rate_limited', 429)
       else queue.unshift(m)
     }
-  }
-
-  /** Drops a request the server refused for good, reporting each endpoint and status once. */
-  function rejected(item: Item, status: number) {
-    const key = `${item.request_.endpoint} answered ${status}`
-    if (!reported.has(key)) {
-      reported.add(key)
-      log(key)
-    }
-    drop(item, 'rejected', status)
   }
 
   /** Moves one request from `sending` through its states until it settles or goes back. */
@@ -129,13 +116,24 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
           if (item.attempt_ >= maxRetries) {
             return drop(item, status ? 'server_error' : 'network_error')
           }
-          await waits.sleep_(backoff(++item.attempt_, backoffMs, maxBackoffMs))
+          // Full jitter under a ceiling that starts at backoffMs and doubles per retry.
+          await waits.sleep_(
+            Math.random() * Math.min(maxBackoffMs, backoffMs * 2 ** item.attempt_++),
+          )
         } else if (status < 300) {
           // A single record's 200 says the server already had it (a batch's lines say so).
           return settle(item, sent(status, status === 200))
         } else if (status === 429) return rateLimited(item, outcome!.retryAfter)
         else if (status === 401 && options.refreshOn401 && !item.refreshed_) item.refreshed_ = true
-        else return rejected(item, status)
+        else {
+          // Refused for good: each endpoint and status is reported once.
+          const key = `${item.request_.endpoint} answered ${status}`
+          if (!reported.has(key)) {
+            reported.add(key)
+            log(key)
+          }
+          return drop(item, 'rejected', status)
+        }
       }
       drop(item, 'closed')
     } catch (error) {
@@ -150,27 +148,26 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
 
   return {
     send(request) {
-      return new Promise((resolve) => {
-        try {
-          const item: Item = {
-            request_: request,
-            bytes_: byteLength(request.body),
-            resolve_: resolve,
-            attempt_: 0,
-          }
-          const fits = buffer.add_(item)
-          if (closed) return drop(item, 'closed')
-          if (!fits) {
-            log('queue full')
-            return drop(item, 'queue_full')
-          }
-          if (tooLong(request.endpoint)) return drop(item, 'rate_limited')
-          queue.push(item)
-          pump()
-        } catch {
-          resolve(dropped('internal_error'))
+      // A throw (a request without a body, say) rejects the executor's promise: it is dropped.
+      return new Promise<TransportResult>((resolve) => {
+        const item: Item = {
+          request_: request,
+          // The body's UTF-8 size (its length where TextEncoder is missing).
+          bytes_:
+            typeof TextEncoder === 'undefined'
+              ? request.body.length
+              : new TextEncoder().encode(request.body).length,
+          resolve_: resolve,
+          attempt_: 0,
         }
-      })
+        // A closed transport drops it as closed, full or not (the pump does).
+        if (!buffer.add_(item) && !closed) {
+          log('queue full')
+          return drop(item, 'queue_full')
+        }
+        queue.push(item)
+        pump()
+      }).catch(() => dropped('internal_error'))
     },
     flush(timeoutMs = 5000, flushOptions) {
       // Urgent: every queued request starts now, past the concurrency limit.
@@ -180,7 +177,7 @@ export function createTransport(options: TransportOptions, makeRequest: MakeRequ
     async close(timeoutMs = 5000) {
       await waiters.wait_(timeoutMs)
       closed = true
-      for (const item of queue.splice(0)) drop(item, 'closed')
+      pump()
       waits.cancel_()
       return waiters.wait_(1000).then(waiters.take_)
     },

@@ -13,8 +13,6 @@ export interface Waits {
   cancel_(): void
 }
 
-const never = () => new Promise<never>(() => {})
-
 /** Waits a closing transport can cut short: request attempts and backoff sleeps. */
 export function createWaits(): Waits {
   const aborts = new Set<() => void>()
@@ -28,7 +26,7 @@ export function createWaits(): Waits {
       const abort = () => {
         end()
         controller.abort()
-        reject(new Error('timeout'))
+        reject('timeout')
       }
       const timer = unrefTimeout(abort, ms)
       aborts.add(abort)
@@ -38,7 +36,7 @@ export function createWaits(): Waits {
   return {
     within_: within,
     // A sleep is a job that never ends, cut off by its timeout (or by cancel).
-    sleep_: (ms) => within(ms, never).catch(() => {}),
+    sleep_: (ms) => within(ms, () => new Promise<never>(() => {})).catch(() => {}),
     cancel_() {
       for (const abort of aborts) abort()
     },

@@ -6,13 +6,12 @@ import { mangleProps } from '../mangle'
 
 /**
  * The budget of the whole core (every export), minified and gzipped, built as tsup builds the
- * published package (private `_` names shortened, see ../mangle.ts): 5.5 KiB since batching
- * (`POST /api/v1/ingest_events/batch`), 5.75 KiB since its all-or-nothing answers (issue 17:
- * 5,733 B then), 5,440 B since the transport's rebuild around a bounded buffer (issue 20:
- * 5,433 B then). The issue's 5 KiB is not reached with batching kept: the batch sender costs
- * 364 B of it (5,069 B without it). Core + @tis/browser stay within 8 KiB (their own test).
+ * published package (private `_` names shortened, see ../mangle.ts): 5 KiB, restored by issue
+ * 20 with batching kept (5,112 B then, the batch sender 354 B of it). It had been raised to
+ * 5.5 KiB for batching (`POST /api/v1/ingest_events/batch`), 5.75 KiB for its all-or-nothing
+ * answers (issue 17: 5,733 B). Core + @tis/browser stay within 8 KiB (their own test).
  */
-const BUDGET = 5440
+const BUDGET = 5120
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({
