@@ -30,7 +30,11 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
 export function retryAfterMs(header: string | null, now: Date): number | null {
   if (header === null) return null
   const value = header.trim()
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now.getTime()
+  let ms = Number.NaN
+  if (/^\d+$/.test(value)) ms = Number(value) * 1000
+  // An HTTP date starts with the day's name ("Thu, 26 Nov 2026 …"); Date.parse alone would
+  // read "-5" as a year.
+  else if (/^[A-Za-z]{3}, /.test(value)) ms = Date.parse(value) - now.getTime()
   if (!Number.isFinite(ms)) return null
   return Math.min(Math.max(0, ms), RETRY_CAP_SECONDS * 1000)
 }
