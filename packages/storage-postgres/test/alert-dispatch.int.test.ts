@@ -222,7 +222,6 @@ describe('webhook delivery', () => {
       advance(wait)
       expect(await d.runOnce()).toMatchObject({ claimed: 1, retried: 1 })
     }
-    // (The first attempt may find a pooled connection closed instead.)
     expect((await row(id)).last_error).toBe(
       `fetch failed: connect ECONNREFUSED ${new URL(receiver.url).host}`,
     )

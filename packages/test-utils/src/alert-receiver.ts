@@ -45,7 +45,10 @@ export async function startAlertReceiver(): Promise<AlertReceiver> {
       const answer = queue.shift() ?? 200
       if (answer === 'hang') return
       const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer
-      res.writeHead(status, headers).end(status === 204 ? undefined : 'ok')
+      // No keep-alive: a pooled connection the server times out while a later test sends on
+      // it would fail that send at random.
+      res.writeHead(status, { ...headers, Connection: 'close' })
+      res.end(status === 204 ? undefined : 'ok')
     })
   })
   let port = 0
