@@ -1,136 +1,23 @@
-// The alert dispatcher (@tis/ingest) over this adapter on PGlite, sending to a real HTTP
-// receiver on a local port: signature (checked with the snippet docs/alerts.md shows), body,
-// headers, retries, backoff, leases, and the failure cases. The clock is the test's.
+// The alert dispatcher (@tis/ingest) over this adapter on PGlite, sending webhooks to a real
+// HTTP receiver on a local port: signature (checked with the snippet docs/alerts.md shows),
+// body, headers, retries, backoff, leases, and the failure cases. The clock is the test's.
 
-import { PGlite } from '@electric-sql/pglite'
+import { describe, expect, it } from 'vitest'
 import {
-  type AlertDispatcherOptions,
-  createAlertDispatcher,
-  createFetchWebhookSend,
-  type EngineLogger,
-} from '@tis/ingest'
-import { insertAlertChannel, insertAlertDelivery } from '@tis/test-utils/alert-fixtures'
-import {
-  type AlertReceiver,
-  loadDocumentedVerifier,
-  startAlertReceiver,
-  type VerifyTisSignature,
-} from '@tis/test-utils/alert-receiver'
-import { seedProject } from '@tis/test-utils/store-fixtures'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { SqlExecutor } from '../src/executor'
-import { createPgliteStore, type PostgresIngestStore } from '../src/index'
-import { createPgliteExecutor } from '../src/pglite-executor'
+  advance,
+  clock,
+  dispatcher,
+  PAYLOAD,
+  receiver,
+  row,
+  seed,
+  sql,
+  useDispatchHarness,
+  verify,
+  warnings,
+} from './alert-dispatch-harness'
 
-const PAYLOAD = {
-  issue: {
-    id: '0190a0a0-0000-7000-8000-000000000001',
-    title: 'TypeError: x is undefined',
-    level: 'error',
-    status: 'unresolved',
-    count: 1,
-    first_seen_at: '2026-11-26T14:00:00.000Z',
-    last_seen_at: '2026-11-26T14:00:00.000Z',
-    last_release: '1.2.0',
-    regression_count: 0,
-  },
-  event: {
-    id: '0190a0a0-0000-7000-8000-000000000002',
-    environment: 'production',
-    level: 'error',
-    release: '1.2.0',
-    message: 'x is undefined',
-  },
-}
-
-interface Row {
-  status: string
-  attempts: number
-  lease_until: Date | null
-  last_error: string | null
-  response_code: number | null
-  next_attempt_at: Date
-  delivered_at: Date | null
-}
-
-let db: PGlite
-let sql: SqlExecutor
-let store: PostgresIngestStore
-let receiver: AlertReceiver
-let verify: VerifyTisSignature
-const warnings: string[] = []
-const logger: EngineLogger = {
-  warn: (m, f) => warnings.push(`${m} ${JSON.stringify(f)}`),
-  error: (m, f) => warnings.push(`${m} ${JSON.stringify(f)}`),
-}
-
-beforeAll(async () => {
-  db = await PGlite.create()
-  store = createPgliteStore(db)
-  await store.migrate()
-  sql = createPgliteExecutor(db)
-  ;[receiver, verify] = await Promise.all([startAlertReceiver(), loadDocumentedVerifier()])
-}, 60_000)
-afterAll(async () => {
-  await receiver?.close()
-  await db?.close()
-})
-
-// The outbox is shared and a claim takes every due row: each test starts a week before the one
-// before it, so nothing an earlier test left is due in it.
-let epoch = Date.UTC(2026, 10, 1)
-let clock: Date
-beforeEach(async () => {
-  epoch -= 7 * 24 * 3600_000
-  clock = new Date(epoch)
-  warnings.length = 0
-  await receiver.reset()
-})
-const advance = (seconds: number) => {
-  clock = new Date(clock.getTime() + seconds * 1000)
-}
-
-function dispatcher(options: Partial<AlertDispatcherOptions> = {}) {
-  return createAlertDispatcher({
-    store,
-    send: { webhook: createFetchWebhookSend() },
-    logger,
-    now: () => clock,
-    random: () => 0.5, // no jitter: waits are the schedule's steps exactly
-    userAgent: 'tis-alerts/9.9.9',
-    ...options,
-  })
-}
-
-async function seed(
-  type: 'webhook' | 'slack' = 'webhook',
-  payload: object = PAYLOAD,
-  createdAt: Date = clock,
-) {
-  const { projectId } = await seedProject(store)
-  const query = (text: string, params: readonly string[]) => sql.query(text, params)
-  const channel = await insertAlertChannel(query, { projectId, type, url: receiver.url })
-  const id = await insertAlertDelivery(query, {
-    projectId,
-    channelId: channel.id,
-    channelType: type,
-    nextAttemptAt: clock,
-    createdAt,
-    payload,
-    ruleName: 'new errors',
-  })
-  return { projectId, channel, id }
-}
-
-async function row(id: string): Promise<Row> {
-  const [r] = await sql.query<Row>(
-    `select status, attempts, lease_until, last_error, response_code, next_attempt_at,
-            delivered_at from alert_deliveries where id = $1::uuid`,
-    [id],
-  )
-  if (!r) throw new Error(`no delivery ${id}`)
-  return r
-}
+useDispatchHarness()
 
 describe('webhook delivery', () => {
   it('posts the documented body once serialised, signed so the documented snippet verifies it', async () => {
@@ -341,77 +228,5 @@ describe('webhook delivery', () => {
     expect(warnings).toHaveLength(1)
     expect(warnings.join('\n')).not.toContain(channel.secret as string)
     expect(warnings.join('\n')).not.toContain(receiver.url)
-  })
-})
-
-/**
- * Slack's incoming-webhook shape as its docs describe it: `text` (notification and fallback)
- * and `blocks`; a `header` block takes a `plain_text` object of at most 150 characters, a
- * `section` block a `mrkdwn` text object of at most 3,000; `&`, `<` and `>` in text are
- * escaped as `&amp;`, `&lt;` and `&gt;`. Returns the problems found.
- */
-function slackShapeProblems(body: unknown): string[] {
-  const problems: string[] = []
-  const b = body as { text?: unknown; blocks?: unknown }
-  if (typeof b.text !== 'string' || b.text === '') problems.push('text must be a non-empty string')
-  const extra = Object.keys(b).filter((k) => k !== 'text' && k !== 'blocks')
-  if (extra.length > 0) problems.push(`unexpected fields ${extra.join(', ')}`)
-  if (!Array.isArray(b.blocks) || b.blocks.length === 0) return [...problems, 'blocks missing']
-  for (const block of b.blocks as Array<{
-    type?: string
-    text?: { type?: string; text?: string }
-  }>) {
-    const text = block.text?.text ?? ''
-    if (block.type === 'header') {
-      if (block.text?.type !== 'plain_text') problems.push('header text must be plain_text')
-      if (text.length === 0 || text.length > 150) problems.push('header text 1..150 characters')
-    } else if (block.type === 'section') {
-      if (block.text?.type !== 'mrkdwn') problems.push('section text must be mrkdwn')
-      if (text.length === 0 || text.length > 3000) problems.push('section text 1..3000 characters')
-      if (/<|>|&(?!amp;|lt;|gt;)/.test(text)) problems.push(`unescaped control characters: ${text}`)
-    } else problems.push(`unexpected block ${block.type}`)
-  }
-  return problems
-}
-
-describe('Slack delivery', () => {
-  it("posts Slack's documented incoming-webhook shape, escaping what events bring", async () => {
-    const hostile = {
-      ...PAYLOAD,
-      issue: {
-        ...PAYLOAD.issue,
-        title: `<!channel> a & b <https://evil.example|click> ${'x'.repeat(4000)}`,
-      },
-    }
-    const { id } = await seed('slack', hostile)
-    expect(await dispatcher().runOnce()).toMatchObject({ delivered: 1 })
-    const [request] = receiver.requests
-    if (!request) throw new Error('nothing received')
-    expect(request.headers['content-type']).toBe('application/json')
-    expect(request.headers['x-tis-signature']).toBeUndefined()
-    const body = JSON.parse(request.body.toString('utf8')) as {
-      text: string
-      blocks: Array<{ type: string; text: { text: string } }>
-    }
-    expect(slackShapeProblems(body)).toEqual([])
-    expect(
-      body.text.startsWith(
-        'New issue in contract: &lt;!channel&gt; a &amp; b &lt;https://evil.example|click&gt; x',
-      ),
-    ).toBe(true)
-    expect(body.blocks[0]?.text.text).toBe('New issue in contract')
-    expect(body.blocks[1]?.text.text).toContain('*Environment:* production')
-    expect(body.blocks[1]?.text.text).toContain(
-      '*Issue:* &lt;!channel&gt; a &amp; b &lt;https://evil.example|click&gt; xxx',
-    )
-    // Each value is clipped to 300 characters before escaping: the title's line ends in "…".
-    expect(body.blocks[1]?.text.text).toMatch(/x…\n/)
-    expect(
-      slackShapeProblems({
-        text: 'x',
-        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '<!channel>' } }],
-      }),
-    ).toHaveLength(1)
-    expect((await row(id)).status).toBe('delivered')
   })
 })
