@@ -2,6 +2,7 @@
 // the missed-monitor scan when the store has one, errors logged and never thrown, a stop that
 // lets the attempt in flight finish, email through a real SMTP server, and the server's wiring.
 
+import { readFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore, type PostgresIngestStore } from '@tis/storage-postgres'
@@ -89,6 +90,10 @@ describe('createAlertsRuntime', () => {
     expect(await statuses(ids)).toEqual({ delivered: 45 })
     const delivered = receiver.requests.map((r) => r.headers['x-tis-delivery'])
     expect(new Set(delivered).size).toBe(45)
+    const { version } = JSON.parse(
+      await readFile(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string }
+    expect(receiver.requests[0]?.headers['user-agent']).toBe(`tis-alerts/${version}`)
     await runtime.stop()
   })
 
