@@ -12,6 +12,7 @@ import {
   row,
   seed,
   sql,
+  store,
   useDispatchHarness,
   verify,
   warnings,
@@ -228,5 +229,18 @@ describe('webhook delivery', () => {
     expect(warnings).toHaveLength(1)
     expect(warnings.join('\n')).not.toContain(channel.secret as string)
     expect(warnings.join('\n')).not.toContain(receiver.url)
+  })
+
+  it('delivers, with the same id, what a process that died mid-delivery had claimed, once its lease ran out', async () => {
+    const { id } = await seed()
+    // The dead process: it claimed (lease 60 s) and never recorded anything.
+    await store.claimAlertDeliveries(clock, 10, new Date(clock.getTime() + 60_000))
+    const d = dispatcher({ leaseMs: 60_000 })
+    advance(59)
+    expect(await d.runOnce()).toMatchObject({ claimed: 0 })
+    advance(1)
+    expect(await d.runOnce()).toMatchObject({ claimed: 1, delivered: 1 })
+    expect(receiver.requests.map((r) => r.headers['x-tis-delivery'])).toEqual([id])
+    expect(await row(id)).toMatchObject({ status: 'delivered', attempts: 2 })
   })
 })
