@@ -7,6 +7,8 @@ import {
   bootstrapAdmin,
   type IngestStore,
 } from '@tis/ingest'
+import type { SmtpSettings } from './alerts-mailer'
+import { type AlertsRuntime, createAlertsRuntime, hasAlertDelivery } from './alerts-runtime'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
 import { composeEngine, type ServerEngine } from './compose'
@@ -43,6 +45,13 @@ export interface CreateServerOptions {
   readonly now?: () => Date
   /** Pacing of the in-process analytics drainer, in ms (tests shorten it). @default 1000 */
   readonly analyticsDrainIntervalMs?: number
+  /**
+   * The SMTP settings of alert emails. @default the configuration's (`config.alerts.smtp`), or
+   * none (email attempts fail and are retried)
+   */
+  readonly smtp?: SmtpSettings | null
+  /** Pacing of the alerts worker, in ms (tests shorten it). @default 1000 */
+  readonly alertsIntervalMs?: number
 }
 
 /** Where a listening server can be reached. */
@@ -66,6 +75,8 @@ export interface TisServer {
    * barrier); absent for a store without a log.
    */
   readonly projection: ProjectionRuntime | undefined
+  /** The alerts worker (none for a store that cannot deliver alerts). */
+  readonly alerts: AlertsRuntime | undefined
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
@@ -81,6 +92,15 @@ function displayUrl(host: string, port: number): string {
   const any = host === '0.0.0.0' || host === '::' || host === ''
   const name = any ? 'localhost' : host.includes(':') ? `[${host}]` : host
   return `http://${name}:${port}`
+}
+
+/**
+ * The SMTP settings of the configuration: `config.alerts.smtp` (`SERVICE_SMTP_*`), read
+ * structurally so the server runs with a configuration that does not have them yet.
+ */
+function configuredSmtp(config: ServerConfig): SmtpSettings | null {
+  const alerts = (config as { readonly alerts?: { readonly smtp?: SmtpSettings | null } }).alerts
+  return alerts?.smtp ?? null
 }
 
 /** Most time a client may take to send its request headers, in ms (or the request timeout). */
@@ -165,6 +185,16 @@ export async function createServer(
     ...(options.now ? { now: options.now } : {}),
   })
   projection?.start()
+  const alerts = hasAlertDelivery(store)
+    ? createAlertsRuntime({
+        store,
+        logger,
+        smtp: options.smtp !== undefined ? options.smtp : configuredSmtp(config),
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.alertsIntervalMs === undefined ? {} : { intervalMs: options.alertsIntervalMs }),
+      })
+    : undefined
+  alerts?.start()
   const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({
     engine,
@@ -196,6 +226,7 @@ export async function createServer(
     }
     await engine.close()
     await projection?.close()
+    await alerts?.stop()
     await analytics.close()
     await store.close()
   }
@@ -207,6 +238,7 @@ export async function createServer(
     logger,
     analytics,
     projection,
+    alerts,
     bootstrap,
     listen() {
       if (http) throw new Error('the server is already listening')

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
+import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-alert-deliveries'
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
@@ -16,6 +17,19 @@ describeStoreContract('PGlite', async () => {
   const store = createPgliteStore(db)
   await store.migrate()
   return { store, probe: createSqlProbe(createPgliteExecutor(db)), close: () => db.close() }
+})
+
+describeAlertDeliveriesContract('PGlite', async () => {
+  const db = await PGlite.create()
+  const first = createPgliteStore(db)
+  await first.migrate()
+  const sql = createPgliteExecutor(db)
+  return {
+    first,
+    second: createPgliteStore(db),
+    query: <T>(text: string, params: readonly string[]) => sql.query(text, params) as Promise<T[]>,
+    close: () => db.close(),
+  }
 })
 
 describeOutbox('PGlite', async () => {

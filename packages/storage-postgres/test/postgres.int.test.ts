@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
+import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-alert-deliveries'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
@@ -39,6 +40,25 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       async close() {
         await store.close()
         await sql.end()
+        await drop()
+      },
+    }
+  })
+
+  describeAlertDeliveriesContract('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema(url)
+    // Two stores with connections of their own: their claims really run at once.
+    const first = await openPostgresStore(url, { client: clientFor(schema) })
+    const second = await openPostgresStore(url, { client: clientFor(schema) })
+    const sql = postgres(url, clientFor(schema))
+    const exec = createPostgresExecutor(sql)
+    return {
+      first,
+      second,
+      query: <T>(text: string, params: readonly string[]) =>
+        exec.query(text, params) as Promise<T[]>,
+      async close() {
+        await Promise.all([first.close(), second.close(), sql.end()])
         await drop()
       },
     }

@@ -1,0 +1,86 @@
+import type { AlertTrigger, ClaimedAlertDelivery } from '../ports/alerts'
+
+/** What every format of a notification is rendered from: a delivery as claimed. */
+export type AlertMessageSource = Pick<
+  ClaimedAlertDelivery,
+  | 'id'
+  | 'projectId'
+  | 'projectName'
+  | 'ruleId'
+  | 'ruleName'
+  | 'channelName'
+  | 'trigger'
+  | 'payload'
+  | 'createdAt'
+>
+
+const ISSUE_HEADLINES: Record<'new_issue' | 'regression' | 'spike', string> = {
+  new_issue: 'New issue',
+  regression: 'Regression',
+  spike: 'Spike',
+}
+
+const MONITOR_HEADLINES: Record<'monitor_missed' | 'monitor_failed' | 'monitor_recovered', string> =
+  {
+    monitor_missed: 'missed its check-in',
+    monitor_failed: 'failed',
+    monitor_recovered: 'recovered',
+  }
+
+/** The headline of a notification, without its subject: "New issue in checkout". */
+export function alertHeadline(source: AlertMessageSource): string {
+  const trigger: AlertTrigger | 'test' = source.trigger
+  switch (trigger) {
+    case 'test':
+      return `Test notification for ${source.projectName}`
+    case 'new_issue':
+    case 'regression':
+    case 'spike':
+      return `${ISSUE_HEADLINES[trigger]} in ${source.projectName}`
+    case 'monitor_missed':
+    case 'monitor_failed':
+    case 'monitor_recovered': {
+      const m = source.payload.monitor
+      const name = m ? `${m.slug} (${m.environment})` : 'a monitor'
+      return `Monitor ${name} ${MONITOR_HEADLINES[trigger]} in ${source.projectName}`
+    }
+  }
+}
+
+/**
+ * The one-line text of a notification (the webhook's `text`, Slack's fallback, the email
+ * subject): the headline and, for issue triggers, the issue's title.
+ */
+export function alertText(source: AlertMessageSource): string {
+  const headline = alertHeadline(source)
+  if (source.trigger === 'test') return `${headline}: the channel "${source.channelName}" works`
+  const { issue, spike } = source.payload
+  if (!issue) return headline
+  const counted = spike ? ` (${spike.count} events in ${spike.window_seconds} s)` : ''
+  return `${headline}: ${issue.title}${counted}`
+}
+
+/** The facts of a notification as label/value lines, for Slack and email bodies. */
+export function alertFacts(source: AlertMessageSource): Array<[string, string]> {
+  const { issue, event, spike, monitor } = source.payload
+  const facts: Array<[string, string | null | undefined]> = [
+    ['Project', source.projectName],
+    ['Rule', source.ruleName],
+  ]
+  if (issue) {
+    facts.push(['Issue', issue.title], ['Level', issue.level], ['Status', issue.status])
+    facts.push(['Events', String(issue.count)], ['Last seen', issue.last_seen_at])
+    facts.push(['Release', issue.last_release])
+  }
+  if (event) facts.push(['Environment', event.environment], ['Message', event.message])
+  if (spike) {
+    const detail = `${spike.count} events in ${spike.window_seconds} s (threshold ${spike.threshold})`
+    facts.push(['Spike', detail])
+  }
+  if (monitor) {
+    facts.push(['Monitor', monitor.slug], ['Environment', monitor.environment])
+    facts.push(['Last status', monitor.last_status], ['Last check-in', monitor.last_check_in_at])
+    facts.push(['Deadline', monitor.missed_after])
+  }
+  return facts.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1] !== '')
+}
