@@ -5,6 +5,7 @@ import type {
   ProjectionStore,
   RateLimitStore,
 } from '@tis/ingest'
+import { createAlertConfigQueries } from './alert-config'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
@@ -83,6 +84,7 @@ export function createStore(
     ...createSessionQueries(db),
     ...createChartQueries(db),
     ...createCheckInQueries(db),
+    ...createAlertConfigQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),
