@@ -9,6 +9,7 @@ export {
   type SessionClient,
   type SessionSettings,
 } from './account/sessions'
+export * from './alerts'
 export { createIngestEngine, type IngestEngine, type IngestEngineOptions } from './engine'
 export { StoreError, type StoreErrorCode } from './errors'
 export type { EngineRequest, EngineResponse } from './http'
