@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { checkAlertTarget, isPrivateAddress } from './targets'
+import { checkAlertTarget, type HostResolver, isPrivateAddress } from './targets'
 
 const PUBLIC_DNS = async () => ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c']
-const refused = (url: string, resolve = PUBLIC_DNS) =>
+const refused = (url: string, resolve: HostResolver = PUBLIC_DNS) =>
   checkAlertTarget('url', url, { allowPrivateTargets: false, resolve })
 
 describe('isPrivateAddress', () => {
