@@ -42,57 +42,70 @@ const describe = <T extends z.ZodType>(schema: T, description: string) =>
 /** `POST …/alert_channels` body. */
 export const alertChannelRequestSchema = component(
   'AlertChannelRequest',
-  z.strictObject({
-    name: describe(z.string().min(1).max(ALERT_LIMITS.name), 'Shown in the dashboard and the log.'),
-    type: z.enum(ALERT_CHANNEL_TYPES),
-    url: describe(
-      z.string().max(ALERT_LIMITS.url).optional(),
-      'webhook and slack: an http(s) URL without credentials; loopback, link-local and private addresses (and names resolving to them) are refused unless SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS=true.',
-    ),
-    to: describe(
-      z.union([z.string(), z.array(z.string()).min(1).max(ALERT_LIMITS.recipients)]).optional(),
-      `email: one or more addresses, as an array or a comma-separated string (at most ${ALERT_LIMITS.recipients}); needs SERVICE_SMTP_HOST.`,
-    ),
-  }),
+  z
+    .strictObject({
+      name: describe(
+        z.string().min(1).max(ALERT_LIMITS.name),
+        'Shown in the dashboard and the log.',
+      ),
+      type: z.enum(ALERT_CHANNEL_TYPES),
+      url: describe(
+        z.string().max(ALERT_LIMITS.url).optional(),
+        'webhook and slack: an http(s) URL without credentials; loopback, link-local and private addresses (and names resolving to them) are refused unless SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS=true.',
+      ),
+      to: describe(
+        z.union([z.string(), z.array(z.string()).min(1).max(ALERT_LIMITS.recipients)]).optional(),
+        `email: one or more addresses, as an array or a comma-separated string (at most ${ALERT_LIMITS.recipients}); needs SERVICE_SMTP_HOST.`,
+      ),
+    })
+    .meta({
+      // A documentation address (RFC 5737): public, so it passes the private-target check.
+      example: { name: 'ops hook', type: 'webhook', url: 'https://203.0.113.10/hooks/tis' },
+    }),
   'A channel to create; sent as is or wrapped as `{"alert_channel": {…}}`.',
 )
 
 /** `POST …/alert_rules` body. */
 export const alertRuleRequestSchema = component(
   'AlertRuleRequest',
-  z.strictObject({
-    name: z.string().min(1).max(ALERT_LIMITS.name),
-    trigger: z.enum(ALERT_TRIGGERS),
-    channel_ids: describe(
-      z.array(z.uuid()).min(1).max(ALERT_LIMITS.channelsPerRule),
-      "One or more of the project's channel ids, notified in this order.",
-    ),
-    environment: describe(
-      z.string().min(1).max(ALERT_LIMITS.environment).nullable().optional(),
-      'Only causes in this environment.',
-    ),
-    level: describe(
-      z.enum(ALERT_LEVELS).nullable().optional(),
-      'Issue triggers only: only events of this level.',
-    ),
-    threshold: describe(
-      z.int().min(1).max(ALERT_LIMITS.threshold).nullable().optional(),
-      'spike (required): fires when an issue has more than this many events…',
-    ),
-    window_seconds: describe(
-      z
-        .int()
-        .min(ALERT_LIMITS.windowSeconds.min)
-        .max(ALERT_LIMITS.windowSeconds.max)
-        .nullable()
-        .optional(),
-      'spike (required): …within this many seconds.',
-    ),
-    quiet_seconds: describe(
-      z.int().min(0).max(ALERT_LIMITS.quietSeconds).nullable().optional(),
-      'After firing for one issue or monitor, stay silent for it this long. Default 3600 for spike, 0 otherwise.',
-    ),
-  }),
+  z
+    .strictObject({
+      name: z.string().min(1).max(ALERT_LIMITS.name),
+      trigger: z.enum(ALERT_TRIGGERS),
+      channel_ids: describe(
+        z.array(z.uuid()).min(1).max(ALERT_LIMITS.channelsPerRule),
+        "One or more of the project's channel ids, notified in this order.",
+      ),
+      environment: describe(
+        z.string().min(1).max(ALERT_LIMITS.environment).nullable().optional(),
+        'Only causes in this environment.',
+      ),
+      level: describe(
+        z.enum(ALERT_LEVELS).nullable().optional(),
+        'Issue triggers only: only events of this level.',
+      ),
+      threshold: describe(
+        z.int().min(1).max(ALERT_LIMITS.threshold).nullable().optional(),
+        'spike (required): fires when an issue has more than this many events…',
+      ),
+      window_seconds: describe(
+        z
+          .int()
+          .min(ALERT_LIMITS.windowSeconds.min)
+          .max(ALERT_LIMITS.windowSeconds.max)
+          .nullable()
+          .optional(),
+        'spike (required): …within this many seconds.',
+      ),
+      quiet_seconds: describe(
+        z.int().min(0).max(ALERT_LIMITS.quietSeconds).nullable().optional(),
+        'After firing for one issue or monitor, stay silent for it this long. Default 3600 for spike, 0 otherwise.',
+      ),
+    })
+    .meta({
+      // `$CHANNEL_ID`: the curl example on the HTTP API page reads the id from the shell.
+      example: { name: 'new errors', trigger: 'new_issue', channel_ids: ['$CHANNEL_ID'] },
+    }),
   'A rule to create; sent as is or wrapped as `{"alert_rule": {…}}`.',
 )
 
@@ -115,7 +128,10 @@ const either = (key: string, schema: z.ZodType) =>
   z.xor([schema, z.strictObject({ [key]: schema })])
 const CHANNEL = { channel_id: z.uuid() }
 
-/** The alerts API's operations: channels, rules, the delivery log and test messages. */
+/**
+ * The alerts API's operations: channels, rules, the delivery log and test messages. The deletes
+ * come last: the HTTP API page runs its curl examples in this order, on one channel and rule.
+ */
 export const ALERTS_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'get',
@@ -140,14 +156,6 @@ export const ALERTS_OPERATIONS: readonly ApiOperation[] = [
       },
       ...errors(400, 401, 404, 422),
     },
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/projects/{id}/alert_channels/{channel_id}',
-    id: 'deleteAlertChannel',
-    summary: 'Delete an alert channel; rules stop notifying it, its deliveries stay in the log',
-    params: CHANNEL,
-    responses: { 204: { description: 'Deleted.' }, ...errors(401, 404) },
   },
   {
     method: 'post',
@@ -184,14 +192,6 @@ export const ALERTS_OPERATIONS: readonly ApiOperation[] = [
     },
   },
   {
-    method: 'delete',
-    path: '/api/v1/projects/{id}/alert_rules/{rule_id}',
-    id: 'deleteAlertRule',
-    summary: 'Delete an alert rule; its deliveries stay in the log with its name',
-    params: { rule_id: z.uuid() },
-    responses: { 204: { description: 'Deleted.' }, ...errors(401, 404) },
-  },
-  {
     method: 'get',
     path: '/api/v1/projects/{id}/alert_deliveries',
     id: 'listAlertDeliveries',
@@ -201,6 +201,22 @@ export const ALERTS_OPERATIONS: readonly ApiOperation[] = [
       200: { description: 'One page of deliveries.', body: alertDeliveryPageSchema },
       ...errors(401, 404, 422),
     },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/projects/{id}/alert_rules/{rule_id}',
+    id: 'deleteAlertRule',
+    summary: 'Delete an alert rule; its deliveries stay in the log with its name',
+    params: { rule_id: z.uuid() },
+    responses: { 204: { description: 'Deleted.' }, ...errors(401, 404) },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/projects/{id}/alert_channels/{channel_id}',
+    id: 'deleteAlertChannel',
+    summary: 'Delete an alert channel; rules stop notifying it, its deliveries stay in the log',
+    params: CHANNEL,
+    responses: { 204: { description: 'Deleted.' }, ...errors(401, 404) },
   },
 ].map((row) => ({ ...row, tag: 'alerts' }) as ApiOperation)
 
