@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { post, setup } from '../test/support/fake-engine'
 import {
   accountRoutes,
+  alertRoutes,
   ingestRoutes,
   managementRoutes,
   readRoutes,
@@ -210,6 +211,7 @@ describe('other routes', () => {
       ...accountRoutes(engine.account, () => undefined),
       ...readRoutes(engine.reads, () => undefined),
       ...sourceSettingsRoutes(engine.sourceSettings, () => undefined),
+      ...alertRoutes(engine.alerts, () => undefined),
     ]
     const missing = routes
       .map((r) => [r.method.toLowerCase(), r.path.replace(/:(\w+)/g, '{$1}')] as const)

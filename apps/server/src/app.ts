@@ -14,6 +14,7 @@ import { serverOpenApiDocument } from './openapi'
 import { sendEngineResponse, sendJson } from './respond'
 import {
   accountRoutes,
+  alertRoutes,
   ingestRoutes,
   managementRoutes,
   type RouteSpec,
@@ -198,6 +199,7 @@ export function createApp(options: AppOptions): TisApp {
     ...accountRoutes(engine.account, clientIp),
     ...readRoutes(engine.reads, clientIp),
     ...sourceSettingsRoutes(engine.sourceSettings, clientIp),
+    ...alertRoutes(engine.alerts, clientIp),
   ]
   for (const route of routes) app.on(route.method, route.path, route.handler)
 

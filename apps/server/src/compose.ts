@@ -1,7 +1,9 @@
 import {
   type AccountApi,
+  type AlertsApi,
   type BatchWriterOptions,
   createAccountApi,
+  createAlertsApi,
   createIngestApi,
   createManagementApi,
   createProjectAccess,
@@ -16,6 +18,7 @@ import {
   type ReadApi,
   type SourceSettingsApi,
 } from '@tis/ingest'
+import { resolveHost } from './alert-resolver'
 import { createZlibInflater } from './body-inflater'
 import type { ServerConfig } from './config'
 import type { Logger } from './logger'
@@ -35,6 +38,8 @@ export interface ServerEngine {
   readonly sourceSettings: SourceSettingsApi
   /** Dashboard sessions and access-token rotation. */
   readonly account: AccountApi
+  /** A project's alert channels, rules, delivery log and test messages. */
+  readonly alerts: AlertsApi
   /** `GET /health/ready`. */
   readiness(): Promise<EngineResponse>
   /** Resolves once every accepted record is committed. */
@@ -107,6 +112,14 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
     reads: createReadApi({ store, access, sources: excerpts, ...barrier, ...clock }),
     sourceSettings: createSourceSettingsApi({ store, access, excerpts, ...clock }),
     account: createAccountApi({ store, access, settings: config.sessions, ...clock }),
+    alerts: createAlertsApi({
+      store,
+      access,
+      allowPrivateTargets: config.alerts.allowPrivateTargets,
+      emailConfigured: config.alerts.smtp !== null,
+      resolve: resolveHost,
+      ...clock,
+    }),
     readiness: withLag(
       createReadinessCheck({
         ...(store.ping ? { ping: store.ping.bind(store) } : {}),

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import type { ConfigVariable } from './config-rules'
+import { ALERT_VARIABLES } from './config-variables-alerts'
 import { LIMIT_VARIABLES } from './config-variables-limits'
 import { PIPELINE_VARIABLES } from './config-variables-pipeline'
 import { SERVER_VARIABLES } from './config-variables-server'
@@ -17,6 +18,7 @@ export const CONFIG_VARIABLES = {
   ...WEB_VARIABLES,
   ...PIPELINE_VARIABLES,
   ...SOURCE_VARIABLES,
+  ...ALERT_VARIABLES,
 } as const satisfies Record<string, ConfigVariable>
 
 /** The name of one configuration variable. */
@@ -55,6 +57,13 @@ export const configEnvSchema = z
         code: 'custom',
         path: ['SERVICE_ANALYTICS_URL'],
         message: 'is required when SERVICE_ANALYTICS_ENABLED is true',
+      })
+    }
+    if (env['SERVICE_SMTP_HOST'] !== undefined && env['SERVICE_SMTP_FROM'] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERVICE_SMTP_FROM'],
+        message: 'is required when SERVICE_SMTP_HOST is set',
       })
     }
   })

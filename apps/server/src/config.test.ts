@@ -58,6 +58,7 @@ describe('loadConfig', () => {
         githubToken: undefined,
         githubApiUrl: 'https://api.github.com',
       },
+      alerts: { allowPrivateTargets: false, smtp: null },
     })
   })
 
@@ -151,6 +152,47 @@ describe('loadConfig', () => {
     ['SERVICE_SECRET_KEY', 'k'.repeat(32), { sources: { secretKey: 'k'.repeat(32) } }],
   ])('reads %s=%j', (name, value, expected) => {
     expect(load({ [name]: value })).toMatchObject(expected)
+  })
+
+  it('reads the SMTP settings of email alerts; implicit TLS defaults to port 465', () => {
+    const smtp = { SERVICE_SMTP_HOST: 'mail.example.com', SERVICE_SMTP_FROM: 'tis <a@example.com>' }
+    expect(load({ ...smtp, SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' }).alerts).toEqual({
+      allowPrivateTargets: true,
+      smtp: {
+        host: 'mail.example.com',
+        port: 587,
+        secure: false,
+        user: undefined,
+        password: undefined,
+        from: 'tis <a@example.com>',
+      },
+    })
+    expect(load({ ...smtp, SERVICE_SMTP_PORT: '465' }).alerts.smtp).toMatchObject({
+      port: 465,
+      secure: true,
+    })
+    expect(
+      load({ ...smtp, SERVICE_SMTP_PORT: '465', SERVICE_SMTP_SECURE: 'false' }).alerts.smtp,
+    ).toMatchObject({ secure: false })
+  })
+
+  it('needs SERVICE_SMTP_FROM with a host, and never echoes the SMTP password', () => {
+    const error = (() => {
+      try {
+        load({
+          SERVICE_SMTP_HOST: 'mail.example.com',
+          SERVICE_SMTP_PORT: 'x',
+          SERVICE_SMTP_PASSWORD: 'hunter2',
+        })
+      } catch (e) {
+        return e as ConfigError
+      }
+    })()
+    expect(error?.problems).toEqual([
+      'SERVICE_SMTP_PORT must be an integer from 1 to 65535',
+      'SERVICE_SMTP_FROM is required when SERVICE_SMTP_HOST is set',
+    ])
+    expect(error?.message).not.toContain('hunter2')
   })
 
   it('enables analytics with a URL', () => {

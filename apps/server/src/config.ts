@@ -83,6 +83,27 @@ export interface ServerConfig {
   readonly analytics: AnalyticsConfig
   /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
   readonly sources: SourcesConfig
+  /** Alerts (issue 21): private targets and the SMTP server of email channels. */
+  readonly alerts: AlertsConfig
+}
+
+/** The SMTP server of email channels (`SERVICE_SMTP_*`). */
+export interface SmtpConfig {
+  readonly host: string
+  readonly port: number
+  /** Implicit TLS (SMTPS); defaults to `port === 465`. */
+  readonly secure: boolean
+  readonly user: string | undefined
+  /** A secret: never logged. */
+  readonly password: string | undefined
+  readonly from: string
+}
+
+/** `SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS` and `SERVICE_SMTP_*`. */
+export interface AlertsConfig {
+  readonly allowPrivateTargets: boolean
+  /** `null` when `SERVICE_SMTP_HOST` is unset: email channels cannot be created. */
+  readonly smtp: SmtpConfig | null
 }
 
 /** Where and how accepted records are projected (issue 19). */
@@ -207,6 +228,20 @@ export function loadConfig(
       secretKey: e.SERVICE_SECRET_KEY,
       githubToken: e.SERVICE_GITHUB_TOKEN,
       githubApiUrl: e.SERVICE_GITHUB_API_URL,
+    },
+    alerts: {
+      allowPrivateTargets: e.SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS,
+      smtp: e.SERVICE_SMTP_HOST
+        ? {
+            host: e.SERVICE_SMTP_HOST,
+            port: e.SERVICE_SMTP_PORT,
+            secure: e.SERVICE_SMTP_SECURE ?? e.SERVICE_SMTP_PORT === 465,
+            user: e.SERVICE_SMTP_USER,
+            password: e.SERVICE_SMTP_PASSWORD,
+            // Required with the host (checked by the schema above).
+            from: e.SERVICE_SMTP_FROM ?? '',
+          }
+        : null,
     },
   }
 }

@@ -1,6 +1,7 @@
 import { READS_OPENAPI } from '@tis/ingest'
 import {
   ACCOUNT_OPENAPI,
+  ALERTS_OPENAPI,
   BATCH_OPENAPI,
   createOpenApiDocument,
   MANAGEMENT_OPENAPI,
@@ -17,7 +18,14 @@ export function serverOpenApiDocument(publicUrl?: string): OpenApiDocument {
   return createOpenApiDocument({
     // The account section comes last on the HTTP API page: its rotation example replaces the
     // access token that every example before it uses.
-    extensions: [BATCH_OPENAPI, MANAGEMENT_OPENAPI, READS_OPENAPI, SOURCE_OPENAPI, ACCOUNT_OPENAPI],
+    extensions: [
+      BATCH_OPENAPI,
+      MANAGEMENT_OPENAPI,
+      READS_OPENAPI,
+      SOURCE_OPENAPI,
+      ALERTS_OPENAPI,
+      ACCOUNT_OPENAPI,
+    ],
     ...(publicUrl ? { serverUrl: publicUrl } : {}),
   })
 }

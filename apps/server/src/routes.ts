@@ -1,5 +1,6 @@
 import type {
   AccountApi,
+  AlertsApi,
   EngineRequest,
   EngineResponse,
   IngestApi,
@@ -182,5 +183,24 @@ export function sourceSettingsRoutes(
   return [
     { method: 'GET', path, handler: managementRoute(api.getSourceSettings, clientIp) },
     { method: 'PUT', path, handler: managementRoute(api.setSourceSettings, clientIp) },
+  ]
+}
+
+/** Alerts (issue 21): a project's channels, rules, delivery log and test messages. */
+export function alertRoutes(api: AlertsApi, clientIp: ClientIpResolver): RouteSpec[] {
+  const route = (method: RouteSpec['method'], path: string, operation: Operation): RouteSpec => ({
+    method,
+    path: `/api/v1/projects/:id${path}`,
+    handler: managementRoute(operation, clientIp),
+  })
+  return [
+    route('GET', '/alert_channels', api.listAlertChannels),
+    route('POST', '/alert_channels', api.createAlertChannel),
+    route('DELETE', '/alert_channels/:channel_id', api.deleteAlertChannel),
+    route('POST', '/alert_channels/:channel_id/test', api.testAlertChannel),
+    route('GET', '/alert_rules', api.listAlertRules),
+    route('POST', '/alert_rules', api.createAlertRule),
+    route('DELETE', '/alert_rules/:rule_id', api.deleteAlertRule),
+    route('GET', '/alert_deliveries', api.listAlertDeliveries),
   ]
 }

@@ -10,4 +10,6 @@ describeFuzz('fuzzing the management endpoints', [
   ['PUT /api/v1/projects/:id/rate_limits', managementPlans.setRateLimits],
   ['PUT /api/v1/projects/:id/source_settings', managementPlans.setSourceSettings],
   ['PATCH /api/v1/projects/:id/issues/:issue_id', managementPlans.updateIssue],
+  ['POST /api/v1/projects/:id/alert_channels', managementPlans.createAlertChannel],
+  ['POST /api/v1/projects/:id/alert_rules', managementPlans.createAlertRule],
 ])

@@ -56,6 +56,20 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
     const { events } = await server.read(`/api/v1/projects/${projectId}/events?event_type=error`)
     const { monitors } = await server.read(`/api/v1/projects/${projectId}/monitors`)
     const tokens = await server.read(`/api/v1/projects/${projectId}/mobile_tokens`)
+    const { alert_channel: channel } = await call(
+      `/api/v1/projects/${projectId}/alert_channels`,
+      admin,
+      {
+        name: 'examples',
+        type: 'webhook',
+        url: 'https://203.0.113.10/hooks/examples',
+      },
+    )
+    const { alert_rule: rule } = await call(`/api/v1/projects/${projectId}/alert_rules`, admin, {
+      name: 'examples',
+      trigger: 'new_issue',
+      channel_ids: [channel.id],
+    })
     Object.assign(env, {
       TIS_URL: server.url,
       TIS_TOKEN: admin,
@@ -67,6 +81,8 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       EVENT_ID: events[0].id,
       TRACE_ID: 'trace-1',
       MONITOR_ID: monitors[0].id,
+      CHANNEL_ID: channel.id,
+      RULE_ID: rule.id,
     })
   }, 90_000)
   afterAll(() => server?.stop())

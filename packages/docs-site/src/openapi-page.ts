@@ -78,7 +78,12 @@ function curlExample(doc: OpenApiDocument, { method, path, op }: Operation): str
   if (type && isObject(media)) {
     lines.push(`-H 'Content-Type: ${type}'`)
     if (type === 'application/json') {
-      lines.push(`-d '${JSON.stringify(sample(doc, media['schema'])).replaceAll("'", "'\\''")}'`)
+      // A string that names a shell variable (`"$CHANNEL_ID"`, an id the body refers to) is
+      // expanded: the single quotes are closed around it.
+      const json = JSON.stringify(sample(doc, media['schema']))
+        .replaceAll("'", "'\\''")
+        .replace(/"\$([A-Z][A-Z0-9_]*)"/g, `"'"$$$1"'"`)
+      lines.push(`-d '${json}'`)
     } else {
       const example = asString(media['example']) ?? ''
       const quoted = example

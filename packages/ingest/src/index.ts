@@ -9,31 +9,7 @@ export {
   type SessionClient,
   type SessionSettings,
 } from './account/sessions'
-export {
-  backoffMs,
-  RETRY_CAP_SECONDS,
-  RETRY_DELAYS_SECONDS,
-  RETRY_JITTER,
-  RETRY_WINDOW_MS,
-  retryAfterMs,
-} from './alerts/backoff'
-export {
-  type AlertDispatcher,
-  type AlertDispatcherOptions,
-  type AlertDispatchRound,
-  createAlertDispatcher,
-} from './alerts/dispatch'
-export { type AlertEmail, alertEmail, type Mailer } from './alerts/email'
-export { alertText } from './alerts/message'
-export { type WebhookBody, webhookBody } from './alerts/render'
-export { SIGNATURE_HEADER, signatureOf } from './alerts/sign'
-export { escapeSlack, type SlackMessage, slackMessage } from './alerts/slack'
-export {
-  createFetchWebhookSend,
-  type WebhookAnswer,
-  type WebhookRequest,
-  type WebhookSend,
-} from './alerts/webhook-send'
+export * from './alerts'
 export { createIngestEngine, type IngestEngine, type IngestEngineOptions } from './engine'
 export { StoreError, type StoreErrorCode } from './errors'
 export type { EngineRequest, EngineResponse } from './http'

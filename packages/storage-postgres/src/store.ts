@@ -6,6 +6,7 @@ import type {
   ProjectionStore,
   RateLimitStore,
 } from '@tis/ingest'
+import { createAlertConfigQueries } from './alert-config'
 import { createAlertDeliveryQueries } from './alert-deliveries'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
@@ -86,6 +87,7 @@ export function createStore(
     ...createSessionQueries(db),
     ...createChartQueries(db),
     ...createCheckInQueries(db),
+    ...createAlertConfigQueries(db),
     ...createAlertDeliveryQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeAlertsContract } from './store-contract-alerts'
 import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
@@ -77,5 +78,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeSourceContract(h)
     describeSessionsContract(h)
     describeLogContract(h)
+    describeAlertsContract(h)
   })
 }

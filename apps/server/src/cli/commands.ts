@@ -1,4 +1,5 @@
 import { ACCOUNT_COMMANDS } from './account-commands'
+import { ALERT_COMMANDS } from './alert-commands'
 import type { Command } from './command'
 import { KEY_COMMANDS, MOBILE_TOKEN_COMMANDS } from './key-commands'
 import { LIMIT_COMMANDS } from './limit-commands'
@@ -20,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
   ...MOBILE_TOKEN_COMMANDS,
   ...LIMIT_COMMANDS,
   ...SOURCE_COMMANDS,
+  ...ALERT_COMMANDS,
   ...MONITOR_COMMANDS,
   ...READ_COMMANDS,
   ...PERFORMANCE_COMMANDS,

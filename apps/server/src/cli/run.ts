@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
+import { ALERT_FLAGS } from './alert-commands'
 import { ApiError, createApiClient } from './client'
 import type { Command } from './command'
 import { COMMANDS } from './commands'
@@ -29,7 +30,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server (users, your sessions and access token, projects, API keys, members, mobile tokens, rate limits) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
+    'tis — manage a tis server (users, your sessions and access token, projects, API keys, members, mobile tokens, rate limits, alerts) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -150,6 +151,7 @@ const QUERY_FLAGS = [
     ...METRIC_FLAGS,
     ...TRACE_FLAGS,
     ...SOURCE_FLAGS,
+    ...ALERT_FLAGS,
   ]),
 ]
 

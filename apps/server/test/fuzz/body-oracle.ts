@@ -10,7 +10,11 @@ const ENVELOPES: Partial<Record<EndpointName, string>> = {
   setRateLimits: 'rate_limit',
   setSourceSettings: 'source_settings',
   updateIssue: 'issue',
+  createAlertChannel: 'alert_channel',
+  createAlertRule: 'alert_rule',
 }
+/** The writes whose fields may also be sent without their envelope. */
+const BARE: readonly EndpointName[] = ['setSourceSettings', 'createAlertChannel', 'createAlertRule']
 
 /** Answers a refused body may get: 400, or a refusal that comes before the body is read. */
 const REFUSALS = [400, 401, 403, 404, 413]
@@ -62,7 +66,7 @@ function unusable(endpoint: EndpointName, key: string, body: unknown): boolean {
   const upper = key.toUpperCase()
   const keys = Object.keys(body)
   const wrapped = keys.includes(key) || keys.includes(upper)
-  if (!wrapped) return endpoint !== 'setSourceSettings' || keys.length === 0
+  if (!wrapped) return !BARE.includes(endpoint) || keys.length === 0
   if (keys.length !== 1) return false // another root key: a 422 of its own
   const envelope = body[keys[0]!]
   if (endpoint === 'setRateLimits' && envelope === null) return false

@@ -274,6 +274,57 @@ export const managementPlans = {
       { requiredKeys: [] },
     ),
   ),
+  createAlertChannel: managementPlan(
+    'createAlertChannel',
+    'POST',
+    (id) => `/api/v1/projects/${id}/alert_channels`,
+    segment(side, [project]),
+    'alert_channel',
+    fc.record(
+      {
+        name: fieldValue(fc.string({ maxLength: 20 })),
+        type: fieldValue(fc.constantFrom('webhook', 'slack', 'email', 'sms')),
+        // IP literals only: no DNS lookups while fuzzing.
+        url: fieldValue(
+          fc.constantFrom(
+            'https://203.0.113.10/hook',
+            'http://127.0.0.1/',
+            'http://[::ffff:7f00:1]/',
+            'javascript:x',
+            'https://u:p@203.0.113.9/',
+            null,
+          ),
+        ),
+        to: fieldValue(fc.oneof(email, fc.array(email, { maxLength: 3 }))),
+      },
+      { requiredKeys: ['name', 'type'] },
+    ),
+  ),
+  createAlertRule: managementPlan(
+    'createAlertRule',
+    'POST',
+    (id) => `/api/v1/projects/${id}/alert_rules`,
+    segment(side, [project]),
+    'alert_rule',
+    fc.record(
+      {
+        name: fieldValue(fc.string({ maxLength: 20 })),
+        trigger: fieldValue(fc.constantFrom('new_issue', 'spike', 'monitor_missed', 'x')),
+        channel_ids: fieldValue(fc.array(fc.uuid(), { maxLength: 3 })),
+        level: fieldValue(fc.constantFrom('error', 'loud', null)),
+        threshold: fieldValue(
+          fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom(...NUMBERS)),
+        ),
+        window_seconds: fieldValue(
+          fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(...NUMBERS)),
+        ),
+        quiet_seconds: fieldValue(
+          fc.oneof(fc.integer({ min: -1, max: 10 }), fc.constantFrom(...NUMBERS)),
+        ),
+      },
+      { requiredKeys: ['name', 'trigger'] },
+    ),
+  ),
   updateIssue: plan(
     'updateIssue',
     'PATCH',

@@ -164,6 +164,14 @@ export const ENDPOINTS = {
     statuses: [200, 400, 401, 403, 404, 413, 422],
     success: { 200: withKeys('issue') },
   },
+  createAlertChannel: {
+    statuses: [201, 400, 401, 404, 413, 422],
+    success: { 201: withKeys('alert_channel', 'secret') },
+  },
+  createAlertRule: {
+    statuses: [201, 400, 401, 404, 413, 422],
+    success: { 201: withKeys('alert_rule') },
+  },
   listIssues: { statuses: [200, 401, 404, 422], success: { 200: list('issues') } },
   getIssue: { statuses: [200, 401, 404, 422], success: { 200: withKeys('issue') } },
   listEvents: { statuses: [200, 401, 404, 422], success: { 200: list('events') } },

@@ -1,5 +1,6 @@
 import type { Harness } from '@tis/test-utils/server'
 import { describe } from 'vitest'
+import { describeAlerts } from './alerts-suite'
 import { describeBatchIngest } from './batch-suite'
 import { describeBounds } from './bounds-suite'
 import { describeEncodedBodies } from './encoded-bodies-suite'
@@ -28,6 +29,7 @@ export function describeApi(harness: () => Harness): void {
   describe('mobile ingest tokens', () => describeMobileTokens(harness))
   describe('rate limits', () => describeRateLimits(harness))
   describe('read API', () => describeReads(harness))
+  describe('alerts', () => describeAlerts(harness))
   describe('performance reads', () => describePerformance(harness))
   describe('extreme values, links and bodies', () => describeBounds(harness))
   // Last: it moves the server's clock weeks ahead.

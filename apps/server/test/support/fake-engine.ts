@@ -79,6 +79,16 @@ export function fakeEngine(
       getSourceSettings: op('getSourceSettings'),
       setSourceSettings: op('setSourceSettings'),
     },
+    alerts: {
+      listAlertChannels: op('listAlertChannels'),
+      createAlertChannel: op('createAlertChannel'),
+      deleteAlertChannel: op('deleteAlertChannel'),
+      testAlertChannel: op('testAlertChannel'),
+      listAlertRules: op('listAlertRules'),
+      createAlertRule: op('createAlertRule'),
+      deleteAlertRule: op('deleteAlertRule'),
+      listAlertDeliveries: op('listAlertDeliveries'),
+    },
     account: {
       listSessions: op('listSessions'),
       endSessions: op('endSessions'),

@@ -1,4 +1,5 @@
 import type { AcceptanceStore } from './acceptance'
+import type { AlertConfigStore } from './alerts'
 import type { CredentialStore } from './credentials'
 import type { ManagementStore } from './management'
 import type { RateLimitStore } from './rate-limits'
@@ -18,6 +19,7 @@ export interface IngestStore
     ReadStore,
     SourceStore,
     SessionStore,
+    AlertConfigStore,
     Partial<RateLimitStore>,
     Partial<ReadinessProbe> {
   /** Closes connections; pending writes must have been flushed by the engine first. */

@@ -3,6 +3,9 @@
 
 export * from './account-answers'
 export * from './account-openapi'
+export * from './alerts-answers'
+export * from './alerts-operations'
+export * from './alerts-webhook'
 export * from './batch-answers'
 export * from './batch-openapi'
 export * from './common'

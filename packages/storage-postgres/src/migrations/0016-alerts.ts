@@ -57,6 +57,8 @@ create index alert_rules_project_trigger_idx on alert_rules (project_id, trigger
 create table alert_rule_channels (
   rule_id uuid not null references alert_rules (id) on delete cascade,
   channel_id uuid not null references alert_channels (id) on delete cascade,
+  -- the channel's place in the rule's channel_ids, as given when the rule was created.
+  position integer not null default 0,
   primary key (rule_id, channel_id)
 );
 create index alert_rule_channels_channel_idx on alert_rule_channels (channel_id);

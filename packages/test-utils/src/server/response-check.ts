@@ -5,8 +5,8 @@ import {
   type ResponseExchange,
 } from '../response-check/index'
 
-/** The tags of the operations whose answers the harness client checks: reads and management. */
-export const CHECKED_TAGS: readonly string[] = ['management', 'reads', 'account']
+/** The tags of the operations whose answers the harness client checks: reads, management, alerts. */
+export const CHECKED_TAGS: readonly string[] = ['management', 'reads', 'account', 'alerts']
 
 /** The API paths every successful answer of which the document must describe. */
 export const DOCUMENTED_PATHS = /^\/api\/v1\/(projects|users)(\/|$)/

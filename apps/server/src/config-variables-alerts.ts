@@ -1,0 +1,45 @@
+import { boolean, type ConfigVariable, integer, text } from './config-rules'
+
+/** Alerts (issue 21): where channels may point, and the SMTP server of email channels. */
+export const ALERT_VARIABLES = {
+  SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: {
+    description:
+      'Allow webhook and Slack channels whose URL is on loopback, link-local or private addresses (or a name resolving to one). Off by default, so a project owner cannot aim the server at its own network; turn it on for receivers on the same private network.',
+    default: 'false',
+    schema: boolean,
+  },
+  SERVICE_SMTP_HOST: {
+    description:
+      'SMTP server that email channels send through. Unset: email channels cannot be created (422 naming this variable).',
+    default: undefined,
+    schema: text,
+  },
+  SERVICE_SMTP_PORT: {
+    description: 'Port of SERVICE_SMTP_HOST.',
+    default: '587',
+    schema: integer(1, 65_535),
+  },
+  SERVICE_SMTP_SECURE: {
+    description:
+      'Connect with implicit TLS (SMTPS). Unset: true when SERVICE_SMTP_PORT is 465, else false (STARTTLS is used when the server offers it).',
+    default: undefined,
+    schema: boolean,
+  },
+  SERVICE_SMTP_USER: {
+    description: 'User name for SMTP authentication; unset: no authentication.',
+    default: undefined,
+    schema: text,
+  },
+  SERVICE_SMTP_PASSWORD: {
+    description: 'Password for SMTP authentication.',
+    default: undefined,
+    secret: true,
+    schema: text,
+  },
+  SERVICE_SMTP_FROM: {
+    description:
+      'Sender of alert emails, e.g. `tis <alerts@example.com>`. Required when SERVICE_SMTP_HOST is set.',
+    default: undefined,
+    schema: text,
+  },
+} as const satisfies Record<string, ConfigVariable>
