@@ -8,8 +8,8 @@ export interface SmtpSettings {
   /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
   readonly secure: boolean
   /** Sign in with these when both are set. */
-  readonly user?: string | null
-  readonly password?: string | null
+  readonly user?: string | null | undefined
+  readonly password?: string | null | undefined
   /** The `From` address. */
   readonly from: string
 }

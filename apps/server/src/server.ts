@@ -5,8 +5,10 @@ import {
   type AnalyticsOutbox,
   type BootstrapResult,
   bootstrapAdmin,
+  checkAlertTarget,
   type IngestStore,
 } from '@tis/ingest'
+import { resolveHost } from './alert-resolver'
 import type { SmtpSettings } from './alerts-mailer'
 import { type AlertsRuntime, createAlertsRuntime, hasAlertDelivery } from './alerts-runtime'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
@@ -95,12 +97,17 @@ function displayUrl(host: string, port: number): string {
 }
 
 /**
- * The SMTP settings of the configuration: `config.alerts.smtp` (`SERVICE_SMTP_*`), read
- * structurally so the server runs with a configuration that does not have them yet.
+ * The send-time check of a webhook or Slack URL: the same rules as when the channel was made
+ * (`SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS`), with the host resolved again, so a name that has
+ * since been pointed at a private address (DNS rebinding) is refused rather than posted to.
+ * `null` when allowed, else the reason (the attempt's error).
  */
-function configuredSmtp(config: ServerConfig): SmtpSettings | null {
-  const alerts = (config as { readonly alerts?: { readonly smtp?: SmtpSettings | null } }).alerts
-  return alerts?.smtp ?? null
+function sendTimeTargetCheck(config: ServerConfig) {
+  const policy = { allowPrivateTargets: config.alerts.allowPrivateTargets, resolve: resolveHost }
+  return async (url: string): Promise<string | null> => {
+    const check = await checkAlertTarget('url', url, policy)
+    return check.ok ? null : check.error
+  }
 }
 
 /** Most time a client may take to send its request headers, in ms (or the request timeout). */
@@ -189,7 +196,8 @@ export async function createServer(
     ? createAlertsRuntime({
         store,
         logger,
-        smtp: options.smtp !== undefined ? options.smtp : configuredSmtp(config),
+        smtp: options.smtp !== undefined ? options.smtp : config.alerts.smtp,
+        allowTarget: sendTimeTargetCheck(config),
         ...(options.now ? { now: options.now } : {}),
         ...(options.alertsIntervalMs === undefined ? {} : { intervalMs: options.alertsIntervalMs }),
       })
