@@ -204,7 +204,9 @@ describe('createAlertsRuntime', () => {
 describe('createServer', () => {
   it('starts the alerts worker with the server and stops it on close', async () => {
     const ids = await seedDeliveries(3)
-    const server = await createServer(loadConfig(SUITE_ENV), {
+    // The receiver listens on loopback: a private target, allowed for this server only.
+    const env = { ...SUITE_ENV, SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' }
+    const server = await createServer(loadConfig(env), {
       store,
       logger,
       now: () => clock,
