@@ -1,10 +1,12 @@
 import type {
+  AlertDeliveryStore,
   AnalyticsOutbox,
   IngestLog,
   IngestStore,
   ProjectionStore,
   RateLimitStore,
 } from '@tis/ingest'
+import { createMissedMonitorQueries } from './alert-missed'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
@@ -26,7 +28,8 @@ export interface PostgresIngestStore
   extends Omit<IngestStore, keyof RateLimitStore>,
     RateLimitStore,
     IngestLog,
-    ProjectionStore {
+    ProjectionStore,
+    Pick<AlertDeliveryStore, 'markMissedMonitors'> {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock. With
@@ -83,6 +86,7 @@ export function createStore(
     ...createSessionQueries(db),
     ...createChartQueries(db),
     ...createCheckInQueries(db),
+    ...createMissedMonitorQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),

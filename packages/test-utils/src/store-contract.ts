@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeAlertEvalContract } from './store-contract-alert-eval'
 import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
 import { describeEventsContract } from './store-contract-events'
@@ -77,5 +78,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeSourceContract(h)
     describeSessionsContract(h)
     describeLogContract(h)
+    describeAlertEvalContract(h)
   })
 }
