@@ -52,15 +52,22 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
   return [...rows.values()].map((e) => e.row)
 }
 
-/** A spike rule's count: the issue's events that arrived in its window, at most threshold + 1. */
-const SPIKE_COUNT = /* sql */ `(select count(*) from (
+/**
+ * The events of issue `m.subject_id` that passed spike rule `m`'s filters and arrived within its
+ * window: received in it and dated in it (so the count is a range of `events_issue_idx`, and a
+ * client's backdated events do not count), at most `limit`.
+ */
+const spikeCount = (m: string, limit: string) => /* sql */ `(select count(*)::int from (
     select 1 from events e
-     where e.issue_id = m.subject_id
-       and e.occurred_at > now() - make_interval(secs => m.window_seconds)
-       and e.received_at > now() - make_interval(secs => m.window_seconds)
-       and (m.environment is null or e.environment = m.environment)
-       and (m.level is null or e.level = m.level)
-     limit m.threshold + 1) x)`
+     where e.issue_id = ${m}.subject_id
+       and e.occurred_at > now() - make_interval(secs => ${m}.window_seconds)
+       and e.received_at > now() - make_interval(secs => ${m}.window_seconds)
+       and (${m}.environment is null or e.environment = ${m}.environment)
+       and (${m}.level is null or e.level = ${m}.level)
+     limit ${limit}) x)`
+
+/** What a spike's payload counts up to (the rule itself stops counting at threshold + 1). */
+const SPIKE_COUNT_CAP = 100_000
 
 /**
  * Evaluates the issue rules (`new_issue`, `regression`, `spike`) of a round's issues, after the
@@ -69,7 +76,8 @@ const SPIKE_COUNT = /* sql */ `(select count(*) from (
  * move on in this statement, so a round run again records nothing twice. Each rule fires with
  * the first event of the round that passes its filters (none: it does not fire), unless its
  * quiet period for the issue holds; a spike rule fires when more than `threshold` of the
- * issue's events (passing its filters) arrived within `window_seconds`. Issues that were
+ * issue's events (passing its filters) arrived within `window_seconds` — counting stops at
+ * `threshold + 1`, and only a rule that fires counts on, up to 100,000, for its payload. Issues that were
  * neither opened nor reopened are only looked at when their project has a spike rule, so a
  * round of a project without rules costs one index probe per issue.
  */
@@ -104,14 +112,15 @@ with input as (
      order by e.n limit 1) ev
   where ${quietPassed('r', 's.subject_id', 'now()')}
 ), counted as (
-  select m.*, case when m.trigger = 'spike' then ${SPIKE_COUNT} end as spike_count
+  select m.*, case when m.trigger = 'spike' then ${spikeCount('m', 'm.threshold + 1')} end as over
   from matched m
 ), fired as (
   select rule_id, rule_name, trigger, quiet_seconds, project_id, subject_id,
     jsonb_build_object('issue', issue, 'event', event) || case when trigger = 'spike'
-      then jsonb_build_object('spike', jsonb_build_object('count', spike_count,
+      then jsonb_build_object('spike', jsonb_build_object(
+        'count', ${spikeCount('c', String(SPIKE_COUNT_CAP))},
         'threshold', threshold, 'window_seconds', window_seconds))
       else '{}'::jsonb end as payload
-  from counted where trigger <> 'spike' or spike_count > threshold
+  from counted c where trigger <> 'spike' or over > threshold
 )${recordFired('now()')}
 select count(*)::int as recorded from recorded`

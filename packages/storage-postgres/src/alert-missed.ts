@@ -2,12 +2,16 @@ import type { AlertDeliveryStore } from '@tis/ingest'
 import { iso, monitorPayload, quietPassed, recordFired } from './alert-sql'
 import type { SqlExecutor } from './executor'
 
-/**
- * A monitor's deadline: its last check-in + interval + grace, grace = max(interval / 2, 30 s)
- * (as `monitorStatus` of `@tis/ingest` computes it at read time).
- */
-const DEADLINE = `m.last_check_in_at + make_interval(secs => m.expected_interval_seconds
+/** A monitor's interval plus its grace, grace = max(interval / 2, 30 s). */
+const PERIOD = `make_interval(secs => m.expected_interval_seconds
     + greatest(m.expected_interval_seconds / 2.0, 30))`
+
+/**
+ * Due: the deadline (last check-in + interval + grace, as `monitorStatus` of `@tis/ingest`
+ * computes it at read time) is before now. Written as `last check-in < now - period`, so a
+ * far-future last check-in (an old database may hold one) cannot overflow the timestamp.
+ */
+const DUE = `m.last_check_in_at < $1::timestamptz - ${PERIOD}`
 
 /**
  * Moves up to `$2` monitors whose deadline passed before `$1` (now) and that are not `missed`
@@ -19,8 +23,8 @@ const DEADLINE = `m.last_check_in_at + make_interval(secs => m.expected_interval
  */
 export const MARK_MISSED = /* sql */ `
 with due as (
-  select m.id, ${DEADLINE} as deadline from monitors m
-   where ${DEADLINE} < $1::timestamptz and m.alert_state is distinct from 'missed'
+  select m.id, m.last_check_in_at + ${PERIOD} as deadline from monitors m
+   where ${DUE} and m.alert_state is distinct from 'missed'
    order by 2 limit $2::int
    for update skip locked
 ), moved as (

@@ -1,26 +1,31 @@
 import { monitorPayload, quietPassed, recordFired } from './alert-sql'
 import type { BatchPlan } from './batch-plan'
 
-/** The natural keys of a round's monitors: the input of {@link ALERT_MONITORS}. */
+/**
+ * The input of {@link ALERT_MONITORS}: the natural key of each monitor of a round, and whether
+ * the round carried a health (`ok` or `error`) check-in for it.
+ */
 export const alertMonitorRows = (plan: BatchPlan) =>
-  [...plan.monitors.values()].map(({ project_id, slug, environment }) => ({
+  [...plan.monitors.values()].map(({ project_id, slug, environment, status }) => ({
     project_id,
     slug,
     environment,
+    health: status !== null,
   }))
 
 /**
  * Evaluates the monitor rules of a round's monitors, after their upsert (same transaction): a
- * monitor whose health (`status`) differs from the state last evaluated (`alert_state`) moves
- * it on in this statement — to `error` (fires `monitor_failed` unless it was `error` already)
- * or to `ok` (fires `monitor_recovered` when it was `error` or `missed`). A health of `null`
- * (no `ok` or `error` yet) leaves the state alone. Rules filter on the monitor's environment
- * and keep their quiet period per monitor.
+ * monitor with an `ok` or `error` check-in in the round whose health (`status`) differs from the
+ * state last evaluated (`alert_state`) moves it on in this statement — to `error` (fires
+ * `monitor_failed` unless it was `error` already) or to `ok` (fires `monitor_recovered` when it
+ * was `error` or `missed`). Other check-ins (`in_progress`, …) leave the state alone: a missed
+ * job that starts again has not recovered until it reports `ok`. Rules filter on the monitor's
+ * environment and keep their quiet period per monitor.
  */
 export const ALERT_MONITORS = /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
-    project_id uuid, slug text, environment text)
+    project_id uuid, slug text, environment text, health boolean)
 ), subject as (
   select m.id, m.project_id, m.slug, m.environment, m.status, m.last_status,
     m.last_check_in_at, m.expected_interval_seconds,
@@ -29,7 +34,7 @@ with input as (
   from input join monitors m on m.project_id = input.project_id
    and md5(m.slug) = md5(input.slug) and md5(m.environment) = md5(input.environment)
    and m.slug = input.slug and m.environment = input.environment
-  where m.status is not null and m.status is distinct from m.alert_state
+  where input.health and m.status is not null and m.status is distinct from m.alert_state
 ), moved as (
   update monitors m set alert_state = s.status from subject s where m.id = s.id
 ), fired as (

@@ -99,6 +99,10 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
       [projectId],
     )
     expect(history).toEqual({ occurred_at: early(90), received_at: early(91) })
+    // Starting again is not recovering: only an `ok` is.
+    const running = monitorUpdate(slug, 'in_progress', early(95), update)
+    await store.writeBatch([checkInOp(projectId, running)])
+    expect(await triggerCounts(probe, projectId)).toEqual({ monitor_missed: 1 })
     await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'ok', early(100), update))])
     expect(await triggerCounts(probe, projectId)).toEqual({
       monitor_missed: 1,

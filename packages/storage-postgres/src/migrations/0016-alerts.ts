@@ -106,8 +106,9 @@ update issues set alerted_regressions = regression_count where regression_count 
 alter table monitors add column alert_state text check (alert_state in ('ok', 'error', 'missed'));
 update monitors set alert_state = case
   when status = 'error' then 'error'
-  when last_check_in_at + make_interval(secs => expected_interval_seconds
-    + greatest(expected_interval_seconds / 2.0, 30)) < now() then 'missed'
+  -- The deadline passed: written so that a far-future last check-in cannot overflow.
+  when last_check_in_at < now() - make_interval(secs => expected_interval_seconds
+    + greatest(expected_interval_seconds / 2.0, 30)) then 'missed'
   else 'ok' end;
 
 -- A missed deadline is a row of the monitor's history too, written by the scheduler.
