@@ -56,7 +56,7 @@ export function describeAlertUpgrade(name: string, factory: () => Promise<Upgrad
         for (const [slug, status] of [
           ['failing', 'error'],
           ['silent', 'ok'],
-        ]) {
+        ] as const) {
           await probe.query(
             `insert into monitors (project_id, slug, environment, status, status_at, last_status,
                last_check_in_at, expected_interval_seconds, check_in_count, created_at, updated_at)
