@@ -49,6 +49,20 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     expect(recorded[1]?.payload.monitor).toMatchObject({ state: 'ok', last_status: 'ok' })
   })
 
+  it('keeps a rule quiet for one monitor during its quiet period, not for another', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    await addRule(probe, projectId, { trigger: 'monitor_failed', channelIds, quietSeconds: 3600 })
+    const [one, two] = [`a-${randomUUID()}`, `b-${randomUUID()}`]
+    for (const [i, status] of ['error', 'ok', 'error'].entries()) {
+      await store.writeBatch([checkInOp(projectId, monitorUpdate(one, status, early(i)))])
+    }
+    await store.writeBatch([checkInOp(projectId, monitorUpdate(two, 'error', early(5)))])
+    const recorded = await deliveries(probe, projectId)
+    expect(recorded.map((d) => d.payload.monitor?.slug)).toEqual([one, two])
+  })
+
   it('filters monitor rules by the monitor environment', async () => {
     const { store, probe } = h()
     const { projectId } = await seedProject(store)
