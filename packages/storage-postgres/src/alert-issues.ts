@@ -127,8 +127,11 @@ with input as (
 ), counted_arrivals as (
   insert into alert_spike_counts as b (issue_id, minute, environment, level, count)
   select s.subject_id, c.minute, c.environment, c.level, c.n
-    from subject s cross join lateral ${ARRIVALS('s.counts')} where s.spiky
-    order by 1, 2, 3, 4
+    from subject s cross join lateral ${ARRIVALS('s.counts')}
+   -- Older arrivals (a round far behind) count for no window, and their minutes may be
+   -- expiring below: never write a row this statement deletes.
+   where s.spiky and c.minute > now() - interval '1 day 1 minute'
+   order by 1, 2, 3, 4
   on conflict (issue_id, minute, md5(environment), md5(level))
     do update set count = b.count + excluded.count
 ), expired_arrivals as (
