@@ -8,6 +8,7 @@ import type {
 } from '@tis/ingest'
 import { createAlertConfigQueries } from './alert-config'
 import { createAlertDeliveryQueries } from './alert-deliveries'
+import { createMissedMonitorQueries } from './alert-missed'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
@@ -30,7 +31,7 @@ export interface PostgresIngestStore
     RateLimitStore,
     IngestLog,
     ProjectionStore,
-    Pick<AlertDeliveryStore, 'claimAlertDeliveries' | 'finishAlertDelivery'> {
+    AlertDeliveryStore {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock. With
@@ -89,6 +90,7 @@ export function createStore(
     ...createCheckInQueries(db),
     ...createAlertConfigQueries(db),
     ...createAlertDeliveryQueries(db),
+    ...createMissedMonitorQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),

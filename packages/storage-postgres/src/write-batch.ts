@@ -1,4 +1,6 @@
 import type { WriteOp, WriteOptions, WriteResult } from '@tis/ingest'
+import { ALERT_ISSUES, alertIssueRows } from './alert-issues'
+import { ALERT_MONITORS, alertMonitorRows } from './alert-monitors'
 import { type BatchPlan, type IssueRow, type MonitorRow, planBatch } from './batch-plan'
 import { deploymentColumns } from './batch-rows'
 import {
@@ -33,7 +35,7 @@ interface KeyedDeployment extends KeyedId {
 const UNIQUE_VIOLATION_ATTEMPTS = 3
 
 /**
- * Writes one batch in one transaction with at most eight statements whatever its size, and
+ * Writes one batch in one transaction with at most ten statements whatever its size, and
  * resolves the results in batch order once the transaction has committed. Ops marked `dedupe`
  * that repeat a stored record (or an earlier op) resolve as duplicates and are not written. Any
  * failure rolls the whole batch back and rejects; a unique violation (a concurrent batch stored
@@ -187,6 +189,10 @@ export async function runPlan(
     ...deploymentColumns(d.upsert),
   }))
   slot(UPSERT_DEPLOYMENTS, deployments)
+  // Alert rules, once the issues, events, monitors and check-ins of the round are written: the
+  // notifications are recorded with the change (docs/alerts.md).
+  slot(ALERT_ISSUES, alertIssueRows(plan))
+  slot(ALERT_MONITORS, alertMonitorRows(plan))
   // After the upsert, every key has a row: the one written, or the one an `event` op matched.
   const found = slot(
     FIND_DEPLOYMENTS,

@@ -8,6 +8,7 @@ import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
+import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
@@ -44,6 +45,11 @@ describeAnalyticsCursor('PGlite', async () => {
   const analytics = createPgliteStore(db, { analyticsOutbox: true })
   await analytics.migrate()
   return { analytics, plain: createPgliteStore(db), close: () => db.close() }
+})
+
+describeAlertUpgrade('PGlite', async () => {
+  const db = await PGlite.create()
+  return { db: createPgliteExecutor(db), store: createPgliteStore(db), close: () => db.close() }
 })
 
 describe('openPgliteStore', () => {

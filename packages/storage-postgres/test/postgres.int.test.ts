@@ -6,6 +6,7 @@ import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
+import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeOutbox } from './outbox-suite'
 import { createSqlProbe } from './probe'
@@ -93,6 +94,21 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       plain,
       async close() {
         await Promise.all([analytics.close(), plain.close()])
+        await drop()
+      },
+    }
+  })
+
+  describeAlertUpgrade('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema(url)
+    const store = await openPostgresStore(url, { client: clientFor(schema), migrate: false })
+    const sql = postgres(url, clientFor(schema))
+    return {
+      db: createPostgresExecutor(sql),
+      store,
+      async close() {
+        await store.close()
+        await sql.end()
         await drop()
       },
     }

@@ -81,7 +81,7 @@ export function createSqlProbe(db: SqlExecutor): StoreProbe {
       )
       return rows.map((r) => ({
         status: r['status'] as string,
-        source: r['source'] as 'check_in' | 'event',
+        source: r['source'] as 'check_in' | 'event' | 'scheduler',
         eventId: r['event_id'] as string | null,
       }))
     },

@@ -33,7 +33,7 @@ export async function projectAll(store: ProjectionStore, limit = 1000): Promise<
  * writeBatch contract (grouping, monitors, deployments, idempotency) must hold through the log
  * exactly as it holds for the direct write.
  */
-function throughTheLog(h: () => StoreHarness): () => StoreHarness {
+export function throughTheLog(h: () => StoreHarness): () => StoreHarness {
   return () => {
     const harness = h()
     const store = harness.store as LoggedStore

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeAlertEvalContract } from './store-contract-alert-eval'
 import { describeAlertsContract } from './store-contract-alerts'
 import { describeCheckInReadsContract } from './store-contract-check-ins'
 import { describeDedupeContract } from './store-contract-dedupe'
@@ -79,5 +80,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeSessionsContract(h)
     describeLogContract(h)
     describeAlertsContract(h)
+    describeAlertEvalContract(h)
   })
 }

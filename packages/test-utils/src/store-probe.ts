@@ -32,7 +32,7 @@ export interface MonitorSnapshot {
 /** One row of a monitor's check-in history. */
 export interface CheckInSnapshot {
   readonly status: string
-  readonly source: 'check_in' | 'event'
+  readonly source: 'check_in' | 'event' | 'scheduler'
   readonly eventId: string | null
 }
 

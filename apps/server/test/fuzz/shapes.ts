@@ -88,7 +88,7 @@ const checkInPage = z.strictObject({
       release: z.string().nullable(),
       trace_id: z.string().nullable(),
       request_id: z.string().nullable(),
-      source: z.enum(['check_in', 'event']),
+      source: z.enum(['check_in', 'event', 'scheduler']),
       event_id: z.uuid().nullable(),
       message: z.string().nullable(),
       context: z.record(z.string(), z.unknown()),

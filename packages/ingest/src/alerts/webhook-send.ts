@@ -32,7 +32,8 @@ export function createFetchWebhookSend(fetchFn: typeof fetch = globalThis.fetch)
       response = await fetchFn(request.url, {
         method: 'POST',
         headers: request.headers,
-        body: request.body,
+        // Bytes we made (never a shared buffer), whatever lib types `fetch` is checked with.
+        body: request.body as Uint8Array<ArrayBuffer>,
         redirect: 'manual',
         signal: AbortSignal.timeout(request.timeoutMs),
       })

@@ -57,8 +57,11 @@ export interface MonitorRecord {
   readonly checkInCount: number
 }
 
-/** Where a check-in came from: `POST /api/v1/check_ins`, or an event of type `check_in`. */
-export type CheckInSource = 'check_in' | 'event'
+/**
+ * Where a check-in came from: `POST /api/v1/check_ins`, an event of type `check_in`, or the
+ * scheduler that marks a monitor `missed` when its deadline passes (status `missed`).
+ */
+export type CheckInSource = 'check_in' | 'event' | 'scheduler'
 
 /** One stored check-in of a monitor's history. */
 export interface CheckInRecord {
@@ -76,7 +79,11 @@ export interface CheckInRecord {
   readonly source: CheckInSource
   /** The event it came from; `null` for compact check-ins. */
   readonly eventId: string | null
-  /** The normalised check-in (compact ones) or the normalised event (events), as accepted. */
+  /**
+   * The normalised check-in (compact ones) or the normalised event (events), as accepted; for
+   * the scheduler's `missed` rows: `slug`, `status`, `environment`, `expected_interval_seconds`,
+   * `last_check_in_at` and `missed_after` (the deadline that passed).
+   */
   readonly payload: Readonly<Record<string, unknown>>
 }
 

@@ -40,6 +40,24 @@ describe('sentFields', () => {
     })
   })
 
+  it("the scheduler's missed row: the deadline facts in extra, no context", () => {
+    const payload = {
+      slug: 'nightly',
+      status: 'missed',
+      environment: 'production',
+      expected_interval_seconds: 60,
+      last_check_in_at: '2026-06-01T02:00:00.000Z',
+      missed_after: '2026-06-01T02:01:30.000Z',
+    }
+    const json = checkInJson(record({ source: 'scheduler', status: 'missed', payload }))
+    expect(json).toMatchObject({ source: 'scheduler', status: 'missed', message: null })
+    expect(json.context).toEqual({})
+    expect(json.extra).toEqual({
+      last_check_in_at: '2026-06-01T02:00:00.000Z',
+      missed_after: '2026-06-01T02:01:30.000Z',
+    })
+  })
+
   it('a context that is not an object stays in extra, as sent', () => {
     expect(sentFields({ source: 'check_in', payload: { slug: 's', context: 'cron' } })).toEqual({
       context: {},

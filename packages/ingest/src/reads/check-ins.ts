@@ -18,13 +18,15 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * What the client sent besides the fields of its shape: `context` (the object sent as
  * `context`, `{}` without one) and `extra` (every other top-level field the shape does not
- * define — section 2.3 for compact check-ins, 2.1 for events — as sent).
+ * define — section 2.3 for compact check-ins and the scheduler's rows, 2.1 for events — as
+ * sent).
  */
 export function sentFields(c: Pick<CheckInRecord, 'source' | 'payload'>): {
   context: Record<string, unknown>
   extra: Record<string, unknown>
 } {
-  const known = c.source === 'check_in' ? CHECK_IN_KNOWN : EVENT_KNOWN
+  // The scheduler's `missed` rows are shaped like compact check-ins.
+  const known = c.source === 'event' ? EVENT_KNOWN : CHECK_IN_KNOWN
   const context = isObject(c.payload['context']) ? c.payload['context'] : {}
   const extra: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(c.payload)) {

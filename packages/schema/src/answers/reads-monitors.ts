@@ -63,7 +63,10 @@ export const storedCheckInSchema = component(
     release: nullableString,
     trace_id: nullableString,
     request_id: nullableString,
-    source: z.enum(['check_in', 'event']),
+    source: z.enum(['check_in', 'event', 'scheduler']).meta({
+      description:
+        '`check_in`: `POST /api/v1/check_ins`; `event`: an event of type `check_in`; `scheduler`: the deadline passed without a check-in (status `missed`, `extra` carries `last_check_in_at` and `missed_after`).',
+    }),
     event_id: recordIdField
       .nullable()
       .meta({ description: 'The event it came from; null for `source` `check_in`.' }),
@@ -76,7 +79,7 @@ export const storedCheckInSchema = component(
         'Other top-level fields sent that the check-in (section 2.3) or event (section 2.1) shape does not define, as sent.',
     }),
   }),
-  'One check-in of a monitor, from `POST /api/v1/check_ins` (`source` `check_in`) or an event of type `check_in` (`source` `event`), with the fields stored for it.',
+  'One check-in of a monitor, from `POST /api/v1/check_ins` (`source` `check_in`), an event of type `check_in` (`source` `event`) or a missed deadline (`source` `scheduler`), with the fields stored for it.',
 )
 /** A check-in as the read API answers it. */
 export type StoredCheckIn = z.output<typeof storedCheckInSchema>

@@ -14,6 +14,7 @@ import type { Migration } from './migration'
  *   the monitor state last evaluated (`ok`, `error`, `missed`). Evaluation compares them with
  *   the row and moves them on in the same statement, so it is idempotent whatever retries.
  * - `alert_rule_subjects` holds when a rule last fired for one issue or monitor: its quiet period.
+ * - `alert_spike_counts` counts the arrivals of issues per minute for spike rules.
  *
  * Existing issues and monitors count as evaluated, so an upgrade alerts nobody about the past.
  * The missed-deadline scan reads `monitors` whole: a project has a few of them, not millions
@@ -71,6 +72,20 @@ create table alert_rule_subjects (
   primary key (rule_id, subject_id)
 );
 
+-- Spike rules count an issue's arrivals per minute of received_at, environment and level ('' for
+-- none), written only for issues of projects with a spike rule: a rule's check sums at most
+-- window / 60 + 1 rows per (environment, level), whatever the storm. Rows older than the longest
+-- window (a day) are deleted as their issue is seen again.
+create table alert_spike_counts (
+  issue_id uuid not null references issues (id) on delete cascade,
+  minute timestamptz not null,
+  environment text not null,
+  level text not null,
+  count bigint not null
+);
+create unique index alert_spike_counts_key
+  on alert_spike_counts (issue_id, minute, md5(environment), md5(level));
+
 create table alert_deliveries (
   id uuid primary key,
   project_id uuid not null references projects (id) on delete cascade,
@@ -108,8 +123,9 @@ update issues set alerted_regressions = regression_count where regression_count 
 alter table monitors add column alert_state text check (alert_state in ('ok', 'error', 'missed'));
 update monitors set alert_state = case
   when status = 'error' then 'error'
-  when last_check_in_at + make_interval(secs => expected_interval_seconds
-    + greatest(expected_interval_seconds / 2.0, 30)) < now() then 'missed'
+  -- The deadline passed: written so that a far-future last check-in cannot overflow.
+  when last_check_in_at < now() - make_interval(secs => expected_interval_seconds
+    + greatest(expected_interval_seconds / 2.0, 30)) then 'missed'
   else 'ok' end;
 
 -- A missed deadline is a row of the monitor's history too, written by the scheduler.

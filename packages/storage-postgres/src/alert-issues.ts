@@ -1,0 +1,166 @@
+import { iso, quietPassed, recordFired } from './alert-sql'
+import type { BatchPlan } from './batch-plan'
+
+/** What the rules' filters see of one event of a round (the AlertPayload `event`). */
+interface CandidateEvent {
+  id: string
+  environment: string | null
+  level: string | null
+  release: string | null
+  message: string | null
+}
+
+/** One issue of a round with the events its rules may be matched against. */
+export interface AlertIssueRow {
+  project_id: string
+  hash: string
+  /** The first event of the round per (environment, level), in batch order. */
+  events: CandidateEvent[]
+  /** The round's events per minute of arrival, environment and level (`''` for none). */
+  counts: ArrivalCount[]
+}
+
+/** A round's events of one issue that arrived in one minute with one environment and level. */
+interface ArrivalCount {
+  minute: string
+  environment: string
+  level: string
+  n: number
+}
+
+/**
+ * The input of {@link ALERT_ISSUES}: each issue of the plan with the first event of the round
+ * per (environment, level) in batch order. A rule's filters look at nothing else, so the first
+ * of these that passes them is the first event of the round that does.
+ */
+export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
+  const rows = new Map<
+    string,
+    { row: AlertIssueRow; seen: Set<string>; counts: Map<string, ArrivalCount> }
+  >()
+  plan.events.forEach((event, i) => {
+    const key = plan.eventIssueKeys[i]
+    const issue = key ? plan.issues.get(key) : undefined
+    if (!key || !issue) return
+    let entry = rows.get(key)
+    if (!entry) {
+      const row = { project_id: issue.project_id, hash: issue.hash, events: [], counts: [] }
+      entry = { row, seen: new Set(), counts: new Map() }
+      rows.set(key, entry)
+    }
+    const level = event.level ?? issue.level
+    const minute = new Date(Math.floor(event.received_at.getTime() / 60_000) * 60_000).toISOString()
+    const countKey = JSON.stringify([minute, event.environment ?? '', level])
+    const count = entry.counts.get(countKey)
+    if (count) count.n += 1
+    else {
+      const arrival = { minute, environment: event.environment ?? '', level, n: 1 }
+      entry.counts.set(countKey, arrival)
+      entry.row.counts.push(arrival)
+    }
+    const filterKey = JSON.stringify([event.environment, level])
+    if (entry.seen.has(filterKey)) return
+    entry.seen.add(filterKey)
+    entry.row.events.push({
+      id: event.id,
+      environment: event.environment,
+      level,
+      release: event.release,
+      message: event.message,
+    })
+  })
+  return [...rows.values()].map((e) => e.row)
+}
+
+/** The arrival counts of a round (`counts` of {@link AlertIssueRow}) as rows. */
+const ARRIVALS = (counts: string) =>
+  `jsonb_to_recordset(${counts}) as c(minute timestamptz, environment text, level text, n bigint)`
+
+/**
+ * Spike rule `m`'s count for issue `m.subject_id`: the arrivals passing its filters in the
+ * minutes its window overlaps — stored ones (`alert_spike_counts`) plus the round's own, which
+ * this statement's snapshot does not show yet.
+ */
+const spikeCount = (m: string) => {
+  const since = `now() - make_interval(secs => ${m}.window_seconds + 60)`
+  const filters = (t: string) => `(${m}.environment is null or ${t}.environment = ${m}.environment)
+       and (${m}.level is null or ${t}.level = ${m}.level)`
+  return /* sql */ `(select coalesce(sum(n), 0)::int from (
+    select b.count as n from alert_spike_counts b
+     where b.issue_id = ${m}.subject_id and b.minute > ${since} and ${filters('b')}
+    union all
+    select c.n from ${ARRIVALS(`${m}.counts`)} where c.minute > ${since} and ${filters('c')}) x)`
+}
+
+/**
+ * Evaluates the issue rules (`new_issue`, `regression`, `spike`) of a round's issues, after the
+ * round's issues and events are written (same transaction): an issue not yet `alerted` was
+ * opened, one whose `regression_count` passed `alerted_regressions` was reopened; both marks
+ * move on in this statement, so a round run again records nothing twice. Each rule fires with
+ * the first event of the round that passes its filters (none: it does not fire), unless its
+ * quiet period for the issue holds. A project with a spike rule counts its issues' arrivals per
+ * minute (`alert_spike_counts`, in this statement); a spike rule fires when more than
+ * `threshold` of them (passing its filters) arrived in the minutes its `window_seconds`
+ * overlaps: a sum of at most window / 60 + 1 rows per environment and level, whatever the storm.
+ * Issues that were neither opened nor reopened take part only when their project has a spike
+ * rule, so a round of a project without rules costs two index probes per issue.
+ */
+export const ALERT_ISSUES = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(
+    project_id uuid, hash text, events jsonb, counts jsonb)
+), candidate as (
+  select i.id as subject_id, i.project_id, i.regression_count, input.events, input.counts,
+    not i.alerted as opened, i.regression_count > i.alerted_regressions as reopened,
+    exists (select 1 from alert_rules r where r.project_id = i.project_id
+      and r.trigger = 'spike') as spiky,
+    jsonb_build_object('id', i.id, 'title', i.title, 'level', i.level, 'status', i.status,
+      'count', i.count, 'first_seen_at', ${iso('i.first_seen_at')},
+      'last_seen_at', ${iso('i.last_seen_at')}, 'last_release', i.last_release,
+      'regression_count', i.regression_count) as issue
+  from input join issues i on i.project_id = input.project_id and i.hash = input.hash
+), subject as (
+  select * from candidate where opened or reopened or spiky
+), marked as (
+  update issues i set alerted = true, alerted_regressions = s.regression_count
+    from subject s where i.id = s.subject_id and (s.opened or s.reopened)
+), counted_arrivals as (
+  insert into alert_spike_counts as b (issue_id, minute, environment, level, count)
+  select s.subject_id, c.minute, c.environment, c.level, c.n
+    from subject s cross join lateral ${ARRIVALS('s.counts')}
+   -- Older arrivals (a round far behind) count for no window, and their minutes may be
+   -- expiring below: never write a row this statement deletes.
+   where s.spiky and c.minute > now() - interval '1 day 1 minute'
+   order by 1, 2, 3, 4
+  on conflict (issue_id, minute, md5(environment), md5(level))
+    do update set count = b.count + excluded.count
+), expired_arrivals as (
+  delete from alert_spike_counts b using subject s
+   where s.spiky and b.issue_id = s.subject_id and b.minute < now() - interval '1 day 2 minutes'
+), matched as (
+  select r.id as rule_id, r.name as rule_name, r.trigger, r.quiet_seconds, r.threshold,
+    r.window_seconds, r.environment, r.level, s.project_id, s.subject_id, s.issue, s.counts,
+    ev.event
+  from subject s
+  join alert_rules r on r.project_id = s.project_id
+   and ((r.trigger = 'new_issue' and s.opened) or (r.trigger = 'regression' and s.reopened)
+     or r.trigger = 'spike')
+  cross join lateral (
+    select e.v as event from jsonb_array_elements(s.events) with ordinality e(v, n)
+     where (r.environment is null or e.v ->> 'environment' = r.environment)
+       and (r.level is null or e.v ->> 'level' = r.level)
+     order by e.n limit 1) ev
+  where ${quietPassed('r', 's.subject_id', 'now()')}
+), counted as (
+  select m.*, case when m.trigger = 'spike' then ${spikeCount('m')} end as spike_count
+  from matched m
+), fired as (
+  select rule_id, rule_name, trigger, quiet_seconds, project_id, subject_id,
+    jsonb_build_object('issue', issue, 'event', event) || case when trigger = 'spike'
+      then jsonb_build_object('spike', jsonb_build_object(
+        'count', spike_count,
+        'threshold', threshold, 'window_seconds', window_seconds))
+      else '{}'::jsonb end as payload
+  from counted where trigger <> 'spike' or spike_count > threshold
+)${recordFired('now()')}
+select count(*)::int as recorded from recorded`

@@ -1,0 +1,207 @@
+import type { WriteOp } from '@tis/ingest'
+import { expect, it } from 'vitest'
+import { addChannel, addRule, deliveries, triggerCounts } from './store-alert-fixtures'
+import { at, eventOp, seedProject, uniqueHash } from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+const iso = (d: Date) => d.toISOString()
+
+/** An error event of issue `hash` with an environment and a level. */
+const errorOp = (projectId: string, hash: string, s: number, fields: Record<string, string> = {}) =>
+  eventOp(projectId, {
+    issue: { hash, title: `TypeError ${hash.slice(0, 8)}` },
+    occurredAt: at(s),
+    event: { environment: 'production', level: 'error', ...fields },
+  })
+
+/** Issue triggers: new_issue, regression, spike, filters, projects kept apart. */
+export function describeAlertIssueContract(h: () => StoreHarness) {
+  it('records one pending delivery per channel of a rule for a new issue, with its snapshot', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const hooks = await addChannel(probe, projectId, 'a hooks', 'webhook')
+    const slack = await addChannel(probe, projectId, 'b slack', 'slack')
+    const ruleId = await addRule(probe, projectId, {
+      trigger: 'new_issue',
+      name: 'new errors',
+      channelIds: [hooks, slack],
+    })
+    const hash = uniqueHash()
+    const first = errorOp(projectId, hash, 1, { release: '1.2.0', message: 'x is undefined' })
+    await store.writeBatch([first, errorOp(projectId, hash, 2, { environment: 'staging' })])
+    const issue = (await probe.issue(projectId, hash))!
+    const recorded = await deliveries(probe, projectId)
+    const common = {
+      trigger: 'new_issue',
+      ruleId,
+      ruleName: 'new errors',
+      subjectId: issue.id,
+      status: 'pending',
+      attempts: 0,
+      due: true,
+      payload: {
+        issue: {
+          id: issue.id,
+          title: issue.title,
+          level: 'error',
+          status: 'unresolved',
+          count: 2,
+          first_seen_at: iso(at(1)),
+          last_seen_at: iso(at(2)),
+          last_release: '1.2.0',
+          regression_count: 0,
+        },
+        event: {
+          id: first.id,
+          environment: 'production',
+          level: 'error',
+          release: '1.2.0',
+          message: 'x is undefined',
+        },
+      },
+    }
+    expect(recorded).toEqual([
+      { ...common, channelId: hooks, channelName: 'a hooks', channelType: 'webhook' },
+      { ...common, channelId: slack, channelName: 'b slack', channelType: 'slack' },
+    ])
+    await store.writeBatch([errorOp(projectId, hash, 3)])
+    expect(await deliveries(probe, projectId)).toHaveLength(2)
+  })
+
+  it('storm: 10,000 events of one new issue → one new_issue, one spike per quiet period', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    await addRule(probe, projectId, { trigger: 'new_issue', channelIds })
+    await addRule(probe, projectId, {
+      trigger: 'spike',
+      channelIds,
+      threshold: 100,
+      windowSeconds: 600,
+      quietSeconds: 3600,
+    })
+    const hash = uniqueHash()
+    const now = Date.now()
+    for (let round = 0; round < 5; round++) {
+      const ops = Array.from({ length: 2000 }, (_, i) =>
+        eventOp(projectId, {
+          issue: { hash },
+          occurredAt: new Date(now + round * 2000 + i),
+        }),
+      )
+      await store.writeBatch(ops)
+    }
+    expect((await probe.issue(projectId, hash))?.count).toBe(10_000)
+    expect(await triggerCounts(probe, projectId)).toEqual({ new_issue: 1, spike: 1 })
+    const spike = (await deliveries(probe, projectId)).find((d) => d.trigger === 'spike')
+    // The first round fired it (the batch, or up to 1,000 log entries): its payload counts the
+    // events of the window then, not just threshold + 1.
+    expect(spike?.payload.spike).toEqual({
+      count: expect.any(Number),
+      threshold: 100,
+      window_seconds: 600,
+    })
+    expect([1000, 2000]).toContain(spike?.payload.spike?.count)
+  }, 120_000)
+
+  it('fires a spike only past the threshold of events arrived in the window', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    await addRule(probe, projectId, {
+      trigger: 'spike',
+      channelIds,
+      threshold: 3,
+      windowSeconds: 60,
+    })
+    const hash = uniqueHash()
+    const recent = (ms: number) =>
+      eventOp(projectId, { issue: { hash }, occurredAt: new Date(Date.now() - ms) })
+    // Old arrivals (received long ago) do not count, however many.
+    const old = Array.from({ length: 5 }, (_, i) => errorOp(projectId, hash, i))
+    await store.writeBatch(old)
+    await store.writeBatch([recent(1000), recent(500), recent(0)])
+    expect(await triggerCounts(probe, projectId)).toEqual({})
+    await store.writeBatch([recent(0)])
+    expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
+    // No quiet period: every round over the threshold fires again.
+    await store.writeBatch([recent(0)])
+    expect(await triggerCounts(probe, projectId)).toEqual({ spike: 2 })
+  })
+
+  it('records one regression per reopening of a resolved issue', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    await addRule(probe, projectId, { trigger: 'regression', channelIds })
+    const hash = uniqueHash()
+    await store.writeBatch([errorOp(projectId, hash, 1)])
+    const { id } = (await probe.issue(projectId, hash))!
+    await store.setIssueStatus(projectId, id, 'resolved')
+    const reopening = errorOp(projectId, hash, 2, { release: '2.0.0' })
+    await store.writeBatch([reopening, errorOp(projectId, hash, 3)])
+    await store.writeBatch([errorOp(projectId, hash, 4)])
+    let recorded = await deliveries(probe, projectId)
+    expect(recorded.map((d) => d.trigger)).toEqual(['regression'])
+    expect(recorded[0]?.payload).toMatchObject({
+      issue: { id, status: 'unresolved', regression_count: 1, count: 3 },
+      event: { id: reopening.id, release: '2.0.0' },
+    })
+    await store.setIssueStatus(projectId, id, 'resolved')
+    await store.writeBatch([errorOp(projectId, hash, 5)])
+    recorded = await deliveries(probe, projectId)
+    expect(recorded.map((d) => d.payload.issue?.regression_count)).toEqual([1, 2])
+  })
+
+  it('checks environment and level against the first event of the round that passes them', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    const fatalProd = await addRule(probe, projectId, {
+      trigger: 'new_issue',
+      channelIds,
+      environment: 'production',
+      level: 'fatal',
+    })
+    const staging = await addRule(probe, projectId, {
+      trigger: 'new_issue',
+      channelIds,
+      environment: 'staging',
+    })
+    await addRule(probe, projectId, { trigger: 'new_issue', channelIds, environment: 'qa' })
+    const hash = uniqueHash()
+    const ops: WriteOp[] = [
+      errorOp(projectId, hash, 1, { environment: 'staging' }),
+      errorOp(projectId, hash, 2, { environment: 'production', level: 'error' }),
+      errorOp(projectId, hash, 3, { environment: 'production', level: 'fatal' }),
+      errorOp(projectId, hash, 4, { environment: 'staging' }),
+    ]
+    await store.writeBatch(ops)
+    const fired = new Map((await deliveries(probe, projectId)).map((d) => [d.ruleId, d]))
+    expect(fired.size).toBe(2)
+    expect(fired.get(fatalProd)?.payload.event?.id).toBe(ops[2]!.id)
+    expect(fired.get(staging)?.payload.event?.id).toBe(ops[0]!.id)
+    // The issue is no longer new: a later qa event does not fire the qa rule.
+    await store.writeBatch([errorOp(projectId, hash, 5, { environment: 'qa' })])
+    expect(await deliveries(probe, projectId)).toHaveLength(2)
+  })
+
+  it("never fires another project's rules", async () => {
+    const { store, probe } = h()
+    const mine = await seedProject(store)
+    const other = await seedProject(store)
+    const channelIds = [await addChannel(probe, other.projectId, 'hooks')]
+    for (const trigger of ['new_issue', 'regression', 'spike']) {
+      await addRule(probe, other.projectId, {
+        trigger,
+        channelIds,
+        threshold: 0,
+        windowSeconds: 600,
+      })
+    }
+    const hash = uniqueHash()
+    await store.writeBatch([eventOp(mine.projectId, { issue: { hash }, occurredAt: new Date() })])
+    expect(await deliveries(probe, other.projectId)).toEqual([])
+    expect(await deliveries(probe, mine.projectId)).toEqual([])
+  })
+}
