@@ -52,6 +52,13 @@ export async function measurePostgres(
       ['1 fingerprint', {}, { groups: 1 }],
       [`${FINGERPRINTS.toLocaleString('en-US')} fingerprints`, {}, { groups: FINGERPRINTS }],
       ['1 fingerprint, rate limiting off', { SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none' }, {}],
+      // Issue 21: ten alert rules of every trigger on a webhook, against the runs above.
+      ['1 fingerprint, ten alert rules', {}, { alertRules: true }],
+      [
+        `${FINGERPRINTS.toLocaleString('en-US')} fingerprints, ten alert rules`,
+        {},
+        { groups: FINGERPRINTS, alertRules: true },
+      ],
     ] as const
     const runs: Record<string, TisRun[]> = {}
     for (let round = 1; round <= 2; round++) {
@@ -72,7 +79,8 @@ export async function measurePostgres(
       }
     }
     const total = (plan: string) => (runs[plan] ?? []).reduce((n, r) => n + r.row['req/s'], 0)
-    const [one, many, off] = plans.map(([plan]) => total(plan))
+    const [one, many, off, oneRules, manyRules] = plans.map(([plan]) => total(plan))
+    const catchUp = (plan: string) => (runs[plan] ?? []).reduce((n, r) => n + r.catchUpMs, 0)
     const best = [...(runs[plans[0][0]] ?? [])].sort(
       (a, b) => b.result.requests.average - a.result.requests.average,
     )[0]!
@@ -116,6 +124,21 @@ export async function measurePostgres(
         baselineValue: off ?? 0,
       },
       {
+        what: 'ingest with ten alert rules vs none, 1 fingerprint, PostgreSQL',
+        value: oneRules ?? 0,
+        unit: 'req/s (2 runs)',
+        baseline: 'no rules',
+        baselineValue: one ?? 0,
+      },
+      {
+        what: `ingest with ten alert rules vs none, ${FINGERPRINTS.toLocaleString('en-US')} fingerprints, PostgreSQL`,
+        value: manyRules ?? 0,
+        unit: 'req/s (2 runs)',
+        baseline: 'no rules',
+        baselineValue: many ?? 0,
+        note: `projection catch-up after the load: ${Math.round(catchUp(plans[4][0]))} ms with rules, ${Math.round(catchUp(plans[1][0]))} ms without (2 runs)`,
+      },
+      {
         what: 'server peak RSS, tis on PostgreSQL under load',
         value: Math.max(
           ...Object.values(runs)
@@ -130,6 +153,7 @@ export async function measurePostgres(
     summary.push(
       `rate limiting on/off on PostgreSQL (sum of two alternating runs each): ${one} / ${off} req/s = ${(((one ?? 0) / (off ?? 1)) * 100).toFixed(1)}%`,
       `${FINGERPRINTS} fingerprints / 1 fingerprint: ${many} / ${one} req/s = ${(((many ?? 0) / (one ?? 1)) * 100).toFixed(1)}%`,
+      `ten alert rules / none (sum of two alternating runs each): 1 fingerprint ${oneRules} / ${one} req/s = ${(((oneRules ?? 0) / (one ?? 1)) * 100).toFixed(1)}%, ${FINGERPRINTS} fingerprints ${manyRules} / ${many} req/s = ${(((manyRules ?? 0) / (many ?? 1)) * 100).toFixed(1)}%`,
     )
     await sql.end()
   } finally {

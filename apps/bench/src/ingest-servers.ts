@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type autocannon from 'autocannon'
+import { createAlertRules, startAlertSink } from './alert-rules'
 import { type LoadOptions, load, meters } from './ingest-load'
 import { type Row, row } from './ingest-report'
 import { createProjectWithKey } from './management-client'
@@ -47,12 +48,15 @@ export async function measureTis(
   env: Record<string, string>,
   countRows: (projectId: string, server: RunningServer) => Promise<number>,
   baseline: number,
-  options: LoadOptions = {},
+  options: LoadOptions & { readonly alertRules?: boolean } = {},
   postgresPids: (() => number[]) | null = null,
 ): Promise<TisRun> {
-  const server = await startNode([SERVER_MAIN], { ...serverEnv, ...env })
+  const sink = options.alertRules ? await startAlertSink() : null
+  const alertEnv = sink ? { SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' } : {}
+  const server = await startNode([SERVER_MAIN], { ...serverEnv, ...alertEnv, ...env })
   try {
     const { token, projectId } = await createProjectWithKey(server.url, ADMIN_TOKEN)
+    if (sink) await createAlertRules(server.url, ADMIN_TOKEN, projectId, sink.url)
     const result = await load(
       server.url,
       { authorization: `Bearer ${token}` },
@@ -71,6 +75,7 @@ export async function measureTis(
     }
   } finally {
     await server.stop()
+    await sink?.close()
   }
 }
 
