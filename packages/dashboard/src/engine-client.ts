@@ -1,5 +1,6 @@
 import type {
   AccountApi,
+  AlertsApi,
   EngineResponse,
   ManagementApi,
   ManagementOperation,
@@ -16,6 +17,8 @@ export interface DashboardEngine {
   readonly sourceSettings: SourceSettingsApi
   /** Sessions (sign-in, the cookie's session, sign-out) and the account page's operations. */
   readonly account: AccountApi
+  /** A project's alert channels, rules, delivery log and test messages (the settings page). */
+  readonly alerts: AlertsApi
 }
 
 /** What one engine call takes besides the signed-in user. */

@@ -14,6 +14,9 @@ export type SectionId =
   | 'mobile-tokens'
   | 'rate-limits'
   | 'source'
+  | 'alert-channels'
+  | 'alert-rules'
+  | 'alert-deliveries'
 
 /** What a settings page shows besides the project's data. */
 export interface Outcome {
@@ -25,6 +28,8 @@ export interface Outcome {
   readonly typed?: Readonly<Record<string, string>>
   /** A newly created API key's token: shown once, never again. */
   readonly token?: string
+  /** A newly created webhook channel's signing secret: shown once, never again. */
+  readonly secret?: string
   readonly status?: number
 }
 
