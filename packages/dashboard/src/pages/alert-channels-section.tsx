@@ -6,6 +6,7 @@ import {
   PostButton,
   type SectionContext,
   SectionMessages,
+  SelectField,
   typedValue,
   When,
 } from './settings-section-parts'
@@ -93,20 +94,19 @@ export function AlertChannelsSection(props: {
           Name
           <input id="channel-name" name="name" maxlength={200} required value={typed('name')} />
         </label>
-        <label for="channel-type">
-          Type
-          <select id="channel-type" name="type">
-            {ALERT_CHANNEL_TYPES.map((t) => (
-              <option selected={t === typed('type')}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          id="channel-type"
+          name="type"
+          label="Type"
+          options={ALERT_CHANNEL_TYPES}
+          current={typed('type')}
+        />
         <label for="channel-url">
           URL (webhook, Slack)
           <input id="channel-url" name="url" type="url" value={typed('url')} />
         </label>
         <label for="channel-to">
-          Recipients (email, comma-separated)
+          Recipients (addresses, comma-separated)
           <input id="channel-to" name="to" value={typed('to')} />
         </label>
         <button type="submit">Add channel</button>

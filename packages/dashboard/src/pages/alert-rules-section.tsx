@@ -6,6 +6,7 @@ import {
   PostButton,
   type SectionContext,
   SectionMessages,
+  SelectField,
   typedValue,
 } from './settings-section-parts'
 
@@ -82,14 +83,13 @@ export function AlertRulesSection(props: {
         <form class="filters" method="post" action={`${ctx.path}/alert-rules#alert-rules`}>
           <CsrfField csrf={ctx.csrf} />
           {input('name', 'Name', { maxlength: 200, required: true })}
-          <label for="rule-trigger">
-            Trigger
-            <select id="rule-trigger" name="trigger">
-              {ALERT_TRIGGERS.map((t) => (
-                <option selected={t === typed('trigger')}>{t}</option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            id="rule-trigger"
+            name="trigger"
+            label="Trigger"
+            options={ALERT_TRIGGERS}
+            current={typed('trigger')}
+          />
           <fieldset>
             <legend>Channels</legend>
             {channels.map((ch) => (
@@ -105,15 +105,14 @@ export function AlertRulesSection(props: {
             ))}
           </fieldset>
           {input('environment', 'Environment (optional)')}
-          <label for="rule-level">
-            Level (issue triggers)
-            <select id="rule-level" name="level">
-              <option value="">any</option>
-              {ALERT_LEVELS.map((l) => (
-                <option selected={l === typed('level')}>{l}</option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            id="rule-level"
+            name="level"
+            label="Level (issue triggers)"
+            options={ALERT_LEVELS}
+            current={typed('level')}
+            blank="any"
+          />
           {input('threshold', 'Threshold (spike)', { inputmode: 'numeric' })}
           {input('window_seconds', 'Window, seconds (spike)', { inputmode: 'numeric' })}
           {input('quiet_seconds', 'Quiet period, seconds', { inputmode: 'numeric' })}

@@ -72,6 +72,31 @@ export function SectionMessages(props: { ctx: SectionContext; section: SectionId
   )
 }
 
+/**
+ * A labelled `<select>` whose label is its own text only (a `<label>` wrapping a select would take
+ * in every option's text as well); `blank` adds an empty first choice with that text.
+ */
+export function SelectField(props: {
+  id: string
+  name: string
+  label: string
+  options: readonly string[]
+  current: string
+  blank?: string
+}): Html {
+  return (
+    <span class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name}>
+        {props.blank !== undefined && <option value="">{props.blank}</option>}
+        {props.options.map((o) => (
+          <option selected={o === props.current}>{o}</option>
+        ))}
+      </select>
+    </span>
+  )
+}
+
 /** A `<time>` relative to the section's clock. */
 export const When = ({ iso, now }: { iso: string; now: Date }) => (
   <Time iso={iso} text={relativeTime(iso, now)} />
