@@ -1,19 +1,11 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type {
-  AlertChannelList,
-  AlertDeliveryPage,
-  AlertRuleList,
-  Member as MemberJson,
-  SourceSettings as SourceSettingsJson,
-} from '@tis/schema'
+import type { Member as MemberJson, SourceSettings as SourceSettingsJson } from '@tis/schema'
 import type { DashboardContext, Deps } from '../context'
 import { ok } from '../engine-client'
 import { loadProject, renderPage } from '../render'
-import { AlertChannelsSection } from './alert-channels-section'
-import { AlertDeliveriesSection, DELIVERY_LOG_SIZE } from './alert-deliveries-section'
-import { AlertRulesSection } from './alert-rules-section'
+import { AlertsSections, loadAlerts } from './alerts-sections'
 import { type ApiKeyJson, ApiKeysSection } from './api-keys-section'
 import { MembersSection } from './members-section'
 import { type MobileTokenJson, MobileTokensSection } from './mobile-tokens-section'
@@ -32,27 +24,19 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const m = deps.engine.management
   const params = { id: project.id }
   const alerts = deps.engine.alerts
-  const [keys, mobile, limits, people, source, channels, rules, log] = await Promise.all([
+  const [keys, mobile, limits, people, source, alertsData] = await Promise.all([
     session.call(m.listApiKeys, { params }),
     session.call(m.listMobileTokens, { params }),
     session.call(m.getRateLimits, { params }),
     session.call(m.listMembers, { params }),
     session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
-    session.call(alerts.listAlertChannels, { params }),
-    session.call(alerts.listAlertRules, { params }),
-    session.call(alerts.listAlertDeliveries, {
-      params,
-      query: { limit: String(DELIVERY_LOG_SIZE) },
-    }),
+    alerts ? loadAlerts(session, alerts, params) : null,
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
   const { rate_limit } = ok<{ rate_limit: RateLimitJson }>(limits)
   const { members } = ok<{ members: MemberJson[] }>(people)
   const { source_settings } = ok<{ source_settings: SourceSettingsJson }>(source)
-  const { alert_channels } = ok<AlertChannelList>(channels)
-  const { alert_rules } = ok<AlertRuleList>(rules)
-  const { alert_deliveries } = ok<AlertDeliveryPage>(log)
   // Owners and administrators archive, restore and add members; the API refuses others (403).
   const manages =
     session.admin ||
@@ -83,9 +67,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
         <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
         <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
-        <AlertChannelsSection ctx={ctx} channels={alert_channels} />
-        <AlertRulesSection ctx={ctx} rules={alert_rules} channels={alert_channels} />
-        <AlertDeliveriesSection ctx={ctx} deliveries={alert_deliveries} />
+        {alertsData && <AlertsSections ctx={ctx} data={alertsData} />}
       </>
     ),
   })
