@@ -25,7 +25,8 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .s-missed,.s-ignored,.s-warn,.s-warning{color:#6c4400;background:#fff8c5}
 form.inline{display:inline}
 form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end;margin:.5em 0 1em}
-form.filters label,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}
+form.filters label,form.filters .field,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}
+form.filters fieldset label{flex-direction:row;gap:4px;align-items:center}
 form.stack{display:flex;flex-direction:column;gap:10px;max-width:420px}
 input,select,button{font:inherit;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:#fff;color:var(--fg)}
 button{cursor:pointer;background:var(--soft)}

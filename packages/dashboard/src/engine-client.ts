@@ -1,5 +1,6 @@
 import type {
   AccountApi,
+  AlertsApi,
   EngineResponse,
   ManagementApi,
   ManagementOperation,
@@ -8,7 +9,10 @@ import type {
   UserRecord,
 } from '@tis/ingest'
 
-/** The engine facades the dashboard calls: `IngestEngine` satisfies it. */
+/**
+ * The engine facades the dashboard calls: `IngestEngine` satisfies it, and the server's engine,
+ * which adds `alerts`.
+ */
 export interface DashboardEngine {
   readonly management: ManagementApi
   readonly reads: ReadApi
@@ -16,6 +20,11 @@ export interface DashboardEngine {
   readonly sourceSettings: SourceSettingsApi
   /** Sessions (sign-in, the cookie's session, sign-out) and the account page's operations. */
   readonly account: AccountApi
+  /**
+   * A project's alert channels, rules, delivery log and test messages (the settings page). Without
+   * it (an `IngestEngine` alone: the server composes alerts beside it) the page has no alerts.
+   */
+  readonly alerts?: AlertsApi
 }
 
 /** What one engine call takes besides the signed-in user. */

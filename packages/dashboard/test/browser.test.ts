@@ -356,6 +356,30 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     )
   })
 
+  it('adds an alert channel (its secret shown once) and a rule, and logs a test message', async () => {
+    const own = await createApi(harness.url).createProject()
+    await page.goto(`${harness.url}/projects/${own.id}/settings`)
+    await page.locator('#channel-name').fill('ops hook')
+    await page.locator('#channel-url').fill('https://203.0.113.10/hook')
+    await page.getByRole('button', { name: 'Add channel' }).click()
+    const secret = (await page.locator('#new-secret-value').textContent())!.trim()
+    expect(secret).toMatch(/^[0-9a-f]{64}$/)
+    await check('settings-alerts-secret')
+    await page.locator('#rule-name').fill('new issues')
+    await page.getByRole('checkbox', { name: 'ops hook' }).check()
+    await page.getByRole('button', { name: 'Add rule' }).click()
+    await page.getByText('The rule was created.').waitFor()
+    expect(await page.locator('main').textContent()).not.toContain(secret)
+    await page.getByRole('button', { name: 'Send test to ops hook' }).click()
+    await page.getByText('Test message queued').waitFor()
+    // Deleting the channel fails its pending test, so nothing is sent to the TEST-NET address.
+    await page.getByRole('button', { name: 'Delete ops hook' }).click()
+    await page.getByText('The channel was deleted.').waitFor()
+    const log = page.getByRole('table', { name: 'Alert deliveries' })
+    expect(await log.getByRole('row').count()).toBe(2)
+    await check('settings-alerts')
+  })
+
   it('sets a GitHub token in settings and shows source excerpts on the issue page', async () => {
     const api = createApi(harness.url)
     const project = await api.projectWithKey()
@@ -453,6 +477,8 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'projects',
         'performance-one',
         'settings',
+        'settings-alerts',
+        'settings-alerts-secret',
         'settings-archived',
         'settings-mobile',
         'settings-new-key',

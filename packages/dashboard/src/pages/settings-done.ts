@@ -12,6 +12,11 @@ export const DONE = {
   'mobile-token-revoked': ['mobile-tokens', 'The mobile token was revoked.'],
   'limits-saved': ['rate-limits', 'The rate limits were saved.'],
   'source-saved': ['source', 'The source code settings were saved.'],
+  'channel-created': ['alert-channels', 'The channel was created.'],
+  'channel-deleted': ['alert-channels', 'The channel was deleted.'],
+  'channel-tested': ['alert-channels', 'Test message queued: see the delivery log below.'],
+  'rule-created': ['alert-rules', 'The rule was created.'],
+  'rule-deleted': ['alert-rules', 'The rule was deleted.'],
 } as const satisfies Record<string, readonly [SectionId, string]>
 /** The notice of one form's success. */
 export type Done = keyof typeof DONE

@@ -5,6 +5,7 @@ import type { Member as MemberJson, SourceSettings as SourceSettingsJson } from 
 import type { DashboardContext, Deps } from '../context'
 import { ok } from '../engine-client'
 import { loadProject, renderPage } from '../render'
+import { AlertsSections, loadAlerts } from './alerts-sections'
 import { type ApiKeyJson, ApiKeysSection } from './api-keys-section'
 import { MembersSection } from './members-section'
 import { type MobileTokenJson, MobileTokensSection } from './mobile-tokens-section'
@@ -14,20 +15,22 @@ import type { Outcome, SectionContext } from './settings-section-parts'
 import { SourceSettingsSection } from './source-settings'
 
 /**
- * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits and
- * source settings, with `outcome` (a form's notice or refusal) shown in its section.
+ * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits,
+ * source settings and alerts (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its section.
  */
 export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const session = c.get('session')
   const project = await loadProject(c, deps)
   const m = deps.engine.management
   const params = { id: project.id }
-  const [keys, mobile, limits, people, source] = await Promise.all([
+  const alerts = deps.engine.alerts
+  const [keys, mobile, limits, people, source, alertsData] = await Promise.all([
     session.call(m.listApiKeys, { params }),
     session.call(m.listMobileTokens, { params }),
     session.call(m.getRateLimits, { params }),
     session.call(m.listMembers, { params }),
     session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
+    alerts ? loadAlerts(session, alerts, params) : null,
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
@@ -64,6 +67,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
         <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
         <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
+        {alertsData && <AlertsSections ctx={ctx} data={alertsData} />}
       </>
     ),
   })

@@ -14,6 +14,9 @@ export type SectionId =
   | 'mobile-tokens'
   | 'rate-limits'
   | 'source'
+  | 'alert-channels'
+  | 'alert-rules'
+  | 'alert-deliveries'
 
 /** What a settings page shows besides the project's data. */
 export interface Outcome {
@@ -25,6 +28,8 @@ export interface Outcome {
   readonly typed?: Readonly<Record<string, string>>
   /** A newly created API key's token: shown once, never again. */
   readonly token?: string
+  /** A newly created webhook channel's signing secret: shown once, never again. */
+  readonly secret?: string
   readonly status?: number
 }
 
@@ -64,6 +69,31 @@ export function SectionMessages(props: { ctx: SectionContext; section: SectionId
         </p>
       )}
     </>
+  )
+}
+
+/**
+ * A labelled `<select>` whose label is its own text only (a `<label>` wrapping a select would take
+ * in every option's text as well); `blank` adds an empty first choice with that text.
+ */
+export function SelectField(props: {
+  id: string
+  name: string
+  label: string
+  options: readonly string[]
+  current: string
+  blank?: string
+}): Html {
+  return (
+    <span class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name}>
+        {props.blank !== undefined && <option value="">{props.blank}</option>}
+        {props.options.map((o) => (
+          <option selected={o === props.current}>{o}</option>
+        ))}
+      </select>
+    </span>
   )
 }
 
