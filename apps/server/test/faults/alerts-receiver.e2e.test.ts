@@ -15,6 +15,7 @@ import {
   deliveryLog,
   receivedIds,
   sendErrors,
+  settledDeliveryLog,
   sleep,
   startAlertsServer,
   waitUntil,
@@ -60,7 +61,7 @@ describeWithTestDatabase('fault: the alert receiver fails', (baseUrl) => {
     // The first step of the schedule: 10 s × [0.8, 1.2], give or take a 1 s round.
     expect(retriedAt - failedAt).toBeGreaterThanOrEqual(7_000)
     expect(receiver.requests[1]!.body.equals(receiver.requests[0]!.body), 'same body').toBe(true)
-    const log = await deliveryLog(url, projectId)
+    const log = await settledDeliveryLog(url, projectId)
     expect(log).toMatchObject([
       { id: ids[0], trigger: 'new_issue', status: 'delivered', attempts: 2, response_code: 200 },
     ])
@@ -104,7 +105,7 @@ describeWithTestDatabase('fault: the alert receiver fails', (baseUrl) => {
     for (const r of receiver.requests) {
       expect(verify(r.body, r.headers['x-tis-signature'], secret), 'signature').toBe(true)
     }
-    const after = await deliveryLog(url, projectId)
+    const after = await settledDeliveryLog(url, projectId)
     expect(after.map((d) => d.id).sort()).toEqual([...ids].sort())
     expect(after.filter((d) => d.status !== 'delivered' || d.attempts < 2)).toEqual([])
     console.info(

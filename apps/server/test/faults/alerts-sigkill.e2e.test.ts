@@ -9,10 +9,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   alertingProject,
   alertsDatabase,
-  deliveryLog,
   LEASE_SECONDS,
   receivedIds,
   sendErrors,
+  settledDeliveryLog,
   startAlertsServer,
   waitUntil,
 } from './alerts-support'
@@ -72,7 +72,7 @@ describeWithTestDatabase('fault: SIGKILL of the server mid-delivery', (baseUrl) 
       expect(JSON.parse(r.body.toString()).id).toBe(r.headers['x-tis-delivery'])
     }
 
-    const log = await deliveryLog(second.url, projectId)
+    const log = await settledDeliveryLog(second.url, projectId)
     expect(log.map((d) => d.id).sort()).toEqual([...before].sort())
     expect(log.map((d) => [d.status, d.attempts, d.response_code])).toEqual(
       Array.from({ length: ISSUES }, () => ['delivered', 2, 200]),

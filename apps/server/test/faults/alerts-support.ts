@@ -123,6 +123,23 @@ export async function deliveryLog(url: string, projectId: string): Promise<Logge
   return rows
 }
 
+/**
+ * The delivery log once no delivery is `pending`: an attempt is recorded right after the
+ * receiver's answer, so the last request can be at the receiver before its row is `delivered`.
+ */
+export async function settledDeliveryLog(url: string, projectId: string) {
+  let log: LoggedDelivery[] = []
+  await waitUntil(
+    async () => {
+      log = await deliveryLog(url, projectId)
+      return log.every((d) => d.status !== 'pending')
+    },
+    10_000,
+    'every attempt to be recorded',
+  )
+  return log
+}
+
 /** The `X-Tis-Delivery` id of each request the receiver got, in order. */
 export const receivedIds = (receiver: AlertReceiver) =>
   receiver.requests.map((r) => String(r.headers['x-tis-delivery']))

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   alertingProject,
   alertsDatabase,
-  deliveryLog,
   receivedIds,
   sendErrors,
+  settledDeliveryLog,
   sleep,
   startAlertsServer,
   waitUntil,
@@ -64,7 +64,7 @@ describeWithTestDatabase('fault: two server processes on one PostgreSQL', (baseU
     const messages = receiver.requests.map((r) => JSON.parse(r.body.toString()).event.message)
     expect(messages.sort()).toEqual(fingerprints.map((f) => `boom ${f}`).sort())
 
-    const log = await deliveryLog(b.url, projectId)
+    const log = await settledDeliveryLog(b.url, projectId)
     expect(log.map((d) => d.id).sort()).toEqual([...ids].sort())
     expect(log.filter((d) => d.status !== 'delivered' || d.attempts !== 1)).toEqual([])
     expect(a.server.output.stderr + b.server.output.stderr, 'a server wrote to stderr').toBe('')
