@@ -1,6 +1,7 @@
 // Fault: two server processes on one PostgreSQL, both running the alerts worker (claims with
 // FOR UPDATE SKIP LOCKED). Issues opened through both: the receiver gets every notification, and
-// each delivery id exactly once.
+// each delivery id exactly once, also with a receiver slow enough that requests are in flight
+// across the other process's rounds.
 import { type AlertReceiver, startAlertReceiver } from '@tis/test-utils/alert-receiver'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import type { ServerProcess } from '@tis/test-utils/server'
@@ -42,6 +43,9 @@ describeWithTestDatabase('fault: two server processes on one PostgreSQL', (baseU
     const b = await startAlertsServer(db.env, db.dir)
     servers.push(b.server)
     const { projectId, key } = await alertingProject(a.url, receiver)
+    // A slow receiver: every round spans the other process's rounds, rows stay claimed (pending,
+    // leased) while their requests are in flight, and both processes have work to claim.
+    receiver.answer(...Array.from({ length: ISSUES }, () => ({ status: 200, delayMs: 1_500 })))
     const fingerprints = Array.from({ length: ISSUES }, (_, i) => `pair-${i}`)
     await Promise.all([
       sendErrors(
