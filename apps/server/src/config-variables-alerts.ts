@@ -1,12 +1,21 @@
 import { boolean, type ConfigVariable, integer, text } from './config-rules'
 
-/** Alerts (issue 21): where channels may point, and the SMTP server of email channels. */
+/**
+ * Alerts (issue 21): where channels may point, the lease of a claimed delivery, and the SMTP server
+ * of email channels.
+ */
 export const ALERT_VARIABLES = {
   SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: {
     description:
       'Allow webhook and Slack channels whose URL is on loopback, link-local or private addresses (or a name resolving to one). Off by default, so a project owner cannot aim the server at its own network; turn it on for receivers on the same private network.',
     default: 'false',
     schema: boolean,
+  },
+  SERVICE_ALERTS_LEASE_SECONDS: {
+    description:
+      'How long a claimed alert delivery stays reserved for the process sending it. A process killed mid-delivery leaves its deliveries to be sent again (same delivery id) once the lease expires. At least 15, above the 10 s send timeout, so an attempt in flight is never claimed twice.',
+    default: '60',
+    schema: integer(15, 3_600),
   },
   SERVICE_SMTP_HOST: {
     description:

@@ -58,7 +58,7 @@ describe('loadConfig', () => {
         githubToken: undefined,
         githubApiUrl: 'https://api.github.com',
       },
-      alerts: { allowPrivateTargets: false, smtp: null },
+      alerts: { allowPrivateTargets: false, leaseSeconds: 60, smtp: null },
     })
   })
 
@@ -158,6 +158,7 @@ describe('loadConfig', () => {
     const smtp = { SERVICE_SMTP_HOST: 'mail.example.com', SERVICE_SMTP_FROM: 'tis <a@example.com>' }
     expect(load({ ...smtp, SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' }).alerts).toEqual({
       allowPrivateTargets: true,
+      leaseSeconds: 60,
       smtp: {
         host: 'mail.example.com',
         port: 587,
@@ -174,6 +175,13 @@ describe('loadConfig', () => {
     expect(
       load({ ...smtp, SERVICE_SMTP_PORT: '465', SERVICE_SMTP_SECURE: 'false' }).alerts.smtp,
     ).toMatchObject({ secure: false })
+  })
+
+  it('reads the lease of claimed alert deliveries: 15 s at least, above the send timeout', () => {
+    expect(load({ SERVICE_ALERTS_LEASE_SECONDS: '15' }).alerts.leaseSeconds).toBe(15)
+    expect(() => load({ SERVICE_ALERTS_LEASE_SECONDS: '5' })).toThrow(
+      /SERVICE_ALERTS_LEASE_SECONDS must be an integer from 15 to 3600/,
+    )
   })
 
   it('needs SERVICE_SMTP_FROM with a host, and never echoes the SMTP password', () => {

@@ -198,6 +198,7 @@ export async function createServer(
         logger,
         smtp: options.smtp !== undefined ? options.smtp : config.alerts.smtp,
         allowTarget: sendTimeTargetCheck(config),
+        leaseMs: config.alerts.leaseSeconds * 1_000,
         ...(options.now ? { now: options.now } : {}),
         ...(options.alertsIntervalMs === undefined ? {} : { intervalMs: options.alertsIntervalMs }),
       })

@@ -13,8 +13,14 @@ export interface ReceivedRequest {
   readonly body: Buffer
 }
 
-/** How the receiver answers one request: a status (with headers), or never (`'hang'`). */
-export type ReceiverAnswer = number | { status: number; headers?: Record<string, string> } | 'hang'
+/**
+ * How the receiver answers one request: a status (with headers, after `delayMs`), or never
+ * (`'hang'`).
+ */
+export type ReceiverAnswer =
+  | number
+  | { status: number; headers?: Record<string, string>; delayMs?: number }
+  | 'hang'
 
 /** A real HTTP server on a local port that records what alert deliveries post to it. */
 export interface AlertReceiver {
@@ -44,11 +50,17 @@ export async function startAlertReceiver(): Promise<AlertReceiver> {
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body })
       const answer = queue.shift() ?? 200
       if (answer === 'hang') return
-      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer
-      // No keep-alive: a pooled connection the server times out while a later test sends on
-      // it would fail that send at random.
-      res.writeHead(status, { ...headers, Connection: 'close' })
-      res.end(status === 204 ? undefined : 'ok')
+      const {
+        status,
+        headers = {},
+        delayMs = 0,
+      } = typeof answer === 'number' ? { status: answer } : answer
+      setTimeout(() => {
+        // No keep-alive: a pooled connection the server times out while a later test sends on
+        // it would fail that send at random.
+        res.writeHead(status, { ...headers, Connection: 'close' })
+        res.end(status === 204 ? undefined : 'ok')
+      }, delayMs)
     })
   })
   let port = 0
