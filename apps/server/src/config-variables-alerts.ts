@@ -11,6 +11,12 @@ export const ALERT_VARIABLES = {
     default: 'false',
     schema: boolean,
   },
+  SERVICE_ALERTS_WORKER: {
+    description:
+      'Run the alerts worker in this server process: it sends pending alert deliveries and turns passed monitor deadlines into `missed` (every second). Several processes may run it at once (each delivery is claimed by one); at least one must, or nothing is sent. `tis worker` processes never run it.',
+    default: 'true',
+    schema: boolean,
+  },
   SERVICE_ALERTS_LEASE_SECONDS: {
     description:
       'How long a claimed alert delivery stays reserved for the process sending it. A process killed mid-delivery leaves its deliveries to be sent again (same delivery id) once the lease expires. At least 15, above the 10 s send timeout, so an attempt in flight is never claimed twice.',

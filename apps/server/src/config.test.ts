@@ -58,7 +58,7 @@ describe('loadConfig', () => {
         githubToken: undefined,
         githubApiUrl: 'https://api.github.com',
       },
-      alerts: { allowPrivateTargets: false, leaseSeconds: 60, smtp: null },
+      alerts: { allowPrivateTargets: false, worker: true, leaseSeconds: 60, smtp: null },
     })
   })
 
@@ -156,8 +156,14 @@ describe('loadConfig', () => {
 
   it('reads the SMTP settings of email alerts; implicit TLS defaults to port 465', () => {
     const smtp = { SERVICE_SMTP_HOST: 'mail.example.com', SERVICE_SMTP_FROM: 'tis <a@example.com>' }
-    expect(load({ ...smtp, SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' }).alerts).toEqual({
+    const env = {
+      ...smtp,
+      SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true',
+      SERVICE_ALERTS_WORKER: 'false',
+    }
+    expect(load(env).alerts).toEqual({
       allowPrivateTargets: true,
+      worker: false,
       leaseSeconds: 60,
       smtp: {
         host: 'mail.example.com',

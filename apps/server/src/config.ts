@@ -99,9 +99,11 @@ export interface SmtpConfig {
   readonly from: string
 }
 
-/** `SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS`, `SERVICE_ALERTS_LEASE_SECONDS` and `SERVICE_SMTP_*`. */
+/** `SERVICE_ALERTS_*` and `SERVICE_SMTP_*`. */
 export interface AlertsConfig {
   readonly allowPrivateTargets: boolean
+  /** `SERVICE_ALERTS_WORKER`: run the alerts worker (deliveries, missed deadlines) here. */
+  readonly worker: boolean
   /** `SERVICE_ALERTS_LEASE_SECONDS`: how long a claimed delivery is reserved for its sender. */
   readonly leaseSeconds: number
   /** `null` when `SERVICE_SMTP_HOST` is unset: email channels cannot be created. */
@@ -233,6 +235,7 @@ export function loadConfig(
     },
     alerts: {
       allowPrivateTargets: e.SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS,
+      worker: e.SERVICE_ALERTS_WORKER,
       leaseSeconds: e.SERVICE_ALERTS_LEASE_SECONDS,
       smtp: e.SERVICE_SMTP_HOST
         ? {

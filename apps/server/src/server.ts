@@ -192,17 +192,20 @@ export async function createServer(
     ...(options.now ? { now: options.now } : {}),
   })
   projection?.start()
-  const alerts = hasAlertDelivery(store)
-    ? createAlertsRuntime({
-        store,
-        logger,
-        smtp: options.smtp !== undefined ? options.smtp : config.alerts.smtp,
-        allowTarget: sendTimeTargetCheck(config),
-        leaseMs: config.alerts.leaseSeconds * 1_000,
-        ...(options.now ? { now: options.now } : {}),
-        ...(options.alertsIntervalMs === undefined ? {} : { intervalMs: options.alertsIntervalMs }),
-      })
-    : undefined
+  const alerts =
+    config.alerts.worker && hasAlertDelivery(store)
+      ? createAlertsRuntime({
+          store,
+          logger,
+          smtp: options.smtp !== undefined ? options.smtp : config.alerts.smtp,
+          allowTarget: sendTimeTargetCheck(config),
+          leaseMs: config.alerts.leaseSeconds * 1_000,
+          ...(options.now ? { now: options.now } : {}),
+          ...(options.alertsIntervalMs === undefined
+            ? {}
+            : { intervalMs: options.alertsIntervalMs }),
+        })
+      : undefined
   alerts?.start()
   const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const ENV = {
   SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true',
+  SERVICE_ALERTS_WORKER: 'true',
   SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
 }
 const EVENTS = 2_000

@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { createPgliteStore, type PostgresIngestStore } from '@tis/storage-postgres'
 import { insertAlertChannel, insertAlertDelivery } from '@tis/test-utils/alert-fixtures'
 import { type AlertReceiver, startAlertReceiver } from '@tis/test-utils/alert-receiver'
-import { SUITE_ENV } from '@tis/test-utils/server'
+import { ALERTS_TEST_ENV, SUITE_ENV } from '@tis/test-utils/server'
 import { seedProject } from '@tis/test-utils/store-fixtures'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -207,7 +207,7 @@ describe('createServer', () => {
   it('starts the alerts worker with the server and stops it on close', async () => {
     const ids = await seedDeliveries(3)
     // The receiver listens on loopback: a private target, allowed for this server only.
-    const env = { ...SUITE_ENV, SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' }
+    const env = { ...SUITE_ENV, ...ALERTS_TEST_ENV }
     const server = await createServer(loadConfig(env), {
       store,
       logger,

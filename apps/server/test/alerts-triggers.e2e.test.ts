@@ -8,7 +8,13 @@ import {
   loadDocumentedVerifier,
   startAlertReceiver,
 } from '@tis/test-utils/alert-receiver'
-import { ADMIN_TOKEN, createClient, type Harness, startPgliteHarness } from '@tis/test-utils/server'
+import {
+  ADMIN_TOKEN,
+  ALERTS_TEST_ENV,
+  createClient,
+  type Harness,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 let harness: Harness
@@ -19,7 +25,7 @@ beforeAll(async () => {
   receiver = await startAlertReceiver()
   verify = await loadDocumentedVerifier()
   // The receiver listens on loopback: a private target, allowed for this server only.
-  harness = await startPgliteHarness({ SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true' })
+  harness = await startPgliteHarness(ALERTS_TEST_ENV)
 }, 60_000)
 afterAll(async () => {
   await harness?.close()
@@ -148,7 +154,7 @@ it('a monitor that fails, recovers, then stops reporting is notified at each cha
 it('refuses at send time a channel that points inside the network without the setting', async () => {
   // A channel row made before its URL became private (or by hand): the API would refuse it now,
   // and so does the worker, at every attempt, without sending.
-  const guarded = await startPgliteHarness()
+  const guarded = await startPgliteHarness({ SERVICE_ALERTS_WORKER: 'true' })
   try {
     const c = createClient(guarded.url)
     const project = await c.createProject()
@@ -176,3 +182,13 @@ it('refuses at send time a channel that points inside the network without the se
     await guarded.close()
   }
 }, 60_000)
+
+it('runs no alerts worker where SERVICE_ALERTS_WORKER=false', async () => {
+  const quiet = await startPgliteHarness({ SERVICE_ALERTS_WORKER: 'false' })
+  try {
+    expect(quiet.server.alerts).toBeUndefined()
+    expect(harness.server.alerts).toBeDefined()
+  } finally {
+    await quiet.close()
+  }
+})

@@ -16,6 +16,7 @@ describe('alerts on the settings page (PGlite)', () => {
     harness = await startPgliteHarness({
       ...HARNESS_ENV,
       SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true',
+      SERVICE_ALERTS_WORKER: 'true',
     })
     receiver = await startAlertReceiver()
     dashboard = createDashboard({ engine: harness.server.engine })

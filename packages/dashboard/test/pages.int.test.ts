@@ -269,7 +269,9 @@ describe('dashboard pages over the engine (PGlite)', () => {
     const tag = Date.now()
     const slug = `cron <b>${tag}</b>`
     const escapedSlug = `cron &lt;b&gt;${tag}&lt;/b&gt;`
-    const minute = (n: number) => new Date(Date.now() - (120 - n) * 60_000).toISOString()
+    // The newest check-in a minute ago: its deadline (interval 300 s + grace) is ahead, so the
+    // alerts scheduler writes no `missed` row into this history.
+    const minute = (n: number) => new Date(Date.now() - (61 - n) * 60_000).toISOString()
     for (let n = 0; n < 50; n++) {
       const r = await api.ingest('/api/v1/check_ins', key, {
         check_in: { slug, environment: 'production', occurred_at: minute(n), duration_ms: 1500 },

@@ -1,10 +1,9 @@
 import type { AlertConfigStore } from '@tis/ingest'
+import { DELIVERY_COLUMNS, toDeliveryRecord } from './alert-delivery-rows'
 import {
   ALERT_CHANNEL_COLUMNS,
-  ALERT_DELIVERY_COLUMNS,
   ALERT_RULE_COLUMNS,
   toAlertChannel,
-  toAlertDelivery,
   toAlertRule,
 } from './alert-rows'
 import type { SqlExecutor, SqlParam } from './executor'
@@ -129,12 +128,12 @@ export function createAlertConfigQueries(db: SqlExecutor): AlertConfigStore {
         )
       }
       const rows = await db.query(
-        `select ${ALERT_DELIVERY_COLUMNS} from alert_deliveries d
+        `select ${DELIVERY_COLUMNS} from alert_deliveries d
           where ${where.join(' and ')}
           order by d.created_at desc, d.id desc limit $2::integer`,
         params,
       )
-      return rows.map(toAlertDelivery)
+      return rows.map(toDeliveryRecord)
     },
 
     async createTestAlertDelivery(input) {
@@ -146,7 +145,7 @@ export function createAlertConfigQueries(db: SqlExecutor): AlertConfigStore {
          select $1::uuid, c.project_id, null, null, c.id, c.name, c.type, 'test', null,
            $4::text::jsonb, 'pending', 0, $5::timestamptz, $5::timestamptz
            from alert_channels c where c.id = $3::uuid and c.project_id = $2::uuid
-         returning ${ALERT_DELIVERY_COLUMNS}`,
+         returning ${DELIVERY_COLUMNS}`,
         [
           input.id,
           input.projectId,
@@ -155,7 +154,7 @@ export function createAlertConfigQueries(db: SqlExecutor): AlertConfigStore {
           input.createdAt,
         ],
       )
-      return rows[0] ? toAlertDelivery(rows[0]) : null
+      return rows[0] ? toDeliveryRecord(rows[0]) : null
     },
   }
 }

@@ -1,13 +1,11 @@
 import type {
   AlertChannelRecord,
   AlertChannelType,
-  AlertDeliveryRecord,
-  AlertDeliveryStatus,
-  AlertPayload,
   AlertRuleRecord,
   AlertTrigger,
 } from '@tis/ingest'
-import { dateOrNull, type Row, textOrNull } from './executor'
+import { splitRecipients } from './alert-delivery-rows'
+import { type Row, textOrNull } from './executor'
 
 // Column lists and row → record mappers of the alert tables (migration 16). The casts are the
 // trust boundary: the columns are constrained by the migration and written only by this package.
@@ -26,7 +24,7 @@ export function toAlertChannel(row: Row): AlertChannelRecord {
     type: row['type'] as AlertChannelType,
     url: textOrNull(row, 'url'),
     // Stored comma-separated: an address the engine accepts holds no comma.
-    to: to === null ? null : to.split(','),
+    to: splitRecipients(to),
     createdAt: row['created_at'] as Date,
   }
 }
@@ -51,34 +49,5 @@ export function toAlertRule(row: Row): AlertRuleRecord {
     windowSeconds: (row['window_seconds'] as number | null) ?? null,
     quietSeconds: row['quiet_seconds'] as number,
     createdAt: row['created_at'] as Date,
-  }
-}
-
-/** Columns of an {@link AlertDeliveryRecord} (alias `d`). */
-export const ALERT_DELIVERY_COLUMNS = `d.id::text as id, d.project_id::text as project_id,
-  d.rule_id::text as rule_id, d.rule_name, d.channel_id::text as channel_id, d.channel_name,
-  d.channel_type, d.trigger, d.subject_id::text as subject_id, d.payload, d.status, d.attempts,
-  d.next_attempt_at, d.last_error, d.response_code, d.created_at, d.delivered_at`
-
-/** Maps a row selected with {@link ALERT_DELIVERY_COLUMNS}. */
-export function toAlertDelivery(row: Row): AlertDeliveryRecord {
-  return {
-    id: row['id'] as string,
-    projectId: row['project_id'] as string,
-    ruleId: textOrNull(row, 'rule_id'),
-    ruleName: textOrNull(row, 'rule_name'),
-    channelId: textOrNull(row, 'channel_id'),
-    channelName: row['channel_name'] as string,
-    channelType: row['channel_type'] as AlertChannelType,
-    trigger: row['trigger'] as AlertTrigger | 'test',
-    subjectId: textOrNull(row, 'subject_id'),
-    payload: row['payload'] as AlertPayload,
-    status: row['status'] as AlertDeliveryStatus,
-    attempts: row['attempts'] as number,
-    nextAttemptAt: row['next_attempt_at'] as Date,
-    lastError: textOrNull(row, 'last_error'),
-    responseCode: (row['response_code'] as number | null) ?? null,
-    createdAt: row['created_at'] as Date,
-    deliveredAt: dateOrNull(row, 'delivered_at'),
   }
 }

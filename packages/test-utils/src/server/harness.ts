@@ -27,6 +27,16 @@ export const SUITE_ENV = {
   SERVICE_PUBLIC_API_AUTH_FAILURE_RATE_LIMIT_REQUESTS: '5',
   SERVICE_MAX_BODY_BYTES: '65536',
   SERVICE_TRUSTED_PROXIES: '127.0.0.1',
+  // No alerts worker: suites send check-ins dated months ago, whose missed deadlines the
+  // scheduler would write into the histories they read, racing them. Tests of alerts turn it on
+  // (with private targets, for their receivers on loopback): ALERTS_TEST_ENV.
+  SERVICE_ALERTS_WORKER: 'false',
+} as const
+
+/** What a test of alert delivery adds to {@link SUITE_ENV}: the worker, loopback receivers. */
+export const ALERTS_TEST_ENV = {
+  SERVICE_ALERTS_WORKER: 'true',
+  SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true',
 } as const
 
 /** A listening server and direct SQL access to its database. */

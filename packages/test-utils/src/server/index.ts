@@ -19,6 +19,7 @@ export {
 export {
   ADMIN_EMAIL,
   ADMIN_TOKEN,
+  ALERTS_TEST_ENV,
   type Harness,
   SUITE_ENV,
   startPgliteHarness,
