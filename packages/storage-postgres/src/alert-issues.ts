@@ -18,6 +18,8 @@ export interface AlertIssueRow {
   events: CandidateEvent[]
   /** The round's events per minute of arrival, environment and level (`''` for none). */
   counts: ArrivalCount[]
+  /** How many events of the round the issue has. */
+  n: number
 }
 
 /** A round's events of one issue that arrived in one minute with one environment and level. */
@@ -44,10 +46,11 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
     if (!key || !issue) return
     let entry = rows.get(key)
     if (!entry) {
-      const row = { project_id: issue.project_id, hash: issue.hash, events: [], counts: [] }
+      const row = { project_id: issue.project_id, hash: issue.hash, events: [], counts: [], n: 0 }
       entry = { row, seen: new Set(), counts: new Map() }
       rows.set(key, entry)
     }
+    entry.row.n += 1
     const level = event.level ?? issue.level
     const minute = new Date(Math.floor(event.received_at.getTime() / 60_000) * 60_000).toISOString()
     const countKey = JSON.stringify([minute, event.environment ?? '', level])
@@ -72,14 +75,10 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
   return [...rows.values()].map((e) => e.row)
 }
 
-/** The arrival counts of a round (`counts` of {@link AlertIssueRow}) as rows. */
-const ARRIVALS = (counts: string) =>
-  `jsonb_to_recordset(${counts}) as c(minute timestamptz, environment text, level text, n bigint)`
-
 /**
  * Spike rule `m`'s count for issue `m.subject_id`: the arrivals passing its filters in the
- * minutes its window overlaps — stored ones (`alert_spike_counts`) plus the round's own, which
- * this statement's snapshot does not show yet.
+ * minutes its window overlaps — stored ones (`alert_spike_counts`) plus the round's own (CTE
+ * `arrivals`), which this statement's snapshot does not show yet.
  */
 const spikeCount = (m: string) => {
   const since = `now() - make_interval(secs => ${m}.window_seconds + 60)`
@@ -89,7 +88,8 @@ const spikeCount = (m: string) => {
     select b.count as n from alert_spike_counts b
      where b.issue_id = ${m}.subject_id and b.minute > ${since} and ${filters('b')}
     union all
-    select c.n from ${ARRIVALS(`${m}.counts`)} where c.minute > ${since} and ${filters('c')}) x)`
+    select a.n from arrivals a
+     where a.issue_id = ${m}.subject_id and a.minute > ${since} and ${filters('a')}) x)`
 }
 
 /**
@@ -98,40 +98,62 @@ const spikeCount = (m: string) => {
  * opened, one whose `regression_count` passed `alerted_regressions` was reopened; both marks
  * move on in this statement, so a round run again records nothing twice. Each rule fires with
  * the first event of the round that passes its filters (none: it does not fire), unless its
- * quiet period for the issue holds. A project with a spike rule counts its issues' arrivals per
- * minute (`alert_spike_counts`, in this statement); a spike rule fires when more than
- * `threshold` of them (passing its filters) arrived in the minutes its `window_seconds`
- * overlaps: a sum of at most window / 60 + 1 rows per environment and level, whatever the storm.
- * Issues that were neither opened nor reopened take part only when their project has a spike
- * rule, so a round of a project without rules costs two index probes per issue.
+ * quiet period for the issue holds.
+ *
+ * Spike rules: an issue is `spike_tracked` from the round its count passes the lowest threshold
+ * of its project's spike rules (before, no window can hold more than the threshold); that round
+ * counts its arrivals of the last day from `events` (at most that threshold plus the round's
+ * events, unless the rule is newer than the issue's count: then they count from that round).
+ * A tracked issue's arrivals are counted per minute (`alert_spike_counts`, in this statement);
+ * a spike rule fires when more than `threshold` of them (passing its filters) arrived in the
+ * minutes its `window_seconds` overlaps: a sum of at most window / 60 + 1 rows per environment
+ * and level, whatever the storm. Issues that were neither opened, reopened nor tracked take no
+ * part, so a round of issues below every threshold costs one index probe per issue and rule set.
  */
 export const ALERT_ISSUES = /* sql */ `
 with input as (
   select * from jsonb_to_recordset($1::text::jsonb) as r(
-    project_id uuid, hash text, events jsonb, counts jsonb)
+    project_id uuid, hash text, events jsonb, counts jsonb, n bigint)
 ), candidate as (
-  select i.id as subject_id, i.project_id, i.regression_count, input.events, input.counts,
+  select i.id as subject_id, i.project_id, i.regression_count, i.level as issue_level,
+    i.count as issue_count, input.events, input.counts, i.spike_tracked as tracked,
     not i.alerted as opened, i.regression_count > i.alerted_regressions as reopened,
-    exists (select 1 from alert_rules r where r.project_id = i.project_id
-      and r.trigger = 'spike') as spiky,
+    (select min(r.threshold) from alert_rules r where r.project_id = i.project_id
+      and r.trigger = 'spike') as lowest,
+    i.count - input.n as count_before,
     jsonb_build_object('id', i.id, 'title', i.title, 'level', i.level, 'status', i.status,
       'count', i.count, 'first_seen_at', ${iso('i.first_seen_at')},
       'last_seen_at', ${iso('i.last_seen_at')}, 'last_release', i.last_release,
       'regression_count', i.regression_count) as issue
   from input join issues i on i.project_id = input.project_id and i.hash = input.hash
+), judged as (
+  select c.*, c.lowest is not null and (c.tracked or c.issue_count > c.lowest) as spiky
+  from candidate c
 ), subject as (
-  select * from candidate where opened or reopened or spiky
+  select j.*, j.spiky and not j.tracked as starting,
+    -- Its whole history is at most the lowest threshold plus this round: counted from events.
+    j.spiky and not j.tracked and j.count_before <= j.lowest as backfill
+  from judged j where j.opened or j.reopened or j.spiky
 ), marked as (
-  update issues i set alerted = true, alerted_regressions = s.regression_count
-    from subject s where i.id = s.subject_id and (s.opened or s.reopened)
+  update issues i set alerted = true, alerted_regressions = s.regression_count,
+    spike_tracked = i.spike_tracked or s.starting
+    from subject s where i.id = s.subject_id and (s.opened or s.reopened or s.starting)
+), arrivals as (
+  -- Older arrivals (a round far behind) count for no window, and their minutes may be
+  -- expiring below: never write a row this statement deletes.
+  select s.subject_id as issue_id, c.minute, c.environment, c.level, c.n
+    from subject s cross join lateral jsonb_to_recordset(s.counts)
+      as c(minute timestamptz, environment text, level text, n bigint)
+   where s.spiky and not s.backfill and c.minute > now() - interval '1 day 1 minute'
+  union all
+  select s.subject_id, date_trunc('minute', e.received_at), coalesce(e.environment, ''),
+    coalesce(e.level, s.issue_level), count(*)
+    from subject s join events e on e.issue_id = s.subject_id
+   where s.backfill and e.received_at > now() - interval '1 day 1 minute'
+   group by 1, 2, 3, 4
 ), counted_arrivals as (
   insert into alert_spike_counts as b (issue_id, minute, environment, level, count)
-  select s.subject_id, c.minute, c.environment, c.level, c.n
-    from subject s cross join lateral ${ARRIVALS('s.counts')}
-   -- Older arrivals (a round far behind) count for no window, and their minutes may be
-   -- expiring below: never write a row this statement deletes.
-   where s.spiky and c.minute > now() - interval '1 day 1 minute'
-   order by 1, 2, 3, 4
+  select issue_id, minute, environment, level, n from arrivals order by 1, 2, 3, 4
   on conflict (issue_id, minute, md5(environment), md5(level))
     do update set count = b.count + excluded.count
 ), expired_arrivals as (
@@ -139,12 +161,11 @@ with input as (
    where s.spiky and b.issue_id = s.subject_id and b.minute < now() - interval '1 day 2 minutes'
 ), matched as (
   select r.id as rule_id, r.name as rule_name, r.trigger, r.quiet_seconds, r.threshold,
-    r.window_seconds, r.environment, r.level, s.project_id, s.subject_id, s.issue, s.counts,
-    ev.event
+    r.window_seconds, r.environment, r.level, s.project_id, s.subject_id, s.issue, ev.event
   from subject s
   join alert_rules r on r.project_id = s.project_id
    and ((r.trigger = 'new_issue' and s.opened) or (r.trigger = 'regression' and s.reopened)
-     or r.trigger = 'spike')
+     or (r.trigger = 'spike' and s.spiky and s.issue_count > r.threshold))
   cross join lateral (
     select e.v as event from jsonb_array_elements(s.events) with ordinality e(v, n)
      where (r.environment is null or e.v ->> 'environment' = r.environment)

@@ -15,6 +15,7 @@ import { ANALYTICS_CURSOR_MIGRATION } from './migrations/0013-analytics-cursor'
 import { READ_MODEL_INDEXES_MIGRATION } from './migrations/0014-read-model-indexes'
 import { INGEST_LOG_PROJECT_CHECK_MIGRATION } from './migrations/0015-ingest-log-project-check'
 import { ALERTS_MIGRATION } from './migrations/0016-alerts'
+import { ALERT_BURSTS_MIGRATION } from './migrations/0017-alert-bursts'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   READ_MODEL_INDEXES_MIGRATION,
   INGEST_LOG_PROJECT_CHECK_MIGRATION,
   ALERTS_MIGRATION,
+  ALERT_BURSTS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -129,6 +129,41 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 2 })
   })
 
+  it('counts arrivals only past the lowest spike threshold, then from the stored events', async () => {
+    const { store, probe } = h()
+    const { projectId } = await seedProject(store)
+    const channelIds = [await addChannel(probe, projectId, 'hooks')]
+    const rule = { trigger: 'spike', channelIds, windowSeconds: 60, quietSeconds: 3600 }
+    await addRule(probe, projectId, { ...rule, threshold: 4 })
+    await addRule(probe, projectId, { ...rule, threshold: 6, environment: 'staging' })
+    const hash = uniqueHash()
+    const recent = (environment = 'production') =>
+      eventOp(projectId, { issue: { hash }, occurredAt: new Date(), event: { environment } })
+    const stored = async () => {
+      const [row] = await probe.query<{ n: number; tracked: boolean }>(
+        `select coalesce(sum(b.count), 0)::int as n, bool_or(i.spike_tracked) as tracked
+           from issues i left join alert_spike_counts b on b.issue_id = i.id
+          where i.project_id = $1::uuid and i.hash = $2`,
+        [projectId, hash],
+      )
+      return row
+    }
+    // Four events, one per round: no window can hold more than the lowest threshold yet.
+    for (let i = 0; i < 4; i++) await store.writeBatch([recent()])
+    expect(await stored()).toEqual({ n: 0, tracked: false })
+    expect(await triggerCounts(probe, projectId)).toEqual({})
+    // The fifth passes it: the round counts the four before it from the events, and fires.
+    await store.writeBatch([recent()])
+    expect(await stored()).toEqual({ n: 5, tracked: true })
+    expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
+    const [fired] = await deliveries(probe, projectId)
+    expect(fired?.payload.spike).toEqual({ count: 5, threshold: 4, window_seconds: 60 })
+    // Tracked: each round adds its own; the staging rule counts only staging arrivals.
+    await store.writeBatch([recent('staging'), recent('staging')])
+    expect(await stored()).toEqual({ n: 7, tracked: true })
+    expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
+  })
+
   it('records one regression per reopening of a resolved issue', async () => {
     const { store, probe } = h()
     const { projectId } = await seedProject(store)
