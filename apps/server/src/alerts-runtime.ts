@@ -9,9 +9,12 @@ import {
 import { createSmtpMailer, type SmtpSettings } from './alerts-mailer'
 import type { Logger } from './logger'
 
-/** A store that delivers alerts; `markMissedMonitors` may be absent (an older store). */
+/**
+ * A store that delivers alerts; `markMissedMonitors` and `summarizeAlertBursts` may be absent
+ * (an older store).
+ */
 export type AlertsStore = Pick<AlertDeliveryStore, 'claimAlertDeliveries' | 'finishAlertDelivery'> &
-  Partial<Pick<AlertDeliveryStore, 'markMissedMonitors'>>
+  Partial<Pick<AlertDeliveryStore, 'markMissedMonitors' | 'summarizeAlertBursts'>>
 
 /** Whether `store` can deliver alerts. */
 export function hasAlertDelivery(store: object): store is AlertsStore {
@@ -24,6 +27,9 @@ export const ALERTS_INTERVAL_MS = 1_000
 
 /** Most monitors moved to `missed` per statement of a round. */
 export const MISSED_MONITORS_BATCH = 100
+
+/** Most (rule, minute) summaries recorded per statement of a round. */
+export const SUMMARIES_BATCH = 100
 
 /** Options of {@link createAlertsRuntime}. */
 export interface AlertsRuntimeOptions {
@@ -52,7 +58,10 @@ export interface AlertsRuntime {
   readonly dispatcher: AlertDispatcher
   /** Starts the rounds (one every `intervalMs`, never two at once). */
   start(): void
-  /** One round now: missed monitors, then deliveries until a claim comes back short. */
+  /**
+   * One round now: missed monitors, the summaries of past minutes, then deliveries until a claim
+   * comes back short.
+   */
   tick(): Promise<void>
   /**
    * Stops: no new round; the running one finishes its attempts (each bounded by its timeout)
@@ -102,6 +111,13 @@ export function createAlertsRuntime(options: AlertsRuntimeOptions): AlertsRuntim
         await store.markMissedMonitors(now(), MISSED_MONITORS_BATCH)
       } catch (error) {
         logger.error('missed-monitor scan failed; retrying', { error: message(error) })
+      }
+    }
+    if (typeof store.summarizeAlertBursts === 'function') {
+      try {
+        await store.summarizeAlertBursts(now(), SUMMARIES_BATCH)
+      } catch (error) {
+        logger.error('alert summaries failed; retrying', { error: message(error) })
       }
     }
     try {

@@ -69,6 +69,7 @@ export type {
   AlertDeliveryStore,
   AlertPayload,
   AlertRuleRecord,
+  AlertSummary,
   AlertTrigger,
   AnalyticsOutbox,
   ApiKeyRecord,

@@ -1,5 +1,5 @@
 import type { AlertDeliveryStore } from '@tis/ingest'
-import { iso, monitorPayload, quietPassed, recordFired } from './alert-sql'
+import { iso, monitorPayload, quietPassed, recordFired, SUMMARIZE_BURSTS } from './alert-sql'
 import type { SqlExecutor } from './executor'
 
 /** A monitor's interval plus its grace, grace = max(interval / 2, 30 s). */
@@ -51,14 +51,21 @@ with due as (
 )${recordFired('$1::timestamptz')}
 select (select count(*)::int from moved) as moved, (select count(*)::int from recorded) as recorded`
 
-/** {@link AlertDeliveryStore.markMissedMonitors} over one executor. */
+/**
+ * {@link AlertDeliveryStore.markMissedMonitors} and
+ * {@link AlertDeliveryStore.summarizeAlertBursts} (the scheduler's work) over one executor.
+ */
 export function createMissedMonitorQueries(
   db: SqlExecutor,
-): Pick<AlertDeliveryStore, 'markMissedMonitors'> {
+): Pick<AlertDeliveryStore, 'markMissedMonitors' | 'summarizeAlertBursts'> {
   return {
     async markMissedMonitors(now, limit) {
       const [row] = await db.query<{ moved: number }>(MARK_MISSED, [now, limit])
       return row?.moved ?? 0
+    },
+    async summarizeAlertBursts(now, limit) {
+      const [row] = await db.query<{ recorded: number }>(SUMMARIZE_BURSTS, [now, limit])
+      return row?.recorded ?? 0
     },
   }
 }

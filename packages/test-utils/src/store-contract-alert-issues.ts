@@ -1,4 +1,4 @@
-import type { WriteOp } from '@tis/ingest'
+import type { AlertDeliveryStore, WriteOp } from '@tis/ingest'
 import { expect, it } from 'vitest'
 import { addChannel, addRule, deliveries, triggerCounts } from './store-alert-fixtures'
 import { at, eventOp, seedProject, uniqueHash } from './store-fixtures'
@@ -162,6 +162,53 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
     await store.writeBatch([recent('staging'), recent('staging')])
     expect(await stored()).toEqual({ n: 7, tracked: true })
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
+  })
+
+  it('sends ten messages a rule a minute one by one and summarizes the rest once the minute is over', async () => {
+    const { store, probe } = h()
+    const scan = store as unknown as Pick<AlertDeliveryStore, 'summarizeAlertBursts'>
+    const { projectId } = await seedProject(store)
+    const channelIds = [
+      await addChannel(probe, projectId, 'a hooks'),
+      await addChannel(probe, projectId, 'b slack', 'slack'),
+    ]
+    await addRule(probe, projectId, { trigger: 'new_issue', channelIds })
+    // 25 issues opened in one round (one minute).
+    await store.writeBatch(
+      Array.from({ length: 25 }, (_, i) => errorOp(projectId, uniqueHash(), i)),
+    )
+    expect(await triggerCounts(probe, projectId)).toEqual({ new_issue: 20 })
+    const [burst] = await probe.query<{ minute: Date; sent: number; folded: string }>(
+      `select b.minute, b.sent, b.folded::text as folded from alert_rule_bursts b
+         join alert_rules r on r.id = b.rule_id where r.project_id = $1::uuid`,
+      [projectId],
+    )
+    expect(burst).toMatchObject({ sent: 10, folded: '15' })
+    const minute = new Date(burst!.minute)
+    const summaries = async () =>
+      (await deliveries(probe, projectId)).filter((d) => d.payload.summary)
+    // The minute is not over: nothing summarized yet.
+    await scan.summarizeAlertBursts(new Date(minute.getTime() + 59_000), 1000)
+    expect(await summaries()).toEqual([])
+    await scan.summarizeAlertBursts(new Date(minute.getTime() + 60_000), 1000)
+    const recorded = await summaries()
+    expect(recorded.map((d) => d.channelName)).toEqual(['a hooks', 'b slack'])
+    const summary = recorded[0]?.payload.summary
+    expect(summary).toMatchObject({
+      count: 15,
+      since: minute.toISOString(),
+      until: new Date(minute.getTime() + 60_000).toISOString(),
+    })
+    expect(summary?.issues).toHaveLength(10)
+    expect(recorded[0]).toMatchObject({ trigger: 'new_issue', subjectId: null, status: 'pending' })
+    // The sent and summarized issues are the 25, each once.
+    const sent = (await deliveries(probe, projectId))
+      .filter((d) => d.channelName === 'a hooks' && !d.payload.summary)
+      .map((d) => d.payload.issue?.id)
+    expect(new Set([...sent, ...(summary?.issues ?? []).map((i) => i.id)]).size).toBe(20)
+    // Summarized once, whatever runs again.
+    await scan.summarizeAlertBursts(new Date(minute.getTime() + 120_000), 1000)
+    expect(await summaries()).toHaveLength(2)
   })
 
   it('records one regression per reopening of a resolved issue', async () => {

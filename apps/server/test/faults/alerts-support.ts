@@ -59,8 +59,11 @@ export async function startAlertsServer(
   return { server, url: url! }
 }
 
-/** A fresh project with a key, a webhook channel to `receiver` and a `new_issue` rule. */
-export async function alertingProject(url: string, receiver: AlertReceiver) {
+/**
+ * A fresh project with a key, a webhook channel to `receiver` and `rules` `new_issue` rules on
+ * it (a rule sends ten messages a minute one by one: more rules, more messages).
+ */
+export async function alertingProject(url: string, receiver: AlertReceiver, rules = 1) {
   const c = createClient(url)
   const { projectId, key } = await c.projectWithKey()
   const base = `/api/v1/projects/${projectId}`
@@ -69,15 +72,17 @@ export async function alertingProject(url: string, receiver: AlertReceiver) {
     json: { name: 'receiver', type: 'webhook', url: receiver.url },
   })
   expect(channel.status, channel.text).toBe(201)
-  const rule = await c.api('POST', `${base}/alert_rules`, {
-    token: ADMIN_TOKEN,
-    json: {
-      name: 'new issues',
-      trigger: 'new_issue',
-      channel_ids: [channel.body.alert_channel.id],
-    },
-  })
-  expect(rule.status, rule.text).toBe(201)
+  for (let i = 1; i <= rules; i++) {
+    const rule = await c.api('POST', `${base}/alert_rules`, {
+      token: ADMIN_TOKEN,
+      json: {
+        name: i === 1 ? 'new issues' : `new issues ${i}`,
+        trigger: 'new_issue',
+        channel_ids: [channel.body.alert_channel.id],
+      },
+    })
+    expect(rule.status, rule.text).toBe(201)
+  }
   return { projectId, key, secret: channel.body.secret as string }
 }
 

@@ -17,7 +17,10 @@ import {
   waitUntil,
 } from './alerts-support'
 
-const ISSUES = 40
+// Ten issues (a rule's messages of a minute) on four rules: 40 notifications.
+const ISSUES = 10
+const RULES = 4
+const NOTIFICATIONS = ISSUES * RULES
 
 describeWithTestDatabase('fault: two server processes on one PostgreSQL', (baseUrl) => {
   let db: Awaited<ReturnType<typeof alertsDatabase>>
@@ -42,10 +45,12 @@ describeWithTestDatabase('fault: two server processes on one PostgreSQL', (baseU
     servers.push(a.server)
     const b = await startAlertsServer(db.env, db.dir)
     servers.push(b.server)
-    const { projectId, key } = await alertingProject(a.url, receiver)
+    const { projectId, key } = await alertingProject(a.url, receiver, RULES)
     // A slow receiver: every round spans the other process's rounds, rows stay claimed (pending,
     // leased) while their requests are in flight, and both processes have work to claim.
-    receiver.answer(...Array.from({ length: ISSUES }, () => ({ status: 200, delayMs: 1_500 })))
+    receiver.answer(
+      ...Array.from({ length: NOTIFICATIONS }, () => ({ status: 200, delayMs: 1_500 })),
+    )
     const fingerprints = Array.from({ length: ISSUES }, (_, i) => `pair-${i}`)
     await Promise.all([
       sendErrors(
@@ -59,14 +64,16 @@ describeWithTestDatabase('fault: two server processes on one PostgreSQL', (baseU
         fingerprints.filter((_, i) => i % 2 === 1),
       ),
     ])
-    await waitUntil(() => receiver.requests.length >= ISSUES, 30_000, 'every notification')
+    await waitUntil(() => receiver.requests.length >= NOTIFICATIONS, 30_000, 'every notification')
     // A few more rounds of both workers: a duplicate would show now.
     await sleep(3_000)
     const ids = receivedIds(receiver)
-    expect(new Set(ids).size, 'every notification arrived').toBe(ISSUES)
-    expect(ids.length, 'a delivery id arrived twice').toBe(ISSUES)
+    expect(new Set(ids).size, 'every notification arrived').toBe(NOTIFICATIONS)
+    expect(ids.length, 'a delivery id arrived twice').toBe(NOTIFICATIONS)
     const messages = receiver.requests.map((r) => JSON.parse(r.body.toString()).event.message)
-    expect(messages.sort()).toEqual(fingerprints.map((f) => `boom ${f}`).sort())
+    expect(messages.sort()).toEqual(
+      fingerprints.flatMap((f) => Array.from({ length: RULES }, () => `boom ${f}`)).sort(),
+    )
 
     const log = await settledDeliveryLog(b.url, projectId)
     expect(log.map((d) => d.id).sort()).toEqual([...ids].sort())

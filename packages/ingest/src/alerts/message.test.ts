@@ -26,6 +26,8 @@ const MONITOR: AlertPayload['monitor'] = {
   missed_after: '2026-11-26T14:30:00.000Z',
 }
 
+const SUMMARY = { since: '2026-11-26T14:05:00.000Z', until: '2026-11-26T14:06:00.000Z' }
+
 function source(trigger: AlertMessageSource['trigger'], payload: AlertPayload): AlertMessageSource {
   return {
     id: 'd1',
@@ -61,6 +63,16 @@ describe('alertText', () => {
       'Monitor nightly (production) recovered in checkout',
     ],
     ['test', {}, 'Test notification for checkout: the channel "ops" works'],
+    [
+      'new_issue',
+      { summary: { ...SUMMARY, count: 4990, issues: [ISSUE] } },
+      '4,990 more new issues in checkout (14:05–14:06 UTC)',
+    ],
+    [
+      'monitor_missed',
+      { summary: { ...SUMMARY, count: 1, monitors: [MONITOR] } },
+      '1 more monitor missed its check-in in checkout (14:05–14:06 UTC)',
+    ],
   ] as const)('%s', (trigger, payload, text) => {
     expect(alertText(source(trigger, payload))).toBe(text)
   })
@@ -86,6 +98,23 @@ describe('webhookBody', () => {
       'rule',
       'monitor',
     ])
+  })
+})
+
+describe('summaries', () => {
+  it('the webhook carries the summary; Slack and email list its subjects', () => {
+    const summary = { ...SUMMARY, count: 12, issues: [ISSUE, { ...ISSUE, id: 'i2', title: 'B' }] }
+    const body = webhookBody(source('new_issue', { summary }))
+    expect(body.summary).toEqual(summary)
+    expect(body).not.toHaveProperty('issue')
+    const email = alertEmail(source('new_issue', { summary }), ['a@example.com'])
+    expect(email.subject).toBe('[tis] 12 more new issues in checkout (14:05–14:06 UTC)')
+    expect(email.text).toContain(
+      '\nIssue: TypeError: x is undefined (3 events)\nIssue: B (3 events)\n',
+    )
+    expect(email.text).toContain(
+      "Summary: 12 between 2026-11-26T14:05:00.000Z and 2026-11-26T14:06:00.000Z, beyond the rule's ten messages a minute",
+    )
   })
 })
 

@@ -27,9 +27,28 @@ const MONITOR_HEADLINES: Record<'monitor_missed' | 'monitor_failed' | 'monitor_r
     monitor_recovered: 'recovered',
   }
 
+const SUMMARY_NOUNS: Record<AlertTrigger, [one: string, many: string]> = {
+  new_issue: ['new issue', 'new issues'],
+  regression: ['regression', 'regressions'],
+  spike: ['spike', 'spikes'],
+  monitor_missed: ['monitor missed its check-in', 'monitors missed their check-ins'],
+  monitor_failed: ['monitor failed', 'monitors failed'],
+  monitor_recovered: ['monitor recovered', 'monitors recovered'],
+}
+
+/** "12 more new issues in checkout": the headline of a summary of `count` causes. */
+function summaryHeadline(trigger: AlertTrigger, count: number, projectName: string): string {
+  const [one, many] = SUMMARY_NOUNS[trigger]
+  return `${count.toLocaleString('en-US')} more ${count === 1 ? one : many} in ${projectName}`
+}
+
 /** The headline of a notification, without its subject: "New issue in checkout". */
 export function alertHeadline(source: AlertMessageSource): string {
   const trigger: AlertTrigger | 'test' = source.trigger
+  const { summary } = source.payload
+  if (summary && trigger !== 'test') {
+    return summaryHeadline(trigger, summary.count, source.projectName)
+  }
   switch (trigger) {
     case 'test':
       return `Test notification for ${source.projectName}`
@@ -54,7 +73,9 @@ export function alertHeadline(source: AlertMessageSource): string {
 export function alertText(source: AlertMessageSource): string {
   const headline = alertHeadline(source)
   if (source.trigger === 'test') return `${headline}: the channel "${source.channelName}" works`
-  const { issue, spike } = source.payload
+  const { issue, spike, summary } = source.payload
+  if (summary)
+    return `${headline} (${summary.since.slice(11, 16)}–${summary.until.slice(11, 16)} UTC)`
   if (!issue) return headline
   const counted = spike ? ` (${spike.count} events in ${spike.window_seconds} s)` : ''
   return `${headline}: ${issue.title}${counted}`
@@ -62,11 +83,17 @@ export function alertText(source: AlertMessageSource): string {
 
 /** The facts of a notification as label/value lines, for Slack and email bodies. */
 export function alertFacts(source: AlertMessageSource): Array<[string, string]> {
-  const { issue, event, spike, monitor } = source.payload
+  const { issue, event, spike, monitor, summary } = source.payload
   const facts: Array<[string, string | null | undefined]> = [
     ['Project', source.projectName],
     ['Rule', source.ruleName],
   ]
+  if (summary) {
+    const detail = `${summary.count} between ${summary.since} and ${summary.until}, beyond the rule's ten messages a minute`
+    facts.push(['Summary', detail])
+    for (const i of summary.issues ?? []) facts.push(['Issue', `${i.title} (${i.count} events)`])
+    for (const m of summary.monitors ?? []) facts.push(['Monitor', `${m.slug} (${m.environment})`])
+  }
   if (issue) {
     facts.push(['Issue', issue.title], ['Level', issue.level], ['Status', issue.status])
     facts.push(['Events', String(issue.count)], ['Last seen', issue.last_seen_at])

@@ -130,6 +130,24 @@ export interface AlertPayload {
     /** Missed: the deadline that passed. */
     readonly missed_after?: string
   }
+  /**
+   * A summary: the causes a rule folded in one minute beyond its ten messages a minute
+   * (instead of `issue`, `event`, `spike` and `monitor`).
+   */
+  readonly summary?: AlertSummary
+}
+
+/** The causes a rule folded in one minute (see {@link AlertPayload}). */
+export interface AlertSummary {
+  /** How many causes (issues or monitors) this summary stands for. */
+  readonly count: number
+  /** The minute they happened in: from `since` (inclusive) to `until`. */
+  readonly since: string
+  readonly until: string
+  /** Issue triggers: the first (up to ten) of the issues, as `issue` shows them. */
+  readonly issues?: ReadonlyArray<NonNullable<AlertPayload['issue']>>
+  /** Monitor triggers: the first (up to ten) of the monitors, as `monitor` shows them. */
+  readonly monitors?: ReadonlyArray<NonNullable<AlertPayload['monitor']>>
 }
 
 /** A claimed pending delivery with what sending it needs (the channel as it is now). */
@@ -207,4 +225,12 @@ export interface AlertDeliveryStore {
    * in one transaction. Safe to run from several processes at once. Resolves how many moved.
    */
   markMissedMonitors(now: Date, limit: number): Promise<number>
+  /**
+   * Records the summaries of the minutes before `now` in which rules folded causes beyond
+   * their ten messages a minute: for up to `limit` (rule, minute) pairs, one pending delivery
+   * per channel of the rule with the {@link AlertPayload} `summary`. Safe to run from several
+   * processes at once; each folded cause is summarized once. Resolves how many deliveries it
+   * recorded.
+   */
+  summarizeAlertBursts(now: Date, limit: number): Promise<number>
 }

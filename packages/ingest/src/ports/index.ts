@@ -15,6 +15,7 @@ export type {
   AlertDeliveryStore,
   AlertPayload,
   AlertRuleRecord,
+  AlertSummary,
   AlertTrigger,
   ClaimedAlertDelivery,
   NewAlertChannel,

@@ -6,6 +6,10 @@ import { component, dateTimeField, uuidField } from './common'
 // the OpenAPI document as the component `AlertWebhookBody`, and the type the sender renders.
 
 const idName = z.strictObject({ id: uuidField, name: z.string() })
+const ruleName = z.strictObject({
+  id: uuidField.nullable().meta({ description: 'Null once the rule was deleted.' }),
+  name: z.string(),
+})
 const nullableText = z.string().nullable()
 
 /** The issue of an issue trigger, after the change. */
@@ -42,6 +46,21 @@ const monitorSchema = z.strictObject({
   missed_after: dateTimeField.optional().meta({ description: 'Missed: the deadline that passed.' }),
 })
 
+/** The causes a rule folded in one minute beyond its ten messages a minute. */
+const summarySchema = z.strictObject({
+  count: z.int().meta({ description: 'How many causes (issues or monitors) it stands for.' }),
+  since: dateTimeField.meta({ description: 'The minute they happened in, from `since`…' }),
+  until: dateTimeField.meta({ description: '… to `until` (exclusive).' }),
+  issues: z
+    .array(issueSchema)
+    .optional()
+    .meta({ description: 'Issue triggers: the first (up to ten) of the issues.' }),
+  monitors: z
+    .array(monitorSchema)
+    .optional()
+    .meta({ description: 'Monitor triggers: the first (up to ten) of the monitors.' }),
+})
+
 /** `POST <url>` of a webhook channel, signed with `X-Tis-Signature: sha256=<hex>`. */
 export const alertWebhookBodySchema = component(
   'AlertWebhookBody',
@@ -53,7 +72,7 @@ export const alertWebhookBodySchema = component(
     created_at: dateTimeField,
     text: z.string().meta({ description: 'One line for people, e.g. "New issue in checkout: …".' }),
     project: idName,
-    rule: idName.nullable().meta({ description: 'Null for a test message.' }),
+    rule: ruleName.nullable().meta({ description: 'Null for a test message.' }),
     issue: issueSchema.optional().meta({ description: 'Issue triggers.' }),
     event: eventSchema.optional().meta({ description: 'Issue triggers.' }),
     spike: z
@@ -61,8 +80,12 @@ export const alertWebhookBodySchema = component(
       .optional()
       .meta({ description: '`spike`: what was counted.' }),
     monitor: monitorSchema.optional().meta({ description: 'Monitor triggers.' }),
+    summary: summarySchema.optional().meta({
+      description:
+        'A summary instead of one cause: a rule sends ten messages a minute one by one and the causes beyond in one summary per minute, after it (no `issue`, `event`, `spike` or `monitor`).',
+    }),
   }),
-  'The JSON body a webhook channel receives, with headers `X-Tis-Delivery` (stable delivery id), `X-Tis-Signature: sha256=<hex HMAC-SHA256 of the raw body with the channel secret>` and `X-Tis-Event` (the trigger or `test`). A test message has `type: "test"`, `rule: null` and no subject.',
+  'The JSON body a webhook channel receives, with headers `X-Tis-Delivery` (stable delivery id), `X-Tis-Signature: sha256=<hex HMAC-SHA256 of the raw body with the channel secret>` and `X-Tis-Event` (the trigger or `test`). A test message has `type: "test"`, `rule: null` and no subject; a summary has `summary` instead of a subject.',
 )
 /** The body a webhook channel receives. */
 export type AlertWebhookBody = z.output<typeof alertWebhookBodySchema>
