@@ -11,9 +11,10 @@ export const iso = (expr: string) =>
  * True when rule `rule`'s quiet period for `subject` has passed at `now` (or it never fired for
  * it): `alert_rule_subjects` holds when it last fired.
  */
-export const quietPassed = (rule: string, subject: string, now: string) => /* sql */ `not exists (
+export const quietPassed = (rule: string, subject: string, now: string) => /* sql */ `(
+    ${rule}.quiet_seconds = 0 or not exists (
     select 1 from alert_rule_subjects q where q.rule_id = ${rule}.id and q.subject_id = ${subject}
-      and q.last_fired_at > ${now} - make_interval(secs => ${rule}.quiet_seconds))`
+      and q.last_fired_at > ${now} - make_interval(secs => ${rule}.quiet_seconds)))`
 
 /** How many notifications a rule sends one by one in a minute; the rest are summarized. */
 export const ALERT_BURST_LIMIT = 10
@@ -35,11 +36,12 @@ export const recordFired = (now: string) => /* sql */ `, quiet as (
   select rule_id, subject_id, ${now} from fired where quiet_seconds > 0
     order by rule_id, subject_id
   on conflict (rule_id, subject_id) do update set last_fired_at = excluded.last_fired_at
+), budget as (
+  select r.rule_id, coalesce(b.sent, 0) as sent from (select distinct rule_id from fired) r
+    left join alert_rule_bursts b on b.rule_id = r.rule_id and b.minute = date_trunc('minute', ${now})
 ), ranked as (
-  select f.*, row_number() over (partition by f.rule_id order by f.subject_id)
-      + coalesce((select b.sent from alert_rule_bursts b where b.rule_id = f.rule_id
-          and b.minute = date_trunc('minute', ${now})), 0) as place
-    from fired f
+  select f.*, row_number() over (partition by f.rule_id order by f.subject_id) + u.sent as place
+    from fired f join budget u on u.rule_id = f.rule_id
 ), burst as (
   insert into alert_rule_bursts as b (rule_id, minute, sent, folded, subjects)
   select rule_id, date_trunc('minute', ${now}),
