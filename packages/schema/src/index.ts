@@ -28,6 +28,7 @@ export type {
   ParseSuccess,
   ParseUnprocessable,
 } from './result'
+export * from './sentry'
 export * from './span-kind'
 export * from './status-code'
 export * from './trace-id'
