@@ -19,6 +19,7 @@ import {
   managementRoutes,
   type RouteSpec,
   readRoutes,
+  SENTRY_PATHS,
   sourceSettingsRoutes,
 } from './routes'
 
@@ -59,20 +60,24 @@ const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
   metrics: async () => '',
 }
 
-/** The endpoints browsers may call from other origins: event ingest and check-ins only. */
+/**
+ * The endpoints browsers may call from other origins: event ingest and check-ins only (and
+ * Sentry's, which `@sentry/browser` posts to).
+ */
 export const CORS_PATHS = [
   '/api/v1/ingest_events',
   '/api/v1/ingest_events/batch',
   '/api/v1/check_ins',
+  ...SENTRY_PATHS,
 ] as const
 
 // What the SDK sends (fetch-transport.ts) plus the spec's alternative key header.
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers':
-    'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id',
+    'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id, X-Sentry-Auth',
   'Access-Control-Expose-Headers':
-    'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Sentry-Rate-Limits',
   // Chromium caps the preflight cache at two hours.
   'Access-Control-Max-Age': '7200',
 }

@@ -106,6 +106,7 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
       store,
       access,
       rateLimits: config.rateLimits,
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       onCredentialsChanged: () => ingest.forgetCredentials(),
       ...clock,
     }),

@@ -71,6 +71,35 @@ function batchRoute(operation: Operation, clientIp: ClientIpResolver): Handler {
   }
 }
 
+/**
+ * Sentry's endpoints: the raw body bytes (an envelope's payload lengths count bytes; gzip and
+ * deflate are the engine's to inflate), the query (`sentry_key`) and the project's number.
+ */
+function sentryRoute(
+  api: IngestApi,
+  endpoint: 'envelope' | 'store',
+  clientIp: ClientIpResolver,
+): Handler {
+  return async (c) => {
+    const bytes = new Uint8Array(await c.req.arrayBuffer())
+    const request = {
+      ...baseRequest(c, clientIp),
+      bytes,
+      params: c.req.param(),
+      query: c.req.query(),
+    }
+    return sendEngineResponse(c, await api.ingestSentry(request, endpoint))
+  }
+}
+
+/** The paths Sentry's SDKs post to (with and without the trailing slash they send). */
+export const SENTRY_PATHS = [
+  '/api/:project/envelope/',
+  '/api/:project/envelope',
+  '/api/:project/store/',
+  '/api/:project/store',
+] as const
+
 /** `POST /api/v1/ingest_events`, `/check_ins`, `/deployments` and `/mobile_ingest_tokens`. */
 export function ingestRoutes(api: IngestApi, clientIp: ClientIpResolver): RouteSpec[] {
   return [
@@ -99,6 +128,13 @@ export function ingestRoutes(api: IngestApi, clientIp: ClientIpResolver): RouteS
       path: '/api/v1/mobile_ingest_tokens',
       handler: ingestRoute((r) => api.mintMobileToken(r), clientIp),
     },
+    ...SENTRY_PATHS.map(
+      (path): RouteSpec => ({
+        method: 'POST',
+        path,
+        handler: sentryRoute(api, path.includes('envelope') ? 'envelope' : 'store', clientIp),
+      }),
+    ),
   ]
 }
 

@@ -35,18 +35,23 @@ export function latin1Bytes(text: string): Uint8Array {
   return Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff)
 }
 
+/** Decoded body bytes, or why they cannot be decoded (see {@link DecodedBody}). */
+export type DecodedBytes =
+  | { readonly ok: true; readonly bytes: Uint8Array; readonly encoding: BodyEncoding }
+  | { readonly ok: false; readonly status: 400 | 413 | 415; readonly problem: string }
+
 /**
- * The text of a request body in any {@link BodyEncoding}, at most `maxBytes` once decoded: the
- * raw `bytes` (or, failing them, `text` read back as Latin-1 bytes), decompressed by the host's
- * `inflater` with a cap on the output, so a small compressed body cannot inflate past the cap
- * (413). A body that is not in its declared coding is a 400; an unknown coding, or a compressed
- * body with no inflater, a 415.
+ * The bytes of a request body in any {@link BodyEncoding}, at most `maxBytes` once decoded: the
+ * raw `bytes` (or, failing them, `text` as UTF-8 when uncompressed, read back as Latin-1 bytes
+ * when compressed), decompressed by the host's `inflater` with a cap on the output, so a small
+ * compressed body cannot inflate past the cap (413). A body that is not in its declared coding
+ * is a 400; an unknown coding, or a compressed body with no inflater, a 415.
  */
-export function decodeBody(
+export function decodeBodyBytes(
   request: EngineRequest,
   maxBytes: number,
   inflater?: BodyInflater,
-): DecodedBody {
+): DecodedBytes {
   const encoding = bodyEncoding(request)
   if (encoding === null || (encoding !== 'identity' && !inflater)) {
     const sent = JSON.stringify(readHeader(request.headers, 'content-encoding'))
@@ -61,14 +66,9 @@ export function decodeBody(
     problem: `the body is larger than ${maxBytes} bytes once decompressed`,
   } as const
   if (encoding === 'identity') {
-    const { bytes } = request
-    if (bytes !== undefined) {
-      if (bytes.byteLength > maxBytes) return tooLarge
-      return { ok: true, text: utf8.decode(bytes), encoding }
-    }
-    const text = request.text ?? ''
-    if (utf8Length(text) > maxBytes) return tooLarge
-    return { ok: true, text, encoding }
+    const bytes = request.bytes ?? encoder.encode(request.text ?? '')
+    if (bytes.byteLength > maxBytes) return tooLarge
+    return { ok: true, bytes, encoding }
   }
   const bytes = request.bytes ?? latin1Bytes(request.text ?? '')
   const inflated = (inflater as BodyInflater).inflate(bytes, encoding, maxBytes)
@@ -76,5 +76,28 @@ export function decodeBody(
   if (inflated === 'invalid') {
     return { ok: false, status: 400, problem: `the body is not valid ${encoding}` }
   }
-  return { ok: true, text: utf8.decode(inflated), encoding }
+  return { ok: true, bytes: inflated, encoding }
+}
+
+/** The text (UTF-8) of a request body in any {@link BodyEncoding}: {@link decodeBodyBytes}, decoded. */
+export function decodeBody(
+  request: EngineRequest,
+  maxBytes: number,
+  inflater?: BodyInflater,
+): DecodedBody {
+  // An uncompressed body given as text stays that text (no round trip through bytes).
+  if (request.bytes === undefined && bodyEncoding(request) === 'identity') {
+    const text = request.text ?? ''
+    if (utf8Length(text) > maxBytes) {
+      return {
+        ok: false,
+        status: 413,
+        problem: `the body is larger than ${maxBytes} bytes once decompressed`,
+      }
+    }
+    return { ok: true, text, encoding: 'identity' }
+  }
+  const decoded = decodeBodyBytes(request, maxBytes, inflater)
+  if (!decoded.ok) return decoded
+  return { ok: true, text: utf8.decode(decoded.bytes), encoding: decoded.encoding }
 }

@@ -16,6 +16,7 @@ import { READ_MODEL_INDEXES_MIGRATION } from './migrations/0014-read-model-index
 import { INGEST_LOG_PROJECT_CHECK_MIGRATION } from './migrations/0015-ingest-log-project-check'
 import { ALERTS_MIGRATION } from './migrations/0016-alerts'
 import { ALERT_BURSTS_MIGRATION } from './migrations/0017-alert-bursts'
+import { SENTRY_KEYS_MIGRATION } from './migrations/0018-sentry-keys'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   INGEST_LOG_PROJECT_CHECK_MIGRATION,
   ALERTS_MIGRATION,
   ALERT_BURSTS_MIGRATION,
+  SENTRY_KEYS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

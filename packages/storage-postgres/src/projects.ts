@@ -21,9 +21,17 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
   return {
     async createProject(input) {
       const rows = await db.query(
-        `insert into projects as p (id, name, integration_kind, owner_id, created_at)
-         values ($1::uuid, $2::text, $3::text, $4::uuid, $5::timestamptz)
-         returning ${PROJECT_COLUMNS}`,
+        // The project's DSN key is a credential too (migration 18), inserted with it.
+        `with p as (
+           insert into projects (id, name, integration_kind, owner_id, created_at)
+           values ($1::uuid, $2::text, $3::text, $4::uuid, $5::timestamptz)
+           returning *
+         ), dsn_key as (
+           insert into api_keys (id, project_id, kind, name, token_digest, created_at)
+           select gen_random_uuid(), p.id, 'sentry', 'Sentry DSN',
+             encode(sha256(convert_to(p.sentry_key, 'UTF8')), 'hex'), p.created_at from p
+         )
+         select ${PROJECT_COLUMNS} from p`,
         [input.id, input.name, input.integrationKind, input.ownerId, input.createdAt],
       )
       return toProject(rows[0]!)

@@ -33,7 +33,7 @@ export function toUser(row: Row): UserRecord {
 /** Columns of a {@link ProjectRecord}. */
 export const PROJECT_COLUMNS = `p.id::text as id, p.name, p.integration_kind, p.status,
   p.owner_id::text as owner_id, p.created_at, p.archived_at, p.rate_limit_requests,
-  p.rate_limit_period_seconds, p.rate_limit_auth_failures`
+  p.rate_limit_period_seconds, p.rate_limit_auth_failures, p.number, p.sentry_key`
 
 /** The rate-limit overrides of a row with the `rate_limit_*` project columns. */
 function toRateLimit(row: Row): RateLimitOverride | null {
@@ -55,7 +55,16 @@ export function toProject(row: Row): ProjectRecord {
     createdAt: row['created_at'] as Date,
     archivedAt: dateOrNull(row, 'archived_at'),
     rateLimit: toRateLimit(row),
+    number: numberOrNull(row['number']),
+    sentryKey: (row['sentry_key'] as string | undefined) ?? null,
   }
+}
+
+/** A bigint column (a string from postgres.js, a number or bigint from PGlite) as a number. */
+function numberOrNull(v: unknown): number | null {
+  if (typeof v === 'number') return v
+  if (typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v))) return Number(v)
+  return null
 }
 
 /** Columns of an {@link ApiKeyRecord}. */
@@ -84,7 +93,7 @@ const BINDING_COLUMNS = `k.platform, k.service, k.environment, k.release, k.sess
 export const CREDENTIAL_COLUMNS = `k.id::text as id, k.kind, k.project_id::text as project_id,
   p.status as project_status, p.integration_kind, coalesce(k.revoked_at, pk.revoked_at) as revoked_at,
   k.expires_at, ${BINDING_COLUMNS}, p.rate_limit_requests, p.rate_limit_period_seconds,
-  p.rate_limit_auth_failures`
+  p.rate_limit_auth_failures, p.number as project_number`
 
 /** Columns of a {@link MobileTokenRecord} (api_keys `k`). */
 export const MOBILE_TOKEN_COLUMNS = `k.id::text as id, k.project_id::text as project_id,
@@ -128,5 +137,6 @@ export function toCredential(row: Row): CredentialRecord {
     // Tokens minted before the binding columns existed have no platform: treat as unbound.
     binding: row['kind'] === 'mobile' && row['platform'] ? toBinding(row) : null,
     rateLimit: toRateLimit(row),
+    projectNumber: numberOrNull(row['project_number']),
   }
 }

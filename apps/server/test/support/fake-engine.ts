@@ -50,6 +50,7 @@ export function fakeEngine(
       checkIn: op('checkIn'),
       recordDeployment: op('recordDeployment'),
       mintMobileToken: op('mintMobileToken'),
+      ingestSentry: (request, endpoint) => op(`ingestSentry:${endpoint}`)(request),
       forgetCredentials: () => {},
       flush: async () => {},
       close: async () => {},

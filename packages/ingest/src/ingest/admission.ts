@@ -48,8 +48,9 @@ export function createAdmission({ credentials, limiter, limits }: AdmissionDeps)
       if (!failures.allowed) return tooManyRequests(failures)
       return json(401, ERROR_BODIES.unauthorized)
     }
-    // Mobile tokens may only ingest events and check-ins (section 5.5).
-    if (check.credential.kind === 'mobile' && !MOBILE_ENDPOINTS.has(endpoint)) {
+    // Mobile tokens (section 5.5) and Sentry DSN keys (public: browser applications carry
+    // them) may only ingest events and check-ins.
+    if (check.credential.kind !== 'api_key' && !MOBILE_ENDPOINTS.has(endpoint)) {
       return json(403, ERROR_BODIES.forbidden)
     }
     const override = check.credential.rateLimit

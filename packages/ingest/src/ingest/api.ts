@@ -17,6 +17,7 @@ import { createEventOpBuilder } from './event-op'
 import { createMobileTokenMint } from './mint'
 import { checkInOp, deploymentOp } from './record-ops'
 import { DEFAULT_MAX_BODY_BYTES } from './request-body'
+import { createSentryIngest, SENTRY_MAX_BODY_BYTES, type SentryEndpoint } from './sentry'
 import { createSingleRecordAcceptance } from './single'
 
 /** Options of {@link createIngestApi}. */
@@ -88,6 +89,12 @@ export interface IngestApi {
   checkIn(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/deployments` */
   recordDeployment(request: EngineRequest): Promise<EngineResponse>
+  /**
+   * Sentry's protocol: `POST /api/:project/envelope/` and `POST /api/:project/store/` (the
+   * project's number in `params.project`), authenticated by its DSN key (or an API key) as
+   * Sentry's SDKs send it; 200 `{id}` once every record is durable (docs/guides/sentry-sdks.md).
+   */
+  ingestSentry(request: EngineRequest, endpoint: SentryEndpoint): Promise<EngineResponse>
   /** `POST /api/v1/mobile_ingest_tokens` (server project API keys only). */
   mintMobileToken(request: EngineRequest): Promise<EngineResponse>
   /**
@@ -145,8 +152,20 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     write: (ops) => writer.writeGroup(ops),
   })
 
+  const ingestSentry = createSentryIngest({
+    admit,
+    now,
+    maxBodyBytes: Math.max(maxBodyBytes, SENTRY_MAX_BODY_BYTES),
+    ...inflater,
+    serviceEnvironment,
+    buildEvent: buildEventOp,
+    buildCheckIn: checkInOp,
+    write: (ops) => writer.writeGroup(ops),
+  })
+
   return {
     ingestEventBatch,
+    ingestSentry,
     ingestEvent: (request) =>
       accept(
         {

@@ -15,7 +15,7 @@ import {
   type RateLimitAnswer,
 } from '@tis/schema'
 import { StoreError } from '../errors'
-import { type EngineRequest, type EngineResponse, json } from '../http'
+import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from '../ids'
 import { mobileTokenJson } from '../mobile'
 import type { ManagementStore, ProjectRecord, RateLimitOverride, UserRecord } from '../ports'
@@ -75,6 +75,11 @@ export interface ManagementApiOptions {
   /** @default () => new Date() */
   readonly now?: () => Date
   /**
+   * The server's public URL (`SERVICE_PUBLIC_URL`), which projects' DSNs name; without it, the
+   * request's `Host` (and `X-Forwarded-Proto`).
+   */
+  readonly publicUrl?: string
+  /**
    * Called after keys are revoked, a project archived or its limits changed, to drop cached
    * credentials: pass the ingest API's `forgetCredentials` when both run in one process.
    */
@@ -130,11 +135,24 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
   /** Runs `fn` on the project of `:id` when the user may see it (404 otherwise); `manage` needs owner or admin (403). */
   const withProject = (manage: boolean, fn: ProjectOperationBody) => access.project(manage, fn)
 
-  async function setStatus(project: ProjectRecord, status: 'active' | 'archived') {
+  /** The base URL a project's DSN names, for a request (see {@link ManagementApiOptions.publicUrl}). */
+  const baseOf = (request: EngineRequest): string | null => {
+    if (options.publicUrl) return options.publicUrl
+    const host = readHeader(request.headers, 'host')
+    if (!host) return null
+    const proto = readHeader(request.headers, 'x-forwarded-proto')?.split(',')[0]?.trim()
+    return `${proto === 'https' ? 'https' : 'http'}://${host}`
+  }
+
+  async function setStatus(
+    request: EngineRequest,
+    project: ProjectRecord,
+    status: 'active' | 'archived',
+  ) {
     const updated = await store.setProjectStatus(project.id, status, now())
     options.onCredentialsChanged?.()
     return updated
-      ? json(200, { project: projectJson(updated) } satisfies ProjectAnswer)
+      ? json(200, { project: projectJson(updated, baseOf(request)) } satisfies ProjectAnswer)
       : json(404, NOT_FOUND)
   }
 
@@ -174,16 +192,19 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
         ownerId: user.id,
         createdAt: now(),
       })
-      return json(201, { project: projectJson(project) } satisfies ProjectAnswer)
+      return json(201, { project: projectJson(project, baseOf(request)) } satisfies ProjectAnswer)
     }),
 
-    listProjects: authed(async (_request, user, admin) => {
+    listProjects: authed(async (request, user, admin) => {
       const projects = await store.listProjects(admin ? null : user.id)
-      return json(200, { projects: projects.map(projectJson) } satisfies ProjectList)
+      const base = baseOf(request)
+      return json(200, {
+        projects: projects.map((p) => projectJson(p, base)),
+      } satisfies ProjectList)
     }),
 
-    getProject: withProject(false, async (_request, project) =>
-      json(200, { project: projectJson(project) } satisfies ProjectAnswer),
+    getProject: withProject(false, async (request, project) =>
+      json(200, { project: projectJson(project, baseOf(request)) } satisfies ProjectAnswer),
     ),
 
     listApiKeys: withProject(false, async (_request, project) => {
@@ -216,8 +237,10 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       return json(204, null)
     }),
 
-    archiveProject: withProject(true, (_request, project) => setStatus(project, 'archived')),
-    restoreProject: withProject(true, (_request, project) => setStatus(project, 'active')),
+    archiveProject: withProject(true, (request, project) =>
+      setStatus(request, project, 'archived'),
+    ),
+    restoreProject: withProject(true, (request, project) => setStatus(request, project, 'active')),
 
     listMobileTokens: withProject(false, async (_request, project) => {
       const tokens = await store.listMobileTokens(project.id, now())

@@ -2,8 +2,23 @@ import type { ApiKey, Project, RateLimits } from '@tis/schema'
 import type { ApiKeyRecord, ProjectRecord, RateLimitOverride } from '../ports'
 import type { RateLimitSettings } from '../rate-limit'
 
-/** JSON of a project. */
-export function projectJson(p: ProjectRecord): Project {
+/**
+ * The Sentry DSN of a project served at `base` (the server's public URL, path included):
+ * `<scheme>://<key>@<host><path>/<number>`; `null` without a base or a store that has none.
+ */
+export function sentryDsn(p: ProjectRecord, base: string | null): string | null {
+  if (!base || p.number == null || !p.sentryKey) return null
+  try {
+    const url = new URL(base)
+    const path = url.pathname.replace(/\/+$/, '')
+    return `${url.protocol}//${p.sentryKey}@${url.host}${path}/${p.number}`
+  } catch {
+    return null
+  }
+}
+
+/** JSON of a project; `base` is the server's public URL its DSN names. */
+export function projectJson(p: ProjectRecord, base: string | null = null): Project {
   return {
     id: p.id,
     name: p.name,
@@ -12,6 +27,8 @@ export function projectJson(p: ProjectRecord): Project {
     owner_id: p.ownerId,
     created_at: p.createdAt.toISOString(),
     archived_at: p.archivedAt?.toISOString() ?? null,
+    number: p.number ?? null,
+    dsn: sentryDsn(p, base),
   }
 }
 

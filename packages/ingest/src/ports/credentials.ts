@@ -1,8 +1,11 @@
 import type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
 import type { ProjectStatus } from './project-status'
 
-/** What a credential is: a project API key, or (issue 4) a short-lived mobile ingest token. */
-export type CredentialKind = 'api_key' | 'mobile'
+/**
+ * What a credential is: a project API key, (issue 4) a short-lived mobile ingest token, or
+ * (issue 22) a project's Sentry DSN key.
+ */
+export type CredentialKind = 'api_key' | 'mobile' | 'sentry'
 
 /** What a mobile ingest token is bound to (section 2.5): written into every record it sends. */
 export interface MobileBinding {
@@ -39,6 +42,8 @@ export interface CredentialRecord {
   readonly binding: MobileBinding | null
   /** The project's rate-limit overrides, `null` when it has none. */
   readonly rateLimit: RateLimitOverride | null
+  /** The project's number (its Sentry DSN's project part); absent from older stores. */
+  readonly projectNumber?: number | null
 }
 
 /** Looks up credentials by the SHA-256 hex digest of their token. */

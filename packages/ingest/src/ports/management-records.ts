@@ -16,6 +16,10 @@ export interface ProjectRecord {
   readonly archivedAt: Date | null
   /** Rate-limit overrides set by an administrator; `null` when none. */
   readonly rateLimit: RateLimitOverride | null
+  /** The project's number: the project part of its Sentry DSN (absent from older stores). */
+  readonly number?: number | null
+  /** The key of its Sentry DSN (public, as a DSN is; absent from older stores). */
+  readonly sentryKey?: string | null
 }
 
 /** A user of the management API. Whether a user is an administrator comes from configuration. */

@@ -17,6 +17,13 @@ export const projectSchema = component(
     owner_id: uuidField,
     created_at: dateTimeField,
     archived_at: dateTimeField.nullable(),
+    number: z.int().nullable().meta({
+      description: "The project's number: the project part of its Sentry DSN.",
+    }),
+    dsn: z.string().nullable().meta({
+      description:
+        "The DSN Sentry's SDKs take to send to this project (`<scheme>://<key>@<host>/<number>`; the key is public, as Sentry's are); null when the server knows no public URL.",
+    }),
   }),
 )
 /** A project as the management API answers it. */

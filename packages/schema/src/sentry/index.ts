@@ -16,4 +16,5 @@ export {
   sentryEnvelopeRecords,
   sentryStoreRecords,
 } from './records'
+export { attributeValues, SENTRY_MAX_STREAMED_SPANS, sentrySpanEnvelopes } from './span'
 export { SENTRY_MAX_SPANS, sentryTransactionEnvelopes, spanKindOfOp } from './transaction'

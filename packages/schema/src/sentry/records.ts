@@ -4,6 +4,7 @@ import { obj } from './common'
 import { jsonObjectOf, parseSentryEnvelope, type SentryEnvelopeItem } from './envelope'
 import { sentryEventEnvelope } from './event'
 import { sentryLogEnvelopes } from './log'
+import { sentrySpanEnvelopes } from './span'
 import { sentryTransactionEnvelopes } from './transaction'
 
 /** A record a Sentry envelope carries, as the native envelope of its endpoint. */
@@ -27,7 +28,7 @@ export type SentryRecordsResult =
   | { readonly ok: false; readonly message: string }
 
 /** The item types whose records tis stores. */
-export const SENTRY_STORED_ITEM_TYPES = ['event', 'transaction', 'check_in', 'log'] as const
+export const SENTRY_STORED_ITEM_TYPES = ['event', 'transaction', 'span', 'check_in', 'log'] as const
 
 function recordsOfItem(
   item: SentryEnvelopeItem,
@@ -50,6 +51,8 @@ function recordsOfItem(
       return [{ kind: 'check_in', envelope: sentryCheckInEnvelope(payload) }]
     case 'log':
       return sentryLogEnvelopes(payload).map((envelope) => ({ kind: 'event', envelope }))
+    case 'span':
+      return sentrySpanEnvelopes(payload).map((envelope) => ({ kind: 'event', envelope }))
     default:
       return []
   }
@@ -57,7 +60,7 @@ function recordsOfItem(
 
 /**
  * The records of a Sentry envelope (`POST /api/<project>/envelope/`): `event`, `transaction`,
- * `check_in` and `log` items as native envelopes; every other item type is accepted and counted
+ * `span`, `check_in` and `log` items as native envelopes; every other item type is accepted and counted
  * (Sentry's protocol: a server ignores what it does not know, so newer SDKs keep working).
  * Malformed: the envelope itself (see {@link parseSentryEnvelope}), or a stored item whose
  * payload is not a JSON object.
