@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { addChannel, addRule, triggerCounts } from '@tis/test-utils/store-alert-fixtures'
-import { checkInOp, eventOp, monitorUpdate, seedProject } from '@tis/test-utils/store-fixtures'
+import {
+  checkInOp,
+  eventOp,
+  monitorUpdate,
+  seedLegacyProject,
+} from '@tis/test-utils/store-fixtures'
 import { describe, expect, it } from 'vitest'
 import type { SqlExecutor } from '../src/executor'
 import { MIGRATIONS, runMigrations } from '../src/migrate'
@@ -38,7 +43,7 @@ export function describeAlertUpgrade(name: string, factory: () => Promise<Upgrad
           MIGRATIONS.filter((m) => m.version < 16),
         )
         const probe = createSqlProbe(db)
-        const { projectId } = await seedProject(store)
+        const { projectId } = await seedLegacyProject((text, params) => db.query(text, params))
         const old = new Date(Date.now() - 86_400_000)
         for (const [c, status, regressions] of [
           ['a', 'unresolved', 2],

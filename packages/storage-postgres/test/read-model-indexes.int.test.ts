@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { eventOp, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
+import { eventOp, seedLegacyProject, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import type { SqlExecutor } from '../src/executor'
@@ -60,7 +60,7 @@ function describeAudit(
           MIGRATIONS.filter((m) => m.version <= VERSION_BEFORE),
         )
         const store = createStore(db, async () => {})
-        const { projectId } = await seedProject(store)
+        const { projectId } = await seedLegacyProject((text, params) => db.query(text, params))
         // Written in SQL: today's write path needs the tables of later migrations (alerts).
         const eventId = randomUUID()
         const [stored] = await db.query<{ legacy_id: number }>(

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { at, MOBILE_BINDING, seedProject, uniqueHash } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
@@ -78,9 +78,33 @@ export function describeManagementContract(h: () => StoreHarness) {
         createdAt: at(0),
         archivedAt: null,
         rateLimit: null,
+        number: expect.any(Number),
+        sentryKey: expect.stringMatching(/^[0-9a-f]{32}$/),
       })
       expect(await store.findProject(randomUUID())).toBeNull()
       expect(await store.findProject('not-a-uuid')).toBeNull()
+    })
+
+    it("gives each project a number and a DSN key found as a 'sentry' credential, never listed", async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const other = await seedProject(store)
+      const project = await store.findProject(projectId)
+      const second = await store.findProject(other.projectId)
+      expect(project?.number).not.toBe(second?.number)
+      expect(project?.sentryKey).not.toBe(second?.sentryKey)
+      const digest = createHash('sha256').update(project!.sentryKey!).digest('hex')
+      expect(await store.findCredential(digest)).toMatchObject({
+        kind: 'sentry',
+        projectId,
+        projectStatus: 'active',
+        revokedAt: null,
+        projectNumber: project?.number,
+      })
+      expect(await store.listApiKeys(projectId)).toEqual([])
+      // Archiving revokes it with the project's other credentials.
+      await store.setProjectStatus(projectId, 'archived', at(5))
+      expect(await store.findCredential(digest)).toMatchObject({ projectStatus: 'archived' })
     })
 
     it('lists owned and member projects oldest first, every project for null', async () => {
@@ -175,6 +199,7 @@ export function describeManagementContract(h: () => StoreHarness) {
         expiresAt: null,
         binding: null,
         rateLimit: null,
+        projectNumber: expect.any(Number),
       })
       expect(await store.findCredential(uniqueHash())).toBeNull()
     })

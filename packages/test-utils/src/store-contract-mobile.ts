@@ -51,6 +51,7 @@ export function describeMobileContract(h: () => StoreHarness) {
         expiresAt: at(3600),
         binding: MOBILE_BINDING,
         rateLimit: null,
+        projectNumber: expect.any(Number),
       })
       expect(await store.listApiKeys(projectId)).toHaveLength(1)
     })

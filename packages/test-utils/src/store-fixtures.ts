@@ -42,6 +42,30 @@ export async function seedProject(store: IngestStore) {
   return { userId, projectId }
 }
 
+/**
+ * {@link seedProject} on a database migrated only part of the way (upgrade tests): the user and
+ * the project as rows of the first migration's columns, written with plain SQL, since the
+ * store's own statements name columns of later migrations.
+ */
+export async function seedLegacyProject(
+  query: (sql: string, params: readonly string[]) => Promise<unknown>,
+) {
+  const userId = randomUUID()
+  const projectId = randomUUID()
+  const createdAt = at(0).toISOString()
+  await query('insert into users (id, email, created_at) values ($1::uuid, $2, $3::timestamptz)', [
+    userId,
+    `owner-${userId}@example.com`,
+    createdAt,
+  ])
+  await query(
+    `insert into projects (id, name, integration_kind, owner_id, created_at)
+     values ($1::uuid, 'contract', 'node', $2::uuid, $3::timestamptz)`,
+    [projectId, userId, createdAt],
+  )
+  return { userId, projectId }
+}
+
 function event(fields: Partial<NormalizedEvent> & Pick<NormalizedEvent, 'event_type'>) {
   return { occurred_at: at(0).toISOString(), context: {}, ...fields } as NormalizedEvent
 }

@@ -93,6 +93,8 @@ describe('the generated management, source-settings, account and batch paths', (
       owner_id: '0190c6a0-0000-7000-8000-000000000002',
       created_at: '2026-01-01T00:00:00.000Z',
       archived_at: null,
+      number: 7,
+      dsn: 'https://0123456789abcdef0123456789abcdef@tis.example.com/7',
     }
     const validates = (value: unknown) =>
       ajv.validate({ $ref: 'tis#/components/schemas/Project' }, value)
