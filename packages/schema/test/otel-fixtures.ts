@@ -90,7 +90,14 @@ export function sampleSpans(): ReadableSpan[] {
       status: { code: SpanStatusCode.OK },
     }),
     span({ id: HTTP_ID, name: 'GET', kind: SpanKind.CLIENT, parent: ROOT_ID, start: 20, end: 60 }),
-    span({ id: QUEUE_ID, name: 'publish', kind: SpanKind.PRODUCER, parent: ROOT_ID, start: 61, end: 62 }),
+    span({
+      id: QUEUE_ID,
+      name: 'publish',
+      kind: SpanKind.PRODUCER,
+      parent: ROOT_ID,
+      start: 61,
+      end: 62,
+    }),
     span({
       id: INTERNAL_ID,
       name: 'render',

@@ -194,10 +194,26 @@ describe('OTLP/JSON as other senders write it', () => {
 
   it.each([
     ['not JSON', '{"resourceSpans": [', /^malformed OTLP\/JSON: /],
-    ['a string where spans go', '{"resourceSpans":[{"scopeSpans":[{"spans":"x"}]}]}', /resourceSpans\[0\]\.scopeSpans\[0\]\.spans must be an array/],
-    ['a short trace id', `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"abc"}]}]}]}`, /traceId must be 32 hex digits/],
-    ['an unknown kind name', '{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":"SPAN_KIND_X"}]}]}]}', /kind must be an integer or one of/],
-    ['a fractional time', '{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1.5}]}]}]}', /startTimeUnixNano must be an integer/],
+    [
+      'a string where spans go',
+      '{"resourceSpans":[{"scopeSpans":[{"spans":"x"}]}]}',
+      /resourceSpans\[0\]\.scopeSpans\[0\]\.spans must be an array/,
+    ],
+    [
+      'a short trace id',
+      `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"abc"}]}]}]}`,
+      /traceId must be 32 hex digits/,
+    ],
+    [
+      'an unknown kind name',
+      '{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":"SPAN_KIND_X"}]}]}]}',
+      /kind must be an integer or one of/,
+    ],
+    [
+      'a fractional time',
+      '{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1.5}]}]}]}',
+      /startTimeUnixNano must be an integer/,
+    ],
     ['a body that is an array', '[]', /the body must be an object/],
   ])('rejects %s with a message', (_, text, message) => {
     const result = decodeOtlpTraces(new TextEncoder().encode(text), JSON_TYPE)

@@ -32,7 +32,8 @@ describe('truncated protobuf', () => {
     const result = decodeOtlpTraces(traceBody.subarray(0, traceBody.length - 1), PROTOBUF)
     expect(result).toEqual({
       ok: false,
-      message: 'truncated protobuf: field 1 of ExportTraceServiceRequest runs past the end of the body',
+      message:
+        'truncated protobuf: field 1 of ExportTraceServiceRequest runs past the end of the body',
     })
     // A span whose name claims more bytes than the span holds.
     const span = ld(2, ld(5, [0x61, 0x62]).slice(0, 3))
@@ -69,12 +70,32 @@ describe('unknown and malformed fields', () => {
   })
 
   it.each([
-    ['a group (wire type 3)', [(1 << 3) | 3], /field 1 of ExportTraceServiceRequest has unsupported wire type 3/],
+    [
+      'a group (wire type 3)',
+      [(1 << 3) | 3],
+      /field 1 of ExportTraceServiceRequest has unsupported wire type 3/,
+    ],
     ['field number 0', [0, 0], /field number 0 in ExportTraceServiceRequest/],
-    ['a name sent as a varint', ld(1, ld(2, ld(2, [(5 << 3) | 0, 1]))), /field 5 of Span has wire type 0, expected 2/],
-    ['a 3-byte span id', ld(1, ld(2, ld(2, ld(2, [1, 2, 3])))), /field 2 of Span is 3 bytes, expected 8/],
-    ['invalid UTF-8 in a name', ld(1, ld(2, ld(2, ld(5, [0xc3, 0x28])))), /field 5 of Span is not valid UTF-8/],
-    ['a start time as fixed32', ld(1, ld(2, ld(2, [(7 << 3) | 5, 0, 0, 0, 0]))), /field 7 of Span has wire type 5, expected 1/],
+    [
+      'a name sent as a varint',
+      ld(1, ld(2, ld(2, [(5 << 3) | 0, 1]))),
+      /field 5 of Span has wire type 0, expected 2/,
+    ],
+    [
+      'a 3-byte span id',
+      ld(1, ld(2, ld(2, ld(2, [1, 2, 3])))),
+      /field 2 of Span is 3 bytes, expected 8/,
+    ],
+    [
+      'invalid UTF-8 in a name',
+      ld(1, ld(2, ld(2, ld(5, [0xc3, 0x28])))),
+      /field 5 of Span is not valid UTF-8/,
+    ],
+    [
+      'a start time as fixed32',
+      ld(1, ld(2, ld(2, [(7 << 3) | 5, 0, 0, 0, 0]))),
+      /field 7 of Span has wire type 5, expected 1/,
+    ],
   ])('rejects %s', (_, bytes, message) => {
     const result = decodeOtlpTraces(new Uint8Array(bytes), PROTOBUF)
     expect(result.ok).toBe(false)
