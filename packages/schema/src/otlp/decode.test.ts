@@ -215,6 +215,16 @@ describe('OTLP/JSON as other senders write it', () => {
       /startTimeUnixNano must be an integer/,
     ],
     ['a body that is an array', '[]', /the body must be an object/],
+    [
+      'a time past uint64',
+      '{"resourceSpans":[{"scopeSpans":[{"spans":[{"endTimeUnixNano":"18446744073709551616"}]}]}]}',
+      /endTimeUnixNano must be an integer/,
+    ],
+    [
+      'an attribute nested 40 levels deep',
+      `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":${'{"arrayValue":{"values":['.repeat(40)}${']}}'.repeat(40)}}]}]}]}]}`,
+      /attributes\[0\]\.value(\.arrayValue\.values\[0\])+ nests arrays or key\/value lists deeper than 32 levels/,
+    ],
   ])('rejects %s with a message', (_, text, message) => {
     const result = decodeOtlpTraces(new TextEncoder().encode(text), JSON_TYPE)
     expect(result.ok).toBe(false)

@@ -1,4 +1,4 @@
-import { int64Value } from './proto-common'
+import { int64Value, MAX_VALUE_DEPTH, tooDeep } from './proto-common'
 import type { OtlpAttributes, OtlpScope, OtlpValue } from './types'
 
 /** An OTLP/JSON body of the wrong shape; never escapes the OTLP decoders. */
@@ -38,11 +38,17 @@ export function stringAt(value: unknown, path: string): string | undefined {
   return value
 }
 
+const INT64_MIN = -(2n ** 63n)
+const UINT64_MAX = 2n ** 64n - 1n
+
 /** An (u)int64: an integer number or a decimal string, as in OTLP/JSON; 0 when absent. */
 export function int64At(value: unknown, path: string): bigint {
   if (value === undefined || value === null) return 0n
   if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value)
-  if (typeof value === 'string' && /^-?\d{1,20}$/.test(value)) return BigInt(value)
+  if (typeof value === 'string' && /^-?\d{1,20}$/.test(value)) {
+    const n = BigInt(value)
+    if (n >= INT64_MIN && n <= UINT64_MAX) return n
+  }
   throw fail(path, 'an integer (a number or a decimal string)')
 }
 
@@ -68,7 +74,8 @@ export function hexIdAt(value: unknown, digits: 32 | 16, path: string): string |
 }
 
 /** An OTLP/JSON `AnyValue` (`{"stringValue": …}`, `{"intValue": "5"}`, …). */
-export function anyValueAt(value: unknown, path: string): OtlpValue {
+export function anyValueAt(value: unknown, path: string, depth = 0): OtlpValue {
+  if (depth > MAX_VALUE_DEPTH) throw new JsonShapeError(`malformed OTLP/JSON: ${tooDeep(path)}`)
   const o = objectAt(value, path)
   const has = (camel: string, snake: string) => pick(o, camel, snake) !== undefined
   if (has('stringValue', 'string_value')) {
@@ -86,12 +93,12 @@ export function anyValueAt(value: unknown, path: string): OtlpValue {
   if (has('arrayValue', 'array_value')) {
     const inner = objectAt(pick(o, 'arrayValue', 'array_value'), `${path}.arrayValue`)
     return arrayAt(inner['values'], `${path}.arrayValue.values`).map((v, i) =>
-      anyValueAt(v, `${path}.arrayValue.values[${i}]`),
+      anyValueAt(v, `${path}.arrayValue.values[${i}]`, depth + 1),
     )
   }
   if (has('kvlistValue', 'kvlist_value')) {
     const inner = objectAt(pick(o, 'kvlistValue', 'kvlist_value'), `${path}.kvlistValue`)
-    return attributesAt(inner['values'], `${path}.kvlistValue.values`)
+    return attributesAt(inner['values'], `${path}.kvlistValue.values`, depth + 1)
   }
   if (has('bytesValue', 'bytes_value')) {
     const text = stringAt(pick(o, 'bytesValue', 'bytes_value'), `${path}.bytesValue`) ?? ''
@@ -111,12 +118,12 @@ function doubleAt(o: JsonRecord, path: string): number {
 }
 
 /** A list of OTLP/JSON `KeyValue`s as an object. */
-export function attributesAt(value: unknown, path: string): OtlpAttributes {
+export function attributesAt(value: unknown, path: string, depth = 0): OtlpAttributes {
   const out: OtlpAttributes = {}
   arrayAt(value, path).forEach((entry, i) => {
     const kv = objectAt(entry, `${path}[${i}]`)
     const key = stringAt(kv['key'], `${path}[${i}].key`) ?? ''
-    out[key] = anyValueAt(kv['value'], `${path}[${i}].value`)
+    out[key] = anyValueAt(kv['value'], `${path}[${i}].value`, depth)
   })
   return out
 }

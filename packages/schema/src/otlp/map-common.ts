@@ -6,6 +6,7 @@ const LAST_MS = 253_402_300_799_999n
 
 /** Unix nanoseconds (decimal string) as an ISO 8601 date-time; `undefined` when 0 or unusable. */
 export function nanosToIso(nanos: string): string | undefined {
+  if (!/^\d{1,20}$/.test(nanos)) return undefined
   const ms = BigInt(nanos) / NANOS_PER_MS
   if (ms <= 0n || ms > LAST_MS) return undefined
   return new Date(Number(ms)).toISOString()
@@ -13,6 +14,7 @@ export function nanosToIso(nanos: string): string | undefined {
 
 /** The milliseconds from `start` to `end` (nanosecond strings), never negative. */
 export function durationBetween(start: string, end: string): number {
+  if (!/^\d{1,20}$/.test(start) || !/^\d{1,20}$/.test(end)) return 0
   const nanos = BigInt(end) - BigInt(start)
   return nanos > 0n ? Number(nanos) / 1e6 : 0
 }

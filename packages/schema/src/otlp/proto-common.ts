@@ -45,8 +45,19 @@ export function enumOf(value: WireField, where: string): number {
   return Number(BigInt.asIntN(32, varintOf(value, where)))
 }
 
-/** `AnyValue` (common.proto). */
-export function decodeAnyValue(buf: Uint8Array): OtlpValue {
+/**
+ * How deeply arrays and key/value lists may nest inside one value: deeper bodies are refused
+ * here with a message rather than by the stack, and the event envelope limits depth anyway.
+ */
+export const MAX_VALUE_DEPTH = 32
+
+/** The error for a value nested deeper than {@link MAX_VALUE_DEPTH}. */
+export const tooDeep = (where: string): string =>
+  `${where} nests arrays or key/value lists deeper than ${MAX_VALUE_DEPTH} levels`
+
+/** `AnyValue` (common.proto); `depth` counts the arrays and lists around it. */
+export function decodeAnyValue(buf: Uint8Array, depth = 0): OtlpValue {
+  if (depth > MAX_VALUE_DEPTH) throw new WireError(`malformed protobuf: ${tooDeep('an AnyValue')}`)
   let result: OtlpValue = null
   forEachField(buf, 'AnyValue', (field, value) => {
     const where = `field ${field} of AnyValue`
@@ -66,7 +77,7 @@ export function decodeAnyValue(buf: Uint8Array): OtlpValue {
       case 5: {
         const values: OtlpValue[] = []
         forEachField(bytesOf(value, where), 'ArrayValue', (f, v) => {
-          if (f === 1) values.push(decodeAnyValue(bytesOf(v, 'field 1 of ArrayValue')))
+          if (f === 1) values.push(decodeAnyValue(bytesOf(v, 'field 1 of ArrayValue'), depth + 1))
         })
         result = values
         break
@@ -74,7 +85,7 @@ export function decodeAnyValue(buf: Uint8Array): OtlpValue {
       case 6: {
         const entries: OtlpAttributes = {}
         forEachField(bytesOf(value, where), 'KeyValueList', (f, v) => {
-          if (f === 1) decodeKeyValue(bytesOf(v, 'field 1 of KeyValueList'), entries)
+          if (f === 1) decodeKeyValue(bytesOf(v, 'field 1 of KeyValueList'), entries, depth + 1)
         })
         result = entries
         break
@@ -88,12 +99,12 @@ export function decodeAnyValue(buf: Uint8Array): OtlpValue {
 }
 
 /** One `KeyValue`, added to `into`. */
-export function decodeKeyValue(buf: Uint8Array, into: OtlpAttributes): void {
+export function decodeKeyValue(buf: Uint8Array, into: OtlpAttributes, depth = 0): void {
   let key = ''
   let val: OtlpValue = null
   forEachField(buf, 'KeyValue', (field, value) => {
     if (field === 1) key = stringOf(value, 'field 1 of KeyValue')
-    else if (field === 2) val = decodeAnyValue(bytesOf(value, 'field 2 of KeyValue'))
+    else if (field === 2) val = decodeAnyValue(bytesOf(value, 'field 2 of KeyValue'), depth)
   })
   into[key] = val
 }

@@ -10,6 +10,18 @@ const logsBody = ProtobufLogsSerializer.serializeRequest(sampleLogs()) ?? new Ui
 /** A length-delimited field: tag, length (one byte here), payload. */
 const ld = (field: number, payload: number[]) => [(field << 3) | 2, payload.length, ...payload]
 
+/** A length-delimited field of any length (fields 1 to 15). */
+function lenDelimited(field: number, payload: number[]): number[] {
+  const length: number[] = []
+  let n = payload.length
+  while (n >= 0x80) {
+    length.push((n & 0x7f) | 0x80)
+    n >>>= 7
+  }
+  length.push(n)
+  return [(field << 3) | 2, ...length, ...payload]
+}
+
 describe('truncated protobuf', () => {
   it.each([
     ['traces', traceBody, decodeOtlpTraces],
@@ -100,6 +112,23 @@ describe('unknown and malformed fields', () => {
     const result = decodeOtlpTraces(new Uint8Array(bytes), PROTOBUF)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.message).toMatch(message)
+  })
+
+  it('refuses values nested past the depth limit with a message, not a stack overflow', () => {
+    // A log body of arrays inside arrays, built inside out: AnyValue{array_value{values: …}}.
+    const nested = (levels: number) => {
+      let value: number[] = ld(1, [0x61])
+      for (let i = 0; i < levels; i++) value = lenDelimited(5, lenDelimited(1, value))
+      const record = lenDelimited(5, value)
+      return new Uint8Array(lenDelimited(1, lenDelimited(2, lenDelimited(2, record))))
+    }
+    expect(decodeOtlpLogs(nested(32), PROTOBUF).ok).toBe(true)
+    expect(decodeOtlpLogs(nested(33), PROTOBUF)).toEqual({
+      ok: false,
+      message:
+        'malformed protobuf: an AnyValue nests arrays or key/value lists deeper than 32 levels',
+    })
+    expect(decodeOtlpLogs(nested(2_000), PROTOBUF).ok).toBe(false)
   })
 
   it('decodes an empty body as an empty request', () => {
