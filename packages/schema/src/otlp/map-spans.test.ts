@@ -1,0 +1,210 @@
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer'
+import { describe, expect, it } from 'vitest'
+import {
+  DB_ID,
+  HTTP_ID,
+  INTERNAL_ID,
+  QUEUE_ID,
+  ROOT_ID,
+  sampleSpans,
+  TRACE_ID,
+} from '../../test/otel-fixtures'
+import { parseEventEnvelope } from '../event'
+import { decodeOtlpTraces } from './decode'
+import { httpStatusOf, otlpSpansToEnvelopes, tisSpanKind } from './map-spans'
+import type { OtlpTraces } from './types'
+
+function decoded(): OtlpTraces {
+  const body = ProtobufTraceSerializer.serializeRequest(sampleSpans()) ?? new Uint8Array()
+  const result = decodeOtlpTraces(body, 'application/x-protobuf')
+  if (!result.ok) throw new Error(result.message)
+  return result.value
+}
+
+const RESOURCE = {
+  'service.name': 'checkout',
+  'service.version': '1.4.2',
+  'deployment.environment.name': 'staging',
+}
+const SCOPE = { name: '@acme/instrumentation', version: '0.9.1' }
+
+describe('otlpSpansToEnvelopes', () => {
+  const envelopes = otlpSpansToEnvelopes(decoded())
+  const events = envelopes.map((e) => e.event)
+
+  it('makes a span per span, a transaction for the root SERVER span, an error per exception', () => {
+    expect(events.map((e) => [e['event_type'], e['span_id']])).toEqual([
+      ['span', ROOT_ID],
+      ['transaction', ROOT_ID],
+      ['span', DB_ID],
+      ['span', HTTP_ID],
+      ['span', QUEUE_ID],
+      ['span', INTERNAL_ID],
+      ['error', INTERNAL_ID],
+    ])
+  })
+
+  it('every envelope passes parseEventEnvelope', () => {
+    for (const envelope of envelopes) {
+      const parsed = parseEventEnvelope(envelope)
+      expect(parsed, JSON.stringify(envelope)).toMatchObject({ ok: true })
+    }
+  })
+
+  it('maps every field of the root span', () => {
+    expect(events[0]).toEqual({
+      event_type: 'span',
+      message: 'GET /orders/:id',
+      release: '1.4.2',
+      environment: 'staging',
+      trace_id: TRACE_ID,
+      span_id: ROOT_ID,
+      kind: 'server',
+      started_at: '2026-11-26T12:00:00.123Z',
+      ended_at: '2026-11-26T12:00:00.373Z',
+      duration_ms: 250,
+      status: 503,
+      context: {
+        service: 'checkout',
+        resource: RESOURCE,
+        scope: SCOPE,
+        attributes: {
+          'http.request.method': 'GET',
+          'http.route': '/orders/:id',
+          'http.response.status_code': 503,
+          'server.ok': false,
+          'retry.ratio': 0.25,
+          'order.tags': ['a', 'b'],
+        },
+        otel: { kind: 'server', status: 'error', status_message: 'upstream unavailable' },
+      },
+    })
+  })
+
+  it('maps the root SERVER span to a transaction with its HTTP status', () => {
+    expect(events[1]).toMatchObject({
+      event_type: 'transaction',
+      message: 'GET /orders/:id',
+      transaction_name: 'GET /orders/:id',
+      trace_id: TRACE_ID,
+      span_id: ROOT_ID,
+      occurred_at: '2026-11-26T12:00:00.123Z',
+      duration_ms: 250,
+      status: 503,
+      context: { service: 'checkout', status_code: 503 },
+    })
+    const parsed = parseEventEnvelope(envelopes[1])
+    expect(parsed.ok && parsed.value.status).toBe(503)
+  })
+
+  it('maps child spans with their parent, kind and sub-millisecond duration', () => {
+    expect(events[2]).toMatchObject({
+      parent_span_id: ROOT_ID,
+      kind: 'db',
+      duration_ms: 2.5,
+      status: 'ok',
+      context: { otel: { kind: 'client', status: 'ok' } },
+    })
+    expect(events[3]).toMatchObject({ kind: 'http', status: 'unset', duration_ms: 40 })
+    expect(events[4]).toMatchObject({ kind: 'queue', context: { otel: { kind: 'producer' } } })
+    expect(events[5]).toMatchObject({ kind: 'internal', parent_span_id: ROOT_ID })
+    const parsed = parseEventEnvelope(envelopes[2])
+    expect(parsed.ok && parsed.value).toMatchObject({
+      kind: 'db',
+      occurred_at: '2026-11-26T12:00:00.133Z',
+      context: { parent_span_id: ROOT_ID, trace_id: TRACE_ID },
+    })
+  })
+
+  it('maps an exception span event to an error event', () => {
+    expect(events[6]).toEqual({
+      event_type: 'error',
+      message: "TypeError: Cannot read properties of undefined (reading 'id')",
+      level: 'error',
+      release: '1.4.2',
+      environment: 'staging',
+      trace_id: TRACE_ID,
+      span_id: INTERNAL_ID,
+      occurred_at: '2026-11-26T12:00:00.273Z',
+      context: {
+        service: 'checkout',
+        resource: RESOURCE,
+        scope: SCOPE,
+        span_name: 'render',
+        attributes: {
+          'exception.type': 'TypeError',
+          'exception.message': "Cannot read properties of undefined (reading 'id')",
+          'exception.stacktrace': 'TypeError: Cannot read …\n    at render (app.js:10:5)',
+        },
+        exception: {
+          exception_class: 'TypeError',
+          message: "Cannot read properties of undefined (reading 'id')",
+          stacktrace: 'TypeError: Cannot read …\n    at render (app.js:10:5)',
+        },
+      },
+    })
+  })
+
+  it('makes no transaction for a SERVER span with a parent, nor an error without exception', () => {
+    const traces: OtlpTraces = {
+      resourceSpans: [
+        {
+          resource: {},
+          scopeSpans: [
+            {
+              scope: { name: '' },
+              spans: [
+                {
+                  traceId: TRACE_ID,
+                  spanId: DB_ID,
+                  parentSpanId: ROOT_ID,
+                  name: '',
+                  kind: 2,
+                  startTimeUnixNano: '0',
+                  endTimeUnixNano: '0',
+                  attributes: {},
+                  events: [{ name: 'exception', timeUnixNano: '0', attributes: {} }],
+                  status: { code: 0 },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }
+    const out = otlpSpansToEnvelopes(traces)
+    expect(out.map((e) => e.event['event_type'])).toEqual(['span', 'error'])
+    expect(out[0]?.event).not.toHaveProperty('started_at')
+    expect(out[0]?.event['message']).toBe('(unnamed span)')
+    expect(out[1]?.event).toMatchObject({ message: 'exception', context: { exception: {} } })
+    for (const envelope of out) expect(parseEventEnvelope(envelope).ok).toBe(true)
+  })
+})
+
+describe('tisSpanKind', () => {
+  it.each([
+    [0, {}, 'internal'],
+    [1, {}, 'internal'],
+    [2, {}, 'server'],
+    [3, {}, 'http'],
+    [3, { 'db.system': 'redis' }, 'db'],
+    [3, { 'db.system.name': 'postgresql' }, 'db'],
+    [4, {}, 'queue'],
+    [5, {}, 'queue'],
+    [9, {}, 'internal'],
+  ])('SpanKind %i with %j → %s', (kind, attributes, expected) => {
+    expect(tisSpanKind(kind, attributes)).toBe(expected)
+  })
+})
+
+describe('httpStatusOf', () => {
+  it.each([
+    [{ 'http.response.status_code': 201 }, 201],
+    [{ 'http.status_code': '404' }, 404],
+    [{ 'http.response.status_code': 200, 'http.status_code': 500 }, 200],
+    [{ 'http.status_code': 42 }, undefined],
+    [{}, undefined],
+  ])('%j → %s', (attributes, expected) => {
+    expect(httpStatusOf(attributes)).toBe(expected)
+  })
+})

@@ -1,0 +1,109 @@
+import {
+  decodeAnyValue,
+  decodeKeyValue,
+  decodeResource,
+  decodeScope,
+  enumOf,
+  idOf,
+} from './proto-common'
+import type {
+  OtlpAttributes,
+  OtlpLogRecord,
+  OtlpLogs,
+  OtlpResourceLogs,
+  OtlpScope,
+  OtlpValue,
+} from './types'
+import { bytesOf, fixed64Of, forEachField, stringOf } from './wire'
+
+/** `ExportLogsServiceRequest` (collector/logs/v1/logs_service.proto) from protobuf bytes. */
+export function decodeLogsProtobuf(buf: Uint8Array): OtlpLogs {
+  const resourceLogs: OtlpResourceLogs[] = []
+  forEachField(buf, 'ExportLogsServiceRequest', (field, value) => {
+    if (field === 1) {
+      resourceLogs.push(decodeResourceLogs(bytesOf(value, 'field 1 of ExportLogsServiceRequest')))
+    }
+  })
+  return { resourceLogs }
+}
+
+function decodeResourceLogs(buf: Uint8Array): OtlpResourceLogs {
+  let resource: OtlpAttributes = {}
+  const scopeLogs: { scope: OtlpScope; logRecords: OtlpLogRecord[] }[] = []
+  forEachField(buf, 'ResourceLogs', (field, value) => {
+    const where = `field ${field} of ResourceLogs`
+    if (field === 1) resource = decodeResource(bytesOf(value, where))
+    else if (field === 2) scopeLogs.push(decodeScopeLogs(bytesOf(value, where)))
+  })
+  return { resource, scopeLogs }
+}
+
+function decodeScopeLogs(buf: Uint8Array): { scope: OtlpScope; logRecords: OtlpLogRecord[] } {
+  let scope: OtlpScope = { name: '' }
+  const logRecords: OtlpLogRecord[] = []
+  forEachField(buf, 'ScopeLogs', (field, value) => {
+    const where = `field ${field} of ScopeLogs`
+    if (field === 1) scope = decodeScope(bytesOf(value, where))
+    else if (field === 2) logRecords.push(decodeLogRecord(bytesOf(value, where)))
+  })
+  return { scope, logRecords }
+}
+
+function decodeLogRecord(buf: Uint8Array): OtlpLogRecord {
+  let time = 0n
+  let observed = 0n
+  let severityNumber = 0
+  const optional: {
+    severityText?: string
+    body?: OtlpValue
+    traceId?: string
+    spanId?: string
+    eventName?: string
+  } = {}
+  const attributes: OtlpAttributes = {}
+  forEachField(buf, 'LogRecord', (field, value) => {
+    const where = `field ${field} of LogRecord`
+    switch (field) {
+      case 1:
+        time = fixed64Of(value, where)
+        break
+      case 11:
+        observed = fixed64Of(value, where)
+        break
+      case 2:
+        severityNumber = enumOf(value, where)
+        break
+      case 3:
+        optional.severityText = stringOf(value, where)
+        break
+      case 5:
+        optional.body = decodeAnyValue(bytesOf(value, where))
+        break
+      case 6:
+        decodeKeyValue(bytesOf(value, where), attributes)
+        break
+      case 9: {
+        const id = idOf(value, 16, where)
+        if (id !== undefined) optional.traceId = id
+        break
+      }
+      case 10: {
+        const id = idOf(value, 8, where)
+        if (id !== undefined) optional.spanId = id
+        break
+      }
+      case 12:
+        optional.eventName = stringOf(value, where)
+        break
+    }
+  })
+  if (optional.severityText === '') delete optional.severityText
+  if (optional.eventName === '') delete optional.eventName
+  return {
+    timeUnixNano: time.toString(),
+    observedTimeUnixNano: observed.toString(),
+    severityNumber,
+    attributes,
+    ...optional,
+  }
+}
