@@ -89,7 +89,7 @@ function requireSession(deps: Deps, cookies: CookieSettings): MiddlewareHandler<
       if (secret) clearSession(c, cookies)
       return c.redirect(`${deps.base}/login`, 303)
     }
-    const session = await sessionContext(secret, resolved)
+    const session = await sessionContext(secret, resolved, new URL(c.req.url).origin)
     c.set('session', session)
     if (c.req.method !== 'POST') return next()
     return tooLarge(c, async () => {

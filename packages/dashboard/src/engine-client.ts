@@ -55,12 +55,18 @@ export class PageError extends Error {
 
 /**
  * A caller bound to the user of a resolved session: the engine's own operations, in process, with
- * the user already authenticated (no access token, no HTTP round trip).
+ * the user already authenticated (no access token, no HTTP round trip). `origin` is the page's
+ * (`https://tis.example.com`), passed on as `Host` and `X-Forwarded-Proto`.
  */
-export function createCall(user: UserRecord, behind?: Behind): Call {
+export function createCall(user: UserRecord, behind?: Behind, origin?: string): Call {
+  // The page's own origin: what a project's DSN names when the server has no public URL.
+  const url = origin ? new URL(origin) : null
+  const headers = url
+    ? { host: url.host, 'x-forwarded-proto': url.protocol === 'https:' ? 'https' : 'http' }
+    : {}
   return async (operation, input = {}) => {
     const response = await operation({
-      headers: {},
+      headers,
       user,
       ...(input.params ? { params: input.params } : {}),
       ...(input.query ? { query: input.query } : {}),

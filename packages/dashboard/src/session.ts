@@ -90,8 +90,15 @@ export function loginCsrf(c: Context, settings: CookieSettings): string {
   return token
 }
 
-/** The request's {@link Session} for a resolved (or just opened) session and its secret id. */
-export async function sessionContext(secret: string, resolved: ResolvedSession): Promise<Session> {
+/**
+ * The request's {@link Session} for a resolved (or just opened) session and its secret id;
+ * `origin` is the page's (see `createCall`).
+ */
+export async function sessionContext(
+  secret: string,
+  resolved: ResolvedSession,
+  origin?: string,
+): Promise<Session> {
   const behind: Behind = { lag: null }
   return {
     secret,
@@ -100,7 +107,7 @@ export async function sessionContext(secret: string, resolved: ResolvedSession):
     admin: resolved.admin,
     csrf: await csrfToken(secret),
     behind,
-    call: createCall(resolved.user, behind),
+    call: createCall(resolved.user, behind, origin),
   }
 }
 

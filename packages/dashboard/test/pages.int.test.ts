@@ -354,6 +354,19 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(seen).not.toContain('Archive project')
   })
 
+  it("shows the project's Sentry DSN, as the management API gives it", async () => {
+    const api = await createApi(harness.url).api('GET', `/api/v1/projects/${projectId}`, {
+      token: ADMIN_TOKEN,
+    })
+    const { dsn, number } = api.body.project as { dsn: string; number: number }
+    const key = /^http:\/\/([0-9a-f]{32})@/.exec(dsn)![1]
+    const page = (await get(`/projects/${projectId}/settings`)).text
+    // The page names its own origin (app.request's is http://localhost), the API its host.
+    expect(sectionOf(page, 'project')).toContain(
+      `<code id="sentry-dsn">http://${key}@localhost/${number}</code>`,
+    )
+  })
+
   it('lists a minted mobile token and revokes it', async () => {
     const project = { id: (await mintAndroidToken(harness)).projectId }
     const page = (await get(`/projects/${project.id}/settings`)).text

@@ -37,6 +37,19 @@ export function ProjectSection(props: {
         <dd>
           <code>{project.id}</code>
         </dd>
+        {project.dsn && (
+          <>
+            <dt>Sentry DSN</dt>
+            <dd>
+              <code id="sentry-dsn">{project.dsn}</code>
+              <br />
+              <small>
+                Give it to a Sentry SDK (any language) as its <code>dsn</code>: errors,
+                transactions, cron check-ins and logs come here.
+              </small>
+            </dd>
+          </>
+        )}
       </dl>
       {manages && (
         <p>
