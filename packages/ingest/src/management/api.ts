@@ -15,14 +15,14 @@ import {
   type RateLimitAnswer,
 } from '@tis/schema'
 import { StoreError } from '../errors'
-import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
+import { type EngineRequest, type EngineResponse, json } from '../http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from '../ids'
 import { mobileTokenJson } from '../mobile'
 import type { ManagementStore, ProjectRecord, RateLimitOverride, UserRecord } from '../ports'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../rate-limit'
 import type { ManagementOperation, ProjectAccess, ProjectOperationBody } from './access'
 import { type ManagementBodySpec, readManagementBody } from './body'
-import { apiKeyJson, projectJson, rateLimitJson } from './json'
+import { apiKeyJson, dsnBase, projectJson, rateLimitJson } from './json'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NOT_FOUND = { error: 'Not found' } as const
@@ -135,14 +135,7 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
   /** Runs `fn` on the project of `:id` when the user may see it (404 otherwise); `manage` needs owner or admin (403). */
   const withProject = (manage: boolean, fn: ProjectOperationBody) => access.project(manage, fn)
 
-  /** The base URL a project's DSN names, for a request (see {@link ManagementApiOptions.publicUrl}). */
-  const baseOf = (request: EngineRequest): string | null => {
-    if (options.publicUrl) return options.publicUrl
-    const host = readHeader(request.headers, 'host')
-    if (!host) return null
-    const proto = readHeader(request.headers, 'x-forwarded-proto')?.split(',')[0]?.trim()
-    return `${proto === 'https' ? 'https' : 'http'}://${host}`
-  }
+  const baseOf = (request: EngineRequest) => dsnBase(request, options.publicUrl)
 
   async function setStatus(
     request: EngineRequest,

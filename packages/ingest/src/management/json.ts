@@ -1,6 +1,19 @@
 import type { ApiKey, Project, RateLimits } from '@tis/schema'
+import { type EngineRequest, readHeader } from '../http'
 import type { ApiKeyRecord, ProjectRecord, RateLimitOverride } from '../ports'
 import type { RateLimitSettings } from '../rate-limit'
+
+/**
+ * The base URL a project's DSN names for a request: the server's public URL, else the request's
+ * `Host` (and `X-Forwarded-Proto`); `null` without either.
+ */
+export function dsnBase(request: EngineRequest, publicUrl: string | undefined): string | null {
+  if (publicUrl) return publicUrl
+  const host = readHeader(request.headers, 'host')
+  if (!host) return null
+  const proto = readHeader(request.headers, 'x-forwarded-proto')?.split(',')[0]?.trim()
+  return `${proto === 'https' ? 'https' : 'http'}://${host}`
+}
 
 /**
  * The Sentry DSN of a project served at `base` (the server's public URL, path included):
