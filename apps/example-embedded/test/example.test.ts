@@ -71,6 +71,8 @@ const MASKS: [RegExp, string][] = [
   [/^tis_\w{16,}$/, '<token>'],
   [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, '<id>'],
   [/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, '<time>'],
+  // A project's Sentry DSN names its key, the host it was asked of and the project's number.
+  [/^https?:\/\/[0-9a-f]{32}@[^/]+\/\d+$/, '<dsn>'],
 ]
 
 /** The body with everything that differs between databases masked. */
@@ -80,6 +82,7 @@ function mask(value: unknown, key = ''): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]))
   }
   if (key === 'legacy_id' && typeof value === 'number') return '<legacy-id>'
+  if (key === 'number' && typeof value === 'number') return '<project-number>'
   // Seconds until the window ends, like the Retry-After header: depends on the second it is sent.
   if (key === 'retry_after' && typeof value === 'number' && value >= 1) return '<seconds>'
   if (key === 'name' && typeof value === 'string' && value.startsWith('shop-')) return '<shop>'

@@ -42,7 +42,7 @@ describe('CORS on the browser-facing ingest endpoints', () => {
     },
   })
 
-  it.each(['/api/v1/ingest_events', '/api/v1/check_ins'])(
+  it.each(['/api/v1/ingest_events', '/api/v1/check_ins', '/api/42/envelope/', '/api/42/store'])(
     'answers the preflight of %s with 204 and the CORS headers, before the 405',
     async (path) => {
       const { app, calls } = setup()
@@ -52,10 +52,10 @@ describe('CORS on the browser-facing ingest endpoints', () => {
         'access-control-allow-origin': '*',
         'access-control-allow-methods': 'POST, OPTIONS',
         'access-control-allow-headers':
-          'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id',
+          'Authorization, X-Api-Key, Content-Type, Content-Encoding, X-Logister-Batch-Id, X-Sentry-Auth',
         'access-control-max-age': '7200',
         'access-control-expose-headers':
-          'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+          'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Sentry-Rate-Limits',
       })
       expect(res.headers.get('vary')).toBeNull()
       expect(calls).toHaveLength(0)

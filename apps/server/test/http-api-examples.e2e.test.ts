@@ -70,8 +70,10 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       trigger: 'new_issue',
       channel_ids: [channel.id],
     })
+    const { project } = await server.read(`/api/v1/projects/${projectId}`)
     Object.assign(env, {
       TIS_URL: server.url,
+      PROJECT_NUMBER: String(project.number),
       TIS_TOKEN: admin,
       API_KEY: apiKey,
       PROJECT_ID: projectId,

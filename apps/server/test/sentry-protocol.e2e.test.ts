@@ -68,7 +68,9 @@ describe('Sentry protocol', () => {
     )
     expect((await post(path, tunnel)).status).toBe(200)
     expect((await post(path, body(4), { 'x-sentry-auth': auth(p.apiKey) })).status).toBe(200)
-    expect(await storedEvents(p.projectId)).toBe(4)
+    expect((await post(path, body(11), { authorization: `Bearer ${p.apiKey}` })).status).toBe(200)
+    expect((await post(path, body(12), { 'x-api-key': p.apiKey })).status).toBe(200)
+    expect(await storedEvents(p.projectId)).toBe(6)
   })
 
   it('answers 401 without a key or with a wrong one, 403 for another project, 404 for a name', async () => {

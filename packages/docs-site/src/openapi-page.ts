@@ -55,6 +55,8 @@ function curlHeader(doc: OpenApiDocument, op: Json): string | undefined {
 
 function pathVariable(path: string, name: string): string {
   if (name === 'id' && path.startsWith('/api/v1/projects/')) return '$PROJECT_ID'
+  // Sentry's paths name the project by its number (the DSN's project part).
+  if (name === 'project') return '$PROJECT_NUMBER'
   return `$${name.toUpperCase()}`
 }
 

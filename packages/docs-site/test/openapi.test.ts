@@ -10,7 +10,9 @@ describe('openApiToMarkdown', () => {
     for (const [path, item] of paths) {
       for (const method of Object.keys(item as object)) {
         expect(markdown).toContain(`\`${method.toUpperCase()} ${path}\``)
-        expect(markdown).toContain(`curl -i -X ${method.toUpperCase()} "$TIS_URL${path}`)
+        // Sentry's paths name the project by its number.
+        const url = path.replace('{project}', '$PROJECT_NUMBER')
+        expect(markdown).toContain(`curl -i -X ${method.toUpperCase()} "$TIS_URL${url}`)
       }
     }
   })

@@ -83,6 +83,9 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
+      // Sentry's protocol (issue 22): the DSN key as Sentry's SDKs send it.
+      sentryAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Sentry-Auth' }),
+      sentryKey: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'sentry_key' }),
     })
   })
 

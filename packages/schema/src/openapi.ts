@@ -1,5 +1,6 @@
 import { componentSchemas } from './openapi-components'
 import { errorResponses, ingestPaths } from './openapi-ingest-paths'
+import { SENTRY_SECURITY_SCHEMES, sentryPaths } from './openapi-sentry-paths'
 import {
   CONTRACT_VERSION,
   OPENAPI_VERSION,
@@ -45,9 +46,10 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
       { name: 'deployments', description: 'Deployment records' },
       { name: 'mobile', description: 'Short-lived mobile ingest tokens' },
       { name: 'health', description: 'Readiness' },
+      { name: 'sentry', description: "Sentry's ingest protocol (docs/guides/sentry-sdks.md)" },
       ...extensions.flatMap((e) => e.tags ?? []),
     ],
-    paths: ingestPaths(),
+    paths: { ...ingestPaths(), ...sentryPaths() },
     components: {
       schemas: componentSchemas(extraSchemas),
       securitySchemes: {
@@ -57,6 +59,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
           description: 'Authorization: Bearer <API_KEY>',
         },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        ...SENTRY_SECURITY_SCHEMES,
         ...Object.assign({}, ...extensions.map((e) => e.securitySchemes ?? {})),
       },
       headers: {

@@ -95,7 +95,8 @@ export function createSentryIngest(deps: SentryIngestDeps) {
     const decoded = decodeBodyBytes(request, deps.maxBodyBytes, deps.inflater)
     if (!decoded.ok) return problem(decoded.status, decoded.problem)
     const key = sentryKeyOf(request, endpoint === 'envelope' ? decoded.bytes : undefined)
-    const headers = key ? { authorization: `Bearer ${key}` } : {}
+    // Without a Sentry key, the request's own credential headers (a Bearer or X-Api-Key API key).
+    const headers = key ? { authorization: `Bearer ${key}` } : request.headers
     const parsed: SentryRecordsResult =
       endpoint === 'envelope'
         ? sentryEnvelopeRecords(decoded.bytes)
