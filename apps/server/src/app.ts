@@ -17,6 +17,7 @@ import {
   alertRoutes,
   ingestRoutes,
   managementRoutes,
+  OTLP_PATHS,
   type RouteSpec,
   readRoutes,
   SENTRY_PATHS,
@@ -62,13 +63,15 @@ const DISABLED_ANALYTICS: Pick<AnalyticsRuntime, 'health' | 'metrics'> = {
 
 /**
  * The endpoints browsers may call from other origins: event ingest and check-ins only (and
- * Sentry's, which `@sentry/browser` posts to).
+ * Sentry's, which `@sentry/browser` posts to, and OTLP's, which OpenTelemetry's browser
+ * exporters post to).
  */
 export const CORS_PATHS = [
   '/api/v1/ingest_events',
   '/api/v1/ingest_events/batch',
   '/api/v1/check_ins',
   ...SENTRY_PATHS,
+  ...OTLP_PATHS,
 ] as const
 
 // What the SDK sends (fetch-transport.ts) plus the spec's alternative key header.

@@ -4,11 +4,19 @@ import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status'
 
 /**
  * Writes an engine outcome out exactly: its status, its headers, and its body as JSON — or no
- * body at all when the engine answered `null` (e.g. 204).
+ * body at all when the engine answered `null` (e.g. 204), or its bytes as they are when it
+ * answered a `Uint8Array` (OTLP's protobuf answers, whose `Content-Type` the engine sets).
  */
 export function sendEngineResponse(c: Context, response: EngineResponse): Response {
   const headers: Record<string, string> = { ...response.headers }
   if (response.body === null) return c.body(null, response.status as StatusCode, headers)
+  if (response.body instanceof Uint8Array) {
+    return c.body(
+      response.body as Uint8Array<ArrayBuffer>,
+      response.status as ContentfulStatusCode,
+      headers,
+    )
+  }
   return sendJson(c, response.status, response.body, headers)
 }
 

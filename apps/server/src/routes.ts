@@ -92,6 +92,23 @@ function sentryRoute(
   }
 }
 
+/**
+ * OTLP/HTTP's default paths (an exporter given only the base URL posts to them): the raw body
+ * bytes, protobuf or JSON, gzip being the engine's to inflate.
+ */
+function otlpRoute(api: IngestApi, signal: 'traces' | 'logs', clientIp: ClientIpResolver): Handler {
+  return async (c) => {
+    const bytes = new Uint8Array(await c.req.arrayBuffer())
+    return sendEngineResponse(
+      c,
+      await api.ingestOtlp({ ...baseRequest(c, clientIp), bytes }, signal),
+    )
+  }
+}
+
+/** The paths OpenTelemetry's OTLP/HTTP exporters post to. */
+export const OTLP_PATHS = ['/v1/traces', '/v1/logs'] as const
+
 /** The paths Sentry's SDKs post to (with and without the trailing slash they send). */
 export const SENTRY_PATHS = [
   '/api/:project/envelope/',
@@ -133,6 +150,13 @@ export function ingestRoutes(api: IngestApi, clientIp: ClientIpResolver): RouteS
         method: 'POST',
         path,
         handler: sentryRoute(api, path.includes('envelope') ? 'envelope' : 'store', clientIp),
+      }),
+    ),
+    ...OTLP_PATHS.map(
+      (path): RouteSpec => ({
+        method: 'POST',
+        path,
+        handler: otlpRoute(api, path === '/v1/traces' ? 'traces' : 'logs', clientIp),
       }),
     ),
   ]

@@ -29,7 +29,11 @@ export interface EngineRequest {
   readonly user?: UserRecord
 }
 
-/** What the engine answers: the host writes it out as is (JSON body unless `body` is `null`). */
+/**
+ * What the engine answers: the host writes it out as is: a JSON body, no body when `body` is
+ * `null`, or the bytes themselves when `body` is a `Uint8Array` (OTLP's protobuf answers, with
+ * their `Content-Type` in `headers`).
+ */
 export interface EngineResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>

@@ -1,5 +1,6 @@
 import { componentSchemas } from './openapi-components'
 import { errorResponses, ingestPaths } from './openapi-ingest-paths'
+import { otlpPaths } from './openapi-otlp-paths'
 import { SENTRY_SECURITY_SCHEMES, sentryPaths } from './openapi-sentry-paths'
 import {
   CONTRACT_VERSION,
@@ -47,9 +48,10 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
       { name: 'mobile', description: 'Short-lived mobile ingest tokens' },
       { name: 'health', description: 'Readiness' },
       { name: 'sentry', description: "Sentry's ingest protocol (docs/guides/sentry-sdks.md)" },
+      { name: 'opentelemetry', description: 'OTLP/HTTP (docs/guides/opentelemetry.md)' },
       ...extensions.flatMap((e) => e.tags ?? []),
     ],
-    paths: { ...ingestPaths(), ...sentryPaths() },
+    paths: { ...ingestPaths(), ...sentryPaths(), ...otlpPaths() },
     components: {
       schemas: componentSchemas(extraSchemas),
       securitySchemes: {

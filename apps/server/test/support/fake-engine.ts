@@ -51,6 +51,7 @@ export function fakeEngine(
       recordDeployment: op('recordDeployment'),
       mintMobileToken: op('mintMobileToken'),
       ingestSentry: (request, endpoint) => op(`ingestSentry:${endpoint}`)(request),
+      ingestOtlp: (request, signal) => op(`ingestOtlp:${signal}`)(request),
       forgetCredentials: () => {},
       flush: async () => {},
       close: async () => {},

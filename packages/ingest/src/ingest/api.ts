@@ -1,4 +1,9 @@
-import { parseCheckInEnvelope, parseDeploymentEnvelope, parseEventEnvelope } from '@tis/schema'
+import {
+  type OtlpSignal,
+  parseCheckInEnvelope,
+  parseDeploymentEnvelope,
+  parseEventEnvelope,
+} from '@tis/schema'
 import type { EngineRequest, EngineResponse } from '../http'
 import type { EngineLogger } from '../logger'
 import type { AcceptanceStore, BodyInflater, CredentialStore, MobileTokenStore } from '../ports'
@@ -15,6 +20,7 @@ import { type BatchWriterOptions, createBatchWriter } from './batch-writer'
 import { createCredentialCache } from './credentials'
 import { createEventOpBuilder } from './event-op'
 import { createMobileTokenMint } from './mint'
+import { createOtlpIngest, OTLP_MAX_BODY_BYTES } from './otlp'
 import { checkInOp, deploymentOp } from './record-ops'
 import { DEFAULT_MAX_BODY_BYTES } from './request-body'
 import { createSentryIngest, SENTRY_MAX_BODY_BYTES, type SentryEndpoint } from './sentry'
@@ -95,6 +101,12 @@ export interface IngestApi {
    * Sentry's SDKs send it; 200 `{id}` once every record is durable (docs/guides/sentry-sdks.md).
    */
   ingestSentry(request: EngineRequest, endpoint: SentryEndpoint): Promise<EngineResponse>
+  /**
+   * OTLP/HTTP: `POST /v1/traces` and `POST /v1/logs`, protobuf or JSON, authenticated by a
+   * project API key; answers in the request's encoding (an `Uint8Array` body for protobuf),
+   * `partial_success` for rejected records (docs/guides/opentelemetry.md).
+   */
+  ingestOtlp(request: EngineRequest, signal: OtlpSignal): Promise<EngineResponse>
   /** `POST /api/v1/mobile_ingest_tokens` (server project API keys only). */
   mintMobileToken(request: EngineRequest): Promise<EngineResponse>
   /**
@@ -163,9 +175,19 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     write: (ops) => writer.writeGroup(ops),
   })
 
+  const ingestOtlp = createOtlpIngest({
+    admit,
+    now,
+    maxBodyBytes: Math.max(maxBodyBytes, OTLP_MAX_BODY_BYTES),
+    ...inflater,
+    buildEvent: buildEventOp,
+    write: (ops) => writer.writeGroup(ops),
+  })
+
   return {
     ingestEventBatch,
     ingestSentry,
+    ingestOtlp,
     ingestEvent: (request) =>
       accept(
         {

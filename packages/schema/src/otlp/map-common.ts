@@ -58,3 +58,22 @@ export function resourceContext(
   if (service !== undefined) out['service'] = service
   return out
 }
+
+/**
+ * A stable `event_id` for the record a span gives (`slot` 0 its span, 1 its transaction, 2 + i
+ * its i-th exception): the trace id with the span id folded into its second half and the slot
+ * into its first, as a UUID (version 8). An exporter that sends the same span again (a retry
+ * after a lost answer) then stores nothing twice. `undefined` without both ids.
+ */
+export function spanEventId(traceId: string, spanId: string, slot: number): string | undefined {
+  if (!/^[0-9a-f]{32}$/.test(traceId) || !/^[0-9a-f]{16}$/.test(spanId)) return undefined
+  const hex = (n: bigint, width: number) => n.toString(16).padStart(width, '0')
+  const high = BigInt(`0x${traceId.slice(0, 16)}`) ^ (BigInt(slot) << 48n)
+  const low = BigInt(`0x${traceId.slice(16)}`) ^ BigInt(`0x${spanId}`)
+  // Version 8 (custom) in bits 48–51 of the high half, variant 10 in the top bits of the low.
+  const versioned = (high & ~(0xfn << 12n)) | (0x8n << 12n)
+  const varianted = (low & ~(0x3n << 62n)) | (0x2n << 62n)
+  const h = hex(versioned, 16)
+  const l = hex(varianted, 16)
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12)}-${l.slice(0, 4)}-${l.slice(4)}`
+}

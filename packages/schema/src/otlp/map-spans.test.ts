@@ -11,6 +11,7 @@ import {
 } from '../../test/otel-fixtures'
 import { parseEventEnvelope } from '../event'
 import { decodeOtlpTraces } from './decode'
+import { spanEventId } from './map-common'
 import { httpStatusOf, otlpSpansToEnvelopes, tisSpanKind } from './map-spans'
 import type { OtlpTraces } from './types'
 
@@ -20,6 +21,8 @@ function decoded(): OtlpTraces {
   if (!result.ok) throw new Error(result.message)
   return result.value
 }
+
+const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 const RESOURCE = {
   'service.name': 'checkout',
@@ -44,6 +47,14 @@ describe('otlpSpansToEnvelopes', () => {
     ])
   })
 
+  it('gives every record a stable event_id of its own, the same on a resend', () => {
+    const ids = events.map((e) => e['event_id'])
+    expect(new Set(ids).size).toBe(events.length)
+    for (const id of ids) expect(id).toMatch(UUID_V8)
+    const again = otlpSpansToEnvelopes(decoded()).map((e) => e.event['event_id'])
+    expect(again).toEqual(ids)
+  })
+
   it('every envelope passes parseEventEnvelope', () => {
     for (const envelope of envelopes) {
       const parsed = parseEventEnvelope(envelope)
@@ -54,6 +65,7 @@ describe('otlpSpansToEnvelopes', () => {
   it('maps every field of the root span', () => {
     expect(events[0]).toEqual({
       event_type: 'span',
+      event_id: expect.stringMatching(UUID_V8),
       message: 'GET /orders/:id',
       release: '1.4.2',
       environment: 'staging',
@@ -119,6 +131,7 @@ describe('otlpSpansToEnvelopes', () => {
   it('maps an exception span event to an error event', () => {
     expect(events[6]).toEqual({
       event_type: 'error',
+      event_id: expect.stringMatching(UUID_V8),
       message: "TypeError: Cannot read properties of undefined (reading 'id')",
       level: 'error',
       release: '1.4.2',
@@ -139,7 +152,7 @@ describe('otlpSpansToEnvelopes', () => {
         exception: {
           exception_class: 'TypeError',
           message: "Cannot read properties of undefined (reading 'id')",
-          stacktrace: 'TypeError: Cannot read …\n    at render (app.js:10:5)',
+          stack: 'TypeError: Cannot read …\n    at render (app.js:10:5)',
         },
       },
     })
@@ -206,5 +219,21 @@ describe('httpStatusOf', () => {
     [{}, undefined],
   ])('%j → %s', (attributes, expected) => {
     expect(httpStatusOf(attributes)).toBe(expected)
+  })
+})
+
+describe('spanEventId', () => {
+  const trace = '5b8efff798038103d269b633813fc60c'
+  it('folds the span id and the slot into the trace id, as a UUID v8', () => {
+    // low half: d269b633813fc60c ^ eee19b7ec3c1b174 = 3c882d4d42fe7778, variant bits → b…
+    expect(spanEventId(trace, 'eee19b7ec3c1b174', 0)).toBe('5b8efff7-9803-8103-bc88-2d4d42fe7778')
+    // slot 1 flips bit 48 of the high half: 5b8e… → 5b8f…
+    expect(spanEventId(trace, 'eee19b7ec3c1b174', 1)).toBe('5b8ffff7-9803-8103-bc88-2d4d42fe7778')
+    expect(spanEventId(trace, 'eee19b7ec3c1b175', 0)).toBe('5b8efff7-9803-8103-bc88-2d4d42fe7779')
+  })
+
+  it('is absent without a valid trace id and span id', () => {
+    expect(spanEventId('', 'eee19b7ec3c1b174', 0)).toBeUndefined()
+    expect(spanEventId(trace, 'not-hex-at-all!!', 0)).toBeUndefined()
   })
 })

@@ -4,6 +4,7 @@ import {
   nanosToIso,
   resourceContext,
   resourceFields,
+  spanEventId,
   stringAttribute,
 } from './map-common'
 import type { OtlpAttributes, OtlpScope, OtlpSpan, OtlpSpanEvent, OtlpTraces } from './types'
@@ -53,10 +54,18 @@ export function httpStatusOf(attributes: OtlpAttributes): number | undefined {
  * an `error` event carrying the span's trace and span ids. See docs/guides/opentelemetry.md.
  */
 export function otlpSpansToEnvelopes(decoded: OtlpTraces): OtlpEventEnvelope[] {
-  const out: OtlpEventEnvelope[] = []
+  return otlpSpanEnvelopeGroups(decoded).flat()
+}
+
+/**
+ * {@link otlpSpansToEnvelopes} one span at a time: the envelopes of each span (its `span`
+ * event, then its transaction and errors), so that a span is accepted or rejected as a whole.
+ */
+export function otlpSpanEnvelopeGroups(decoded: OtlpTraces): OtlpEventEnvelope[][] {
+  const out: OtlpEventEnvelope[][] = []
   for (const { resource, scopeSpans } of decoded.resourceSpans) {
     for (const { scope, spans } of scopeSpans) {
-      for (const span of spans) out.push(...spanEnvelopes(span, resource, scope))
+      for (const span of spans) out.push(spanEnvelopes(span, resource, scope))
     }
   }
   return out
@@ -82,8 +91,13 @@ function spanEnvelopes(
     ...(span.status.message === undefined ? {} : { status_message: span.status.message }),
   }
   const httpStatus = httpStatusOf(span.attributes)
+  const eventId = (slot: number) => {
+    const id = spanEventId(span.traceId, span.spanId, slot)
+    return id === undefined ? {} : { event_id: id }
+  }
   const spanEvent: Record<string, unknown> = {
     event_type: 'span',
+    ...eventId(0),
     message: span.name === '' ? '(unnamed span)' : span.name,
     ...shared,
     ...ids,
@@ -100,6 +114,7 @@ function spanEnvelopes(
     out.push({
       event: {
         event_type: 'transaction',
+        ...eventId(1),
         message: spanEvent['message'],
         transaction_name: spanEvent['message'],
         ...shared,
@@ -116,8 +131,10 @@ function spanEnvelopes(
       },
     })
   }
-  for (const event of span.events) {
-    if (event.name === 'exception') out.push(errorEnvelope(event, span, shared, ids, base))
+  for (const [i, event] of span.events.entries()) {
+    if (event.name === 'exception') {
+      out.push(errorEnvelope(event, span, shared, { ...ids, ...eventId(2 + i) }, base))
+    }
   }
   return out
 }
@@ -150,7 +167,7 @@ function errorEnvelope(
         exception: {
           ...(type === undefined ? {} : { exception_class: type }),
           ...(text === undefined ? {} : { message: text }),
-          ...(stacktrace === undefined ? {} : { stacktrace }),
+          ...(stacktrace === undefined ? {} : { stack: stacktrace }),
         },
       },
     },
