@@ -90,7 +90,7 @@ function otlpOperation(signal: 'traces' | 'logs'): OpenApiObject {
         traces
           ? 'An `ExportTraceServiceRequest`: every span is stored as a span, a root SERVER span also as a transaction, an `exception` span event as an error.'
           : 'An `ExportLogsServiceRequest`: every log record is stored as a log, with its trace and span ids.'
-      } Protobuf (\`application/x-protobuf\`) or OTLP/JSON (\`application/json\`), optionally gzip or deflate; the answer uses the request's encoding. A project API key in \`Authorization: Bearer\` or \`X-Api-Key\`. Durable before the 200.`,
+      } Protobuf (\`application/x-protobuf\`) or OTLP/JSON (\`application/json\`), optionally gzip or deflate; the answer uses the request's encoding. A project API key in \`Authorization: Bearer\` or \`X-Api-Key\`; a request counts once against the project's rate limit. Durable before the 200.`,
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
       requestBody: {
         required: true,
@@ -129,7 +129,7 @@ function otlpOperation(signal: 'traces' | 'logs'): OpenApiObject {
         '400': refusal('A malformed or truncated body; nothing is stored.'),
         '401': refusal('No API key, or an unknown, revoked or archived one.'),
         '403': refusal('The credential may not ingest.'),
-        '413': refusal('The body is over the cap, or holds more records than a rate-limit window.'),
+        '413': refusal('The body is over the cap (20 MiB once decompressed).'),
         '415': refusal('Another Content-Type or Content-Encoding.'),
         '429': refusal("Over the project's rate limit; exporters retry after `Retry-After`.", {
           ...RETRY_AFTER,
