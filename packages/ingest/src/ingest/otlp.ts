@@ -132,9 +132,8 @@ export function createOtlpIngest(deps: OtlpIngestDeps) {
         groupOf.push(g)
       }
     }
-    let written: readonly WriteResult[]
     try {
-      written = ops.length > 0 ? await deps.write(ops) : []
+      await writeAll(ops, groupOf, rejected, deps.write)
     } catch (error) {
       if (StoreError.is(error) && error.code === 'unavailable') {
         const message = 'the database is unavailable: retry later'
@@ -142,11 +141,6 @@ export function createOtlpIngest(deps: OtlpIngestDeps) {
       }
       throw error
     }
-    written.forEach((result, i) => {
-      if (knownRecord(ops[i]!, result) === 'conflict') {
-        rejected.set(groupOf[i]!, 'its event_id is already used by another project')
-      }
-    })
     const [first] = [...rejected.entries()].sort(([a], [b]) => a - b)
     const message =
       first === undefined
@@ -158,6 +152,31 @@ export function createOtlpIngest(deps: OtlpIngestDeps) {
       encodeOtlpExportResponse(signal, encoding, rejected.size, message),
       limits,
     )
+  }
+}
+
+/**
+ * Writes `ops` all or nothing. A record whose event id another project already used makes the
+ * store write none of them: its span is rejected and the others written again, until a write
+ * goes through (each round drops at least one span, so it ends).
+ */
+async function writeAll(
+  ops: readonly WriteOp[],
+  groupOf: readonly number[],
+  rejected: Map<number, string>,
+  write: OtlpIngestDeps['write'],
+): Promise<void> {
+  let pending = ops.map((op, i) => ({ op, group: groupOf[i]! }))
+  while (pending.length > 0) {
+    const written = await write(pending.map((p) => p.op))
+    const conflicts = new Set(
+      pending.filter((p, i) => knownRecord(p.op, written[i]!) === 'conflict').map((p) => p.group),
+    )
+    if (conflicts.size === 0) return
+    for (const group of conflicts) {
+      rejected.set(group, 'its event_id is already used by another project')
+    }
+    pending = pending.filter((p) => !conflicts.has(p.group))
   }
 }
 
@@ -179,8 +198,29 @@ function buildOp(
   at: Date,
   deps: OtlpIngestDeps,
 ): WriteOp | string {
-  const native = parseEventEnvelope(envelope, { now: at })
+  const id = envelope.event['event_id']
+  const scoped =
+    typeof id === 'string'
+      ? { event: { ...envelope.event, event_id: projectEventId(id, credential.projectId) } }
+      : envelope
+  const native = parseEventEnvelope(scoped, { now: at })
   if (!native.ok) return native.status === 400 ? native.error : native.errors.join('; ')
   const op = deps.buildEvent(native.value, credential, at)
   return 'status' in op ? messageOf(op) : op
+}
+
+/**
+ * A span's stable event id (from its trace and span ids) made the project's own: XORed with the
+ * project's UUID, version 8 and the variant set again. The same span sent to two projects (a
+ * collector fanning out) is then two records, never a conflict; sent twice to one, one record.
+ */
+export function projectEventId(eventId: string, projectId: string): string {
+  const a = eventId.replaceAll('-', '')
+  const b = projectId.replaceAll('-', '').toLowerCase()
+  if (!/^[0-9a-f]{32}$/.test(a) || !/^[0-9a-f]{32}$/.test(b)) return eventId
+  const x = (BigInt(`0x${a}`) ^ BigInt(`0x${b}`)).toString(16).padStart(32, '0').split('')
+  x[12] = '8'
+  x[16] = ((Number.parseInt(x[16]!, 16) & 0x3) | 0x8).toString(16)
+  const h = x.join('')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
