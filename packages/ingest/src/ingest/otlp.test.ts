@@ -127,7 +127,7 @@ describe('a conflict with another project', () => {
     const ingest = handler(async (ops) => {
       calls.push(ops.length)
       // The first write: op 0's id is another project's, so the store wrote none of them.
-      return ops.map((op, i) =>
+      return ops.map((_op, i) =>
         calls.length === 1 && i === 0
           ? ({
               id: 'x',
