@@ -25,6 +25,7 @@ export {
   startPgliteHarness,
   startPostgresHarness,
 } from './harness'
+export { describeOnEachStore } from './each-store'
 export { CHECKED_TAGS, checkServerResponse, DOCUMENTED_PATHS } from './response-check'
 export {
   APP_DIR,
