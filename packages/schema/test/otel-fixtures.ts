@@ -60,6 +60,16 @@ function span(spec: SpanSpec): ReadableSpan {
   }
 }
 
+/** The root span's attributes, every AnyValue kind among them, as the decoders read them. */
+export const ROOT_ATTRIBUTES = {
+  'http.request.method': 'GET',
+  'http.route': '/orders/:id',
+  'http.response.status_code': 503,
+  'server.ok': false,
+  'retry.ratio': 0.25,
+  'order.tags': ['a', 'b'],
+}
+
 /** One request: a root SERVER span and one child of every other kind. */
 export function sampleSpans(): ReadableSpan[] {
   return [
@@ -69,14 +79,7 @@ export function sampleSpans(): ReadableSpan[] {
       kind: SpanKind.SERVER,
       start: 0,
       end: 250,
-      attributes: {
-        'http.request.method': 'GET',
-        'http.route': '/orders/:id',
-        'http.response.status_code': 503,
-        'server.ok': false,
-        'retry.ratio': 0.25,
-        'order.tags': ['a', 'b'],
-      },
+      attributes: ROOT_ATTRIBUTES,
       status: { code: SpanStatusCode.ERROR, message: 'upstream unavailable' },
     }),
     span({

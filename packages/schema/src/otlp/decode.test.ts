@@ -10,6 +10,7 @@ import {
   HTTP_ID,
   INTERNAL_ID,
   QUEUE_ID,
+  ROOT_ATTRIBUTES,
   ROOT_ID,
   sampleLogs,
   sampleSpans,
@@ -69,14 +70,7 @@ describe.each(ENCODINGS)('decoding %s from the OpenTelemetry serializer', (_, ty
       kind: 2,
       startTimeUnixNano: '1795694400123456789',
       endTimeUnixNano: '1795694400373456789',
-      attributes: {
-        'http.request.method': 'GET',
-        'http.route': '/orders/:id',
-        'http.response.status_code': 503,
-        'server.ok': false,
-        'retry.ratio': 0.25,
-        'order.tags': ['a', 'b'],
-      },
+      attributes: ROOT_ATTRIBUTES,
       events: [],
       status: { code: 2, message: 'upstream unavailable' },
     })

@@ -1,17 +1,7 @@
-import {
-  anyValueAt,
-  arrayAt,
-  attributesAt,
-  enumAt,
-  hexIdAt,
-  objectAt,
-  pick,
-  resourceAt,
-  scopeAt,
-  stringAt,
-} from './json-common'
+import { walkExportJson } from './export-walk'
+import { anyValueAt, attributesAt, enumAt, hexIdAt, objectAt, pick, stringAt } from './json-common'
 import { nanosAt } from './json-traces'
-import type { OtlpLogRecord, OtlpLogs, OtlpResourceLogs, OtlpValue } from './types'
+import type { OtlpLogRecord, OtlpLogs, OtlpValue } from './types'
 
 const SEVERITY_NAMES = [
   'SEVERITY_NUMBER_UNSPECIFIED',
@@ -22,25 +12,16 @@ const SEVERITY_NAMES = [
 
 /** `ExportLogsServiceRequest` from a parsed OTLP/JSON body. */
 export function decodeLogsJson(body: unknown): OtlpLogs {
-  const root = objectAt(body, 'the body')
-  const list = arrayAt(pick(root, 'resourceLogs', 'resource_logs'), 'resourceLogs')
-  return { resourceLogs: list.map((rl, i) => resourceLogsAt(rl, `resourceLogs[${i}]`)) }
-}
-
-function resourceLogsAt(value: unknown, path: string): OtlpResourceLogs {
-  const o = objectAt(value, path)
-  const scopes = arrayAt(pick(o, 'scopeLogs', 'scope_logs'), `${path}.scopeLogs`)
+  const levels = {
+    resources: ['resourceLogs', 'resource_logs'],
+    scopes: ['scopeLogs', 'scope_logs'],
+    records: ['logRecords', 'log_records'],
+  } as const
   return {
-    resource: resourceAt(o['resource'], `${path}.resource`),
-    scopeLogs: scopes.map((value, i) => {
-      const at = `${path}.scopeLogs[${i}]`
-      const sl = objectAt(value, at)
-      const records = arrayAt(pick(sl, 'logRecords', 'log_records'), `${at}.logRecords`)
-      return {
-        scope: scopeAt(sl['scope'], `${at}.scope`),
-        logRecords: records.map((r, j) => logRecordAt(r, `${at}.logRecords[${j}]`)),
-      }
-    }),
+    resourceLogs: walkExportJson(body, levels, logRecordAt).map(({ resource, scopes }) => ({
+      resource,
+      scopeLogs: scopes.map(({ scope, records }) => ({ scope, logRecords: records })),
+    })),
   }
 }
 

@@ -1,3 +1,4 @@
+import { walkExportJson } from './export-walk'
 import {
   arrayAt,
   attributesAt,
@@ -7,11 +8,9 @@ import {
   type JsonRecord,
   objectAt,
   pick,
-  resourceAt,
-  scopeAt,
   stringAt,
 } from './json-common'
-import type { OtlpResourceSpans, OtlpSpan, OtlpSpanEvent, OtlpTraces } from './types'
+import type { OtlpSpan, OtlpSpanEvent, OtlpTraces } from './types'
 
 const SPAN_KIND_NAMES = [
   'SPAN_KIND_UNSPECIFIED',
@@ -25,24 +24,16 @@ const STATUS_CODE_NAMES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_E
 
 /** `ExportTraceServiceRequest` from a parsed OTLP/JSON body. */
 export function decodeTracesJson(body: unknown): OtlpTraces {
-  const root = objectAt(body, 'the body')
-  const list = arrayAt(pick(root, 'resourceSpans', 'resource_spans'), 'resourceSpans')
-  return { resourceSpans: list.map((rs, i) => resourceSpansAt(rs, `resourceSpans[${i}]`)) }
-}
-
-function resourceSpansAt(value: unknown, path: string): OtlpResourceSpans {
-  const o = objectAt(value, path)
-  const scopes = arrayAt(pick(o, 'scopeSpans', 'scope_spans'), `${path}.scopeSpans`)
+  const levels = {
+    resources: ['resourceSpans', 'resource_spans'],
+    scopes: ['scopeSpans', 'scope_spans'],
+    records: ['spans', 'spans'],
+  } as const
   return {
-    resource: resourceAt(o['resource'], `${path}.resource`),
-    scopeSpans: scopes.map((value, i) => {
-      const at = `${path}.scopeSpans[${i}]`
-      const ss = objectAt(value, at)
-      return {
-        scope: scopeAt(ss['scope'], `${at}.scope`),
-        spans: arrayAt(ss['spans'], `${at}.spans`).map((s, j) => spanAt(s, `${at}.spans[${j}]`)),
-      }
-    }),
+    resourceSpans: walkExportJson(body, levels, spanAt).map(({ resource, scopes }) => ({
+      resource,
+      scopeSpans: scopes.map(({ scope, records }) => ({ scope, spans: records })),
+    })),
   }
 }
 

@@ -5,6 +5,7 @@ import {
   HTTP_ID,
   INTERNAL_ID,
   QUEUE_ID,
+  ROOT_ATTRIBUTES,
   ROOT_ID,
   sampleSpans,
   TRACE_ID,
@@ -80,14 +81,7 @@ describe('otlpSpansToEnvelopes', () => {
         service: 'checkout',
         resource: RESOURCE,
         scope: SCOPE,
-        attributes: {
-          'http.request.method': 'GET',
-          'http.route': '/orders/:id',
-          'http.response.status_code': 503,
-          'server.ok': false,
-          'retry.ratio': 0.25,
-          'order.tags': ['a', 'b'],
-        },
+        attributes: ROOT_ATTRIBUTES,
         otel: { kind: 'server', status: 'error', status_message: 'upstream unavailable' },
       },
     })

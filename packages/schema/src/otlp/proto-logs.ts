@@ -1,52 +1,21 @@
-import {
-  decodeAnyValue,
-  decodeKeyValue,
-  decodeResource,
-  decodeScope,
-  enumOf,
-  idOf,
-} from './proto-common'
-import type {
-  OtlpAttributes,
-  OtlpLogRecord,
-  OtlpLogs,
-  OtlpResourceLogs,
-  OtlpScope,
-  OtlpValue,
-} from './types'
+import { walkExportProtobuf } from './export-walk'
+import { decodeAnyValue, decodeKeyValue, enumOf, idOf } from './proto-common'
+import type { OtlpAttributes, OtlpLogRecord, OtlpLogs, OtlpValue } from './types'
 import { bytesOf, fixed64Of, forEachField, stringOf } from './wire'
 
 /** `ExportLogsServiceRequest` (collector/logs/v1/logs_service.proto) from protobuf bytes. */
 export function decodeLogsProtobuf(buf: Uint8Array): OtlpLogs {
-  const resourceLogs: OtlpResourceLogs[] = []
-  forEachField(buf, 'ExportLogsServiceRequest', (field, value) => {
-    if (field === 1) {
-      resourceLogs.push(decodeResourceLogs(bytesOf(value, 'field 1 of ExportLogsServiceRequest')))
-    }
-  })
-  return { resourceLogs }
-}
-
-function decodeResourceLogs(buf: Uint8Array): OtlpResourceLogs {
-  let resource: OtlpAttributes = {}
-  const scopeLogs: { scope: OtlpScope; logRecords: OtlpLogRecord[] }[] = []
-  forEachField(buf, 'ResourceLogs', (field, value) => {
-    const where = `field ${field} of ResourceLogs`
-    if (field === 1) resource = decodeResource(bytesOf(value, where))
-    else if (field === 2) scopeLogs.push(decodeScopeLogs(bytesOf(value, where)))
-  })
-  return { resource, scopeLogs }
-}
-
-function decodeScopeLogs(buf: Uint8Array): { scope: OtlpScope; logRecords: OtlpLogRecord[] } {
-  let scope: OtlpScope = { name: '' }
-  const logRecords: OtlpLogRecord[] = []
-  forEachField(buf, 'ScopeLogs', (field, value) => {
-    const where = `field ${field} of ScopeLogs`
-    if (field === 1) scope = decodeScope(bytesOf(value, where))
-    else if (field === 2) logRecords.push(decodeLogRecord(bytesOf(value, where)))
-  })
-  return { scope, logRecords }
+  const levels = {
+    request: 'ExportLogsServiceRequest',
+    resource: 'ResourceLogs',
+    scope: 'ScopeLogs',
+  }
+  return {
+    resourceLogs: walkExportProtobuf(buf, levels, decodeLogRecord).map(({ resource, scopes }) => ({
+      resource,
+      scopeLogs: scopes.map(({ scope, records }) => ({ scope, logRecords: records })),
+    })),
+  }
 }
 
 function decodeLogRecord(buf: Uint8Array): OtlpLogRecord {

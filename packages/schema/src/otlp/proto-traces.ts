@@ -1,47 +1,21 @@
-import { decodeKeyValue, decodeResource, decodeScope, enumOf, idOf } from './proto-common'
-import type {
-  OtlpAttributes,
-  OtlpResourceSpans,
-  OtlpScope,
-  OtlpSpan,
-  OtlpSpanEvent,
-  OtlpTraces,
-} from './types'
+import { walkExportProtobuf } from './export-walk'
+import { decodeKeyValue, enumOf, idOf } from './proto-common'
+import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpTraces } from './types'
 import { bytesOf, fixed64Of, forEachField, stringOf } from './wire'
 
 /** `ExportTraceServiceRequest` (collector/trace/v1/trace_service.proto) from protobuf bytes. */
 export function decodeTracesProtobuf(buf: Uint8Array): OtlpTraces {
-  const resourceSpans: OtlpResourceSpans[] = []
-  forEachField(buf, 'ExportTraceServiceRequest', (field, value) => {
-    if (field === 1) {
-      resourceSpans.push(
-        decodeResourceSpans(bytesOf(value, 'field 1 of ExportTraceServiceRequest')),
-      )
-    }
-  })
-  return { resourceSpans }
-}
-
-function decodeResourceSpans(buf: Uint8Array): OtlpResourceSpans {
-  let resource: OtlpAttributes = {}
-  const scopeSpans: { scope: OtlpScope; spans: OtlpSpan[] }[] = []
-  forEachField(buf, 'ResourceSpans', (field, value) => {
-    const where = `field ${field} of ResourceSpans`
-    if (field === 1) resource = decodeResource(bytesOf(value, where))
-    else if (field === 2) scopeSpans.push(decodeScopeSpans(bytesOf(value, where)))
-  })
-  return { resource, scopeSpans }
-}
-
-function decodeScopeSpans(buf: Uint8Array): { scope: OtlpScope; spans: OtlpSpan[] } {
-  let scope: OtlpScope = { name: '' }
-  const spans: OtlpSpan[] = []
-  forEachField(buf, 'ScopeSpans', (field, value) => {
-    const where = `field ${field} of ScopeSpans`
-    if (field === 1) scope = decodeScope(bytesOf(value, where))
-    else if (field === 2) spans.push(decodeSpan(bytesOf(value, where)))
-  })
-  return { scope, spans }
+  const levels = {
+    request: 'ExportTraceServiceRequest',
+    resource: 'ResourceSpans',
+    scope: 'ScopeSpans',
+  }
+  return {
+    resourceSpans: walkExportProtobuf(buf, levels, decodeSpan).map(({ resource, scopes }) => ({
+      resource,
+      scopeSpans: scopes.map(({ scope, records }) => ({ scope, spans: records })),
+    })),
+  }
 }
 
 function decodeSpan(buf: Uint8Array): OtlpSpan {
