@@ -3,6 +3,7 @@ import type { ConfigVariable } from './config-rules'
 import { ALERT_VARIABLES } from './config-variables-alerts'
 import { LIMIT_VARIABLES } from './config-variables-limits'
 import { PIPELINE_VARIABLES } from './config-variables-pipeline'
+import { RETENTION_VARIABLES } from './config-variables-retention'
 import { SERVER_VARIABLES } from './config-variables-server'
 import { SOURCE_VARIABLES } from './config-variables-source'
 import { WEB_VARIABLES } from './config-variables-web'
@@ -17,6 +18,7 @@ export const CONFIG_VARIABLES = {
   ...LIMIT_VARIABLES,
   ...WEB_VARIABLES,
   ...PIPELINE_VARIABLES,
+  ...RETENTION_VARIABLES,
   ...SOURCE_VARIABLES,
   ...ALERT_VARIABLES,
 } as const satisfies Record<string, ConfigVariable>

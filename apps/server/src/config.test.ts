@@ -59,7 +59,24 @@ describe('loadConfig', () => {
         githubApiUrl: 'https://api.github.com',
       },
       alerts: { allowPrivateTargets: false, worker: true, leaseSeconds: 60, smtp: null },
+      retention: {
+        days: 90,
+        intervalSeconds: 3600,
+        batchSize: 2000,
+        analyticsDays: 90,
+        analyticsRollupDays: 400,
+      },
     })
+  })
+
+  it('keeps the analytics raw tables as long as everything else unless told otherwise', () => {
+    expect(load({ SERVICE_RETENTION_DAYS: '30' }).retention).toMatchObject({
+      days: 30,
+      analyticsDays: 30,
+    })
+    expect(
+      load({ SERVICE_RETENTION_DAYS: '30', SERVICE_ANALYTICS_RETENTION_DAYS: '0' }).retention,
+    ).toMatchObject({ days: 30, analyticsDays: 0 })
   })
 
   it('treats blank values as unset', () => {

@@ -85,6 +85,20 @@ export interface ServerConfig {
   readonly sources: SourcesConfig
   /** Alerts (issue 21): private targets and the SMTP server of email channels. */
   readonly alerts: AlertsConfig
+  /** Retention (issue 23): `SERVICE_RETENTION_*` and the analytics store's periods. */
+  readonly retention: RetentionConfig
+}
+
+/** How long telemetry is kept (`SERVICE_RETENTION_*`); 0 days keeps it forever. */
+export interface RetentionConfig {
+  /** `SERVICE_RETENTION_DAYS`: the default of projects without their own period. */
+  readonly days: number
+  readonly intervalSeconds: number
+  readonly batchSize: number
+  /** `SERVICE_ANALYTICS_RETENTION_DAYS` (defaults to `days`): the raw analytics tables. */
+  readonly analyticsDays: number
+  /** `SERVICE_ANALYTICS_ROLLUP_RETENTION_DAYS`: the analytics rollups. */
+  readonly analyticsRollupDays: number
 }
 
 /** The SMTP server of email channels (`SERVICE_SMTP_*`). */
@@ -248,6 +262,13 @@ export function loadConfig(
             from: e.SERVICE_SMTP_FROM ?? '',
           }
         : null,
+    },
+    retention: {
+      days: e.SERVICE_RETENTION_DAYS,
+      intervalSeconds: e.SERVICE_RETENTION_INTERVAL_SECONDS,
+      batchSize: e.SERVICE_RETENTION_BATCH_SIZE,
+      analyticsDays: e.SERVICE_ANALYTICS_RETENTION_DAYS ?? e.SERVICE_RETENTION_DAYS,
+      analyticsRollupDays: e.SERVICE_ANALYTICS_ROLLUP_RETENTION_DAYS,
     },
   }
 }

@@ -1,0 +1,35 @@
+import { type ConfigVariable, integer } from './config-rules'
+
+/** Retention (issue 23): how long telemetry is kept, here and in the analytics store. */
+export const RETENTION_VARIABLES = {
+  SERVICE_RETENTION_DAYS: {
+    description:
+      "Days events, spans, check-ins and idempotency keys are kept (by their occurred_at, started_at, checked-in time and receive time); older ones are deleted by a background pass. A project's own period (management API `PUT /api/v1/projects/:id/retention`) wins. 0 keeps everything forever. Issues keep their totals and first/last seen; monitors and deployments are kept.",
+    default: '90',
+    schema: integer(0, 36_500),
+  },
+  SERVICE_RETENTION_INTERVAL_SECONDS: {
+    description:
+      'Seconds between two retention passes of a server (or `tis worker`); passes of several instances never overlap (a database lock).',
+    default: '3600',
+    schema: integer(10, 86_400),
+  },
+  SERVICE_RETENTION_BATCH_SIZE: {
+    description:
+      'Rows one retention transaction deletes at most: smaller batches hold locks shorter and disturb ingest less.',
+    default: '2000',
+    schema: integer(100, 100_000),
+  },
+  SERVICE_ANALYTICS_RETENTION_DAYS: {
+    description:
+      "Days the analytics store's raw tables keep rows. Unset: the same as SERVICE_RETENTION_DAYS. 0 keeps them forever.",
+    default: undefined,
+    schema: integer(0, 36_500),
+  },
+  SERVICE_ANALYTICS_ROLLUP_RETENTION_DAYS: {
+    description:
+      "Days the analytics store's rollup tables keep rows (they are small; they may outlive the raw rows). 0 keeps them forever.",
+    default: '400',
+    schema: integer(0, 36_500),
+  },
+} as const satisfies Record<string, ConfigVariable>
