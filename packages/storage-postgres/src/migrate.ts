@@ -17,6 +17,7 @@ import { INGEST_LOG_PROJECT_CHECK_MIGRATION } from './migrations/0015-ingest-log
 import { ALERTS_MIGRATION } from './migrations/0016-alerts'
 import { ALERT_BURSTS_MIGRATION } from './migrations/0017-alert-bursts'
 import { SENTRY_KEYS_MIGRATION } from './migrations/0018-sentry-keys'
+import { RETENTION_MIGRATION } from './migrations/0019-retention'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ALERTS_MIGRATION,
   ALERT_BURSTS_MIGRATION,
   SENTRY_KEYS_MIGRATION,
+  RETENTION_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -5,6 +5,7 @@ import type {
   IngestStore,
   ProjectionStore,
   RateLimitStore,
+  RetentionStore,
 } from '@tis/ingest'
 import { createAlertConfigQueries } from './alert-config'
 import { createAlertDeliveryQueries } from './alert-deliveries'
@@ -20,6 +21,7 @@ import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
 import { createReadQueries } from './reads'
+import { createRetentionQueries } from './retention'
 import { createSessionQueries } from './sessions'
 import { createSourceQueries } from './source-files'
 import { createUserQueries } from './users'
@@ -31,7 +33,8 @@ export interface PostgresIngestStore
     RateLimitStore,
     IngestLog,
     ProjectionStore,
-    AlertDeliveryStore {
+    AlertDeliveryStore,
+    RetentionStore {
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock. With
@@ -91,6 +94,7 @@ export function createStore(
     ...createAlertConfigQueries(db),
     ...createAlertDeliveryQueries(db),
     ...createMissedMonitorQueries(db),
+    ...createRetentionQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
     ...createLogQueries(db, { analyticsOutbox }),
     outbox: createOutboxQueries(db),

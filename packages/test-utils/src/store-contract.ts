@@ -10,6 +10,7 @@ import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
 import { describeReadsContract } from './store-contract-reads'
+import { describeRetentionContract } from './store-contract-retention'
 import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
@@ -81,5 +82,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeLogContract(h)
     describeAlertsContract(h)
     describeAlertEvalContract(h)
+    describeRetentionContract(h)
   })
 }

@@ -84,6 +84,14 @@ export type {
 } from './read-records'
 export type { ReadinessProbe } from './readiness'
 export type { ReadStore } from './reads'
+export type {
+  ProjectExpiry,
+  RetentionPassOptions,
+  RetentionReport,
+  RetentionStore,
+  StorageUsage,
+  UsageFigure,
+} from './retention'
 export type { NewSession, SessionRecord, SessionStore, SessionWithUser } from './sessions'
 export type {
   CachedSourceFile,

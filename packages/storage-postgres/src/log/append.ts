@@ -77,7 +77,7 @@ interface KeyRow {
  * The id the engine derives for a span from (project, trace_id, span_id) — `uuidFromParts` of
  * @tis/ingest: a UUID v8 from the SHA-256 of the NUL-joined parts.
  */
-function spanKey(projectId: string, traceId: string, spanId: string): string {
+export function spanKey(projectId: string, traceId: string, spanId: string): string {
   const parts = ['span', projectId.toLowerCase(), traceId, spanId].join('\u0000')
   const bytes = createHash('sha256').update(parts, 'utf8').digest().subarray(0, 16)
   bytes[6] = 0x80 | (bytes[6]! & 0x0f)

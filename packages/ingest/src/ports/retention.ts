@@ -1,0 +1,66 @@
+/** One retention pass (issue 23): what to expire, and how. */
+export interface RetentionPassOptions {
+  /** The pass's clock: a project's rows older than `now` minus its period expire. */
+  readonly now: Date
+  /** `SERVICE_RETENTION_DAYS`: the period of projects without their own; 0 keeps everything. */
+  readonly defaultDays: number
+  /** Most rows one transaction deletes. */
+  readonly batchSize: number
+  /** Count what would go, delete nothing (`tis prune --dry-run`). */
+  readonly dryRun?: boolean
+  /** Only this project. */
+  readonly projectId?: string
+}
+
+/** What a pass expired (or, dry, would expire) of one project. */
+export interface ProjectExpiry {
+  readonly projectId: string
+  readonly projectName: string
+  /** The period applied: the project's own, else the default. */
+  readonly days: number
+  /** Rows before this instant expire. */
+  readonly cutoff: Date
+  readonly events: number
+  readonly spans: number
+  readonly checkIns: number
+  /** Issues found with every event expired: they stay, marked `events_expired`. */
+  readonly issues: number
+}
+
+/** The outcome of one pass. */
+export interface RetentionReport {
+  readonly dryRun: boolean
+  /** Projects with something expired, or with a period, in name order (kept ones omitted). */
+  readonly projects: readonly ProjectExpiry[]
+}
+
+/** Rows and approximate bytes of one kind of record. */
+export interface UsageFigure {
+  readonly rows: number
+  /** The rows' share of their table and indexes: rows × the table's average bytes per row. */
+  readonly bytes: number
+}
+
+/** What a project occupies in the database (approximately: table statistics, not a scan). */
+export interface StorageUsage {
+  readonly events: UsageFigure
+  readonly spans: UsageFigure
+  readonly checkIns: UsageFigure
+  readonly totalBytes: number
+}
+
+/** Expiry of old telemetry and the figures that size a disk. */
+export interface RetentionStore {
+  /**
+   * Deletes, in transactions of at most `batchSize` rows, the events, spans and check-ins of
+   * every project older than its period (and their idempotency keys), and marks the issues whose
+   * every event expired. Safe to run from several instances at once (a row goes once).
+   */
+  expireTelemetry(options: RetentionPassOptions): Promise<RetentionReport>
+  /** Sets (or with `null` clears) a project's own period in days; `false` when unknown. */
+  setProjectRetention(projectId: string, days: number | null): Promise<boolean>
+  /** The project's own period (`null`: the default), or `undefined` when unknown. */
+  getProjectRetention(projectId: string): Promise<number | null | undefined>
+  /** What the project occupies. */
+  storageUsage(projectId: string): Promise<StorageUsage>
+}
