@@ -16,6 +16,7 @@ import {
   type IngestStore,
   type ManagementApi,
   type ReadApi,
+  type RetentionStore,
   type SourceSettingsApi,
 } from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
@@ -25,6 +26,12 @@ import type { Logger } from './logger'
 import type { ProjectionRuntime } from './projection'
 import { rateLimiter } from './rate-limiter'
 import { sourceOptions } from './sources'
+
+/** Whether `store` keeps retention settings (every store of @tis/storage-postgres does). */
+export function hasRetention(store: object): store is RetentionStore {
+  const s = store as Partial<RetentionStore>
+  return typeof s.expireTelemetry === 'function' && typeof s.storageUsage === 'function'
+}
 
 /** The APIs the reference server serves, each built by its own factory over the store's ports. */
 export interface ServerEngine {
@@ -108,6 +115,7 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
       rateLimits: config.rateLimits,
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       onCredentialsChanged: () => ingest.forgetCredentials(),
+      ...(hasRetention(store) ? { retention: { store, defaultDays: config.retention.days } } : {}),
       ...clock,
     }),
     reads: createReadApi({ store, access, sources: excerpts, ...barrier, ...clock }),

@@ -184,6 +184,8 @@ export function managementRoutes(api: ManagementApi, clientIp: ClientIpResolver)
     route('GET', '/projects/:id/mobile_tokens', api.listMobileTokens),
     route('DELETE', '/projects/:id/mobile_tokens/:token_id', api.revokeMobileToken),
     route('GET', '/projects/:id/rate_limits', api.getRateLimits),
+    route('GET', '/projects/:id/retention', api.getRetention),
+    route('PUT', '/projects/:id/retention', api.setRetention),
     route('PUT', '/projects/:id/rate_limits', api.setRateLimits),
   ]
 }

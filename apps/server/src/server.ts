@@ -13,10 +13,11 @@ import type { SmtpSettings } from './alerts-mailer'
 import { type AlertsRuntime, createAlertsRuntime, hasAlertDelivery } from './alerts-runtime'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
-import { composeEngine, type ServerEngine } from './compose'
+import { composeEngine, hasRetention, type ServerEngine } from './compose'
 import { type ServerConfig, secureCookies } from './config'
 import { createLogger, type Logger } from './logger'
 import { createProjectionRuntime, hasLog, type ProjectionRuntime } from './projection'
+import { createRetentionRuntime, type RetentionRuntime } from './retention-runtime'
 import { type OpenedStore, openStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
@@ -79,6 +80,8 @@ export interface TisServer {
   readonly projection: ProjectionRuntime | undefined
   /** The alerts worker (none for a store that cannot deliver alerts). */
   readonly alerts: AlertsRuntime | undefined
+  /** The retention passes (issue 23); `undefined` on a store without retention. */
+  readonly retention: RetentionRuntime | undefined
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
@@ -207,6 +210,15 @@ export async function createServer(
         })
       : undefined
   alerts?.start()
+  const retention = hasRetention(store)
+    ? createRetentionRuntime({
+        store,
+        config: config.retention,
+        logger,
+        ...(options.now ? { now: options.now } : {}),
+      })
+    : undefined
+  retention?.start()
   const publicUrl = options.publicUrl ?? config.publicUrl
   const app = createApp({
     engine,
@@ -236,6 +248,7 @@ export async function createServer(
       })
       clearTimeout(force)
     }
+    await retention?.stop()
     await engine.close()
     await projection?.close()
     await alerts?.stop()
@@ -251,6 +264,7 @@ export async function createServer(
     analytics,
     projection,
     alerts,
+    retention,
     bootstrap,
     listen() {
       if (http) throw new Error('the server is already listening')

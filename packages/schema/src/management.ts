@@ -74,16 +74,44 @@ export const rateLimitRequestSchema = z
     description: 'Project-level rate-limit overrides (application administrators only).',
   })
 
+/**
+ * `PUT /api/v1/projects/:id/retention` body: `{"retention":{"days"}}`: days to keep the
+ * project's events, spans and check-ins (0: forever); null (or `{"retention": null}`) follows
+ * the server default.
+ */
+export const retentionRequestSchema = z
+  .strictObject(
+    {
+      days: z
+        .int({ error: 'must be an integer' })
+        .min(0, { error: 'must be greater than or equal to 0' })
+        .max(36_500, { error: 'must be less than or equal to 36500' })
+        .nullable(),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({
+    id: 'tis.RetentionRequest',
+    description: "A project's own retention period in days (0 keeps forever; null: the default).",
+  })
+
 const MANAGEMENT: Record<ManagementEnvelopeKey, z.ZodObject> = {
   user: userRequestSchema,
   project: projectRequestSchema,
   api_key: apiKeyRequestSchema,
   member: memberRequestSchema,
   rate_limit: rateLimitRequestSchema,
+  retention: retentionRequestSchema,
 }
 
 /** Envelope keys of the management API. */
-export type ManagementEnvelopeKey = 'user' | 'project' | 'api_key' | 'member' | 'rate_limit'
+export type ManagementEnvelopeKey =
+  | 'user'
+  | 'project'
+  | 'api_key'
+  | 'member'
+  | 'rate_limit'
+  | 'retention'
 
 /** The parsed management request of each envelope. */
 export interface ManagementRecords {
@@ -96,6 +124,7 @@ export interface ManagementRecords {
     period_seconds?: number | null | undefined
     auth_failure_requests?: number | null | undefined
   }
+  retention: { days: number | null }
 }
 
 /** The fields of each management envelope, in documented order. */

@@ -110,13 +110,20 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
     })
   }
 
-  async function expire(kind: Kind, projectId: string, cutoff: Date, batchSize: number) {
+  async function expire(
+    kind: Kind,
+    projectId: string,
+    cutoff: Date,
+    batchSize: number,
+    signal?: AbortSignal,
+  ) {
     let total = 0
-    for (;;) {
+    while (!signal?.aborted) {
       const deleted = await deleteBatch(kind, projectId, cutoff, batchSize)
       total += deleted
       if (deleted < batchSize) return total
     }
+    return total
   }
 
   async function count(sql: string, projectId: string, cutoff: Date) {
@@ -137,13 +144,13 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
       )
       const out: ProjectExpiry[] = []
       for (const project of projects) {
-        if (project.days <= 0) continue
+        if (project.days <= 0 || options.signal?.aborted) continue
         const cutoff = new Date(options.now.getTime() - project.days * DAY_MS)
         const figures = { events: 0, spans: 0, checkIns: 0, issues: 0 }
         for (const kind of ['checkIns', 'spans', 'events'] as const) {
           figures[kind] = dryRun
             ? await count(COUNT[kind], project.id, cutoff)
-            : await expire(kind, project.id, cutoff, options.batchSize)
+            : await expire(kind, project.id, cutoff, options.batchSize, options.signal)
         }
         if (dryRun) figures.issues = await count(COUNT_ISSUES, project.id, cutoff)
         else {

@@ -3,15 +3,11 @@ import {
   type CreatedApiKey,
   type CreatedUser,
   ERROR_BODIES,
-  MANAGEMENT_FIELDS,
-  type ManagementEnvelopeKey,
-  type ManagementRecords,
   type MemberAddedAnswer,
   type MemberList,
   type MobileTokenList,
   type ProjectAnswer,
   type ProjectList,
-  parseManagementEnvelope,
   type RateLimitAnswer,
 } from '@tis/schema'
 import { StoreError } from '../errors'
@@ -21,8 +17,9 @@ import { mobileTokenJson } from '../mobile'
 import type { ManagementStore, ProjectRecord, RateLimitOverride, UserRecord } from '../ports'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../rate-limit'
 import type { ManagementOperation, ProjectAccess, ProjectOperationBody } from './access'
-import { type ManagementBodySpec, readManagementBody } from './body'
+import { readBody } from './body'
 import { apiKeyJson, dsnBase, projectJson, rateLimitJson } from './json'
+import { createRetentionOperations, type RetentionOperationsOptions } from './retention'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NOT_FOUND = { error: 'Not found' } as const
@@ -59,6 +56,10 @@ export interface ManagementApi {
   getRateLimits: ManagementOperation
   /** `PUT /api/v1/projects/:id/rate_limits` — application administrators only (section 5.8). */
   setRateLimits: ManagementOperation
+  /** `GET /api/v1/projects/:id/retention` (issue 23); 404 on a store without retention. */
+  getRetention: ManagementOperation
+  /** `PUT /api/v1/projects/:id/retention` (issue 23). */
+  setRetention: ManagementOperation
 }
 
 /** Options of {@link createManagementApi}. */
@@ -84,35 +85,8 @@ export interface ManagementApiOptions {
    * credentials: pass the ingest API's `forgetCredentials` when both run in one process.
    */
   readonly onCredentialsChanged?: () => void
-}
-
-/** The outcome of {@link readBody}: the parsed fields (`null`: a clearing envelope), or the answer. */
-type BodyOf<K extends ManagementEnvelopeKey> =
-  | { ok: true; value: ManagementRecords[K] | null }
-  | { ok: false; response: EngineResponse }
-
-/**
- * Reads a management body: {@link readManagementBody} decides whether the body is usable at all
- * (the same rule on every route), then the envelope's fields are validated by `@tis/schema`.
- */
-function readBody<K extends ManagementEnvelopeKey>(
-  request: EngineRequest,
-  key: K,
-  spec: Omit<ManagementBodySpec, 'key' | 'fields'> = {},
-): BodyOf<K> {
-  const body = readManagementBody(request, { key, fields: MANAGEMENT_FIELDS[key], ...spec })
-  if (!body.ok) return body
-  if (body.value === null) return { ok: true, value: null }
-  if (Object.keys(body.value).length === 0) return { ok: true, value: {} as ManagementRecords[K] }
-  const parsed = parseManagementEnvelope(key, { [key]: body.value })
-  if (parsed.ok) return parsed
-  return {
-    ok: false,
-    response:
-      parsed.status === 400
-        ? json(400, { error: parsed.error })
-        : json(422, { errors: parsed.errors }),
-  }
+  /** Retention (issue 23): the store's retention queries and `SERVICE_RETENTION_DAYS`. */
+  readonly retention?: Omit<RetentionOperationsOptions, 'access'>
 }
 
 /** Creates the management operations over a store. */
@@ -149,7 +123,14 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
       : json(404, NOT_FOUND)
   }
 
+  const unsupported: ManagementOperation = async () =>
+    json(404, { error: 'this store keeps no retention settings' })
+  const retention = options.retention
+    ? createRetentionOperations({ ...options.retention, access })
+    : { getRetention: unsupported, setRetention: unsupported }
+
   return {
+    ...retention,
     createUser: authed(async (request, _user, admin) => {
       if (!admin) return json(403, ERROR_BODIES.forbidden)
       const parsed = readBody(request, 'user')

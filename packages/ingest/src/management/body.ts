@@ -1,4 +1,13 @@
-import { type JsonObject, missingEnvelopeMessage, toSnakeCase, unwrapEnvelope } from '@tis/schema'
+import {
+  type JsonObject,
+  MANAGEMENT_FIELDS,
+  type ManagementEnvelopeKey,
+  type ManagementRecords,
+  missingEnvelopeMessage,
+  parseManagementEnvelope,
+  toSnakeCase,
+  unwrapEnvelope,
+} from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 
 const isPlainObject = (value: unknown): value is JsonObject =>
@@ -108,4 +117,33 @@ export function readManagementBody(
     }
   }
   return { ok: true, value: envelope.value }
+}
+
+/** The outcome of {@link readBody}: the parsed fields (`null`: a clearing envelope), or the answer. */
+type BodyOf<K extends ManagementEnvelopeKey> =
+  | { ok: true; value: ManagementRecords[K] | null }
+  | { ok: false; response: EngineResponse }
+
+/**
+ * Reads a management body: {@link readManagementBody} decides whether the body is usable at all
+ * (the same rule on every route), then the envelope's fields are validated by `@tis/schema`.
+ */
+export function readBody<K extends ManagementEnvelopeKey>(
+  request: EngineRequest,
+  key: K,
+  spec: Omit<ManagementBodySpec, 'key' | 'fields'> = {},
+): BodyOf<K> {
+  const body = readManagementBody(request, { key, fields: MANAGEMENT_FIELDS[key], ...spec })
+  if (!body.ok) return body
+  if (body.value === null) return { ok: true, value: null }
+  if (Object.keys(body.value).length === 0) return { ok: true, value: {} as ManagementRecords[K] }
+  const parsed = parseManagementEnvelope(key, { [key]: body.value })
+  if (parsed.ok) return parsed
+  return {
+    ok: false,
+    response:
+      parsed.status === 400
+        ? json(400, { error: parsed.error })
+        : json(422, { errors: parsed.errors }),
+  }
 }

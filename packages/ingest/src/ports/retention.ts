@@ -10,6 +10,8 @@ export interface RetentionPassOptions {
   readonly dryRun?: boolean
   /** Only this project. */
   readonly projectId?: string
+  /** Ends the pass between two batches (a server shutting down); what was deleted stays so. */
+  readonly signal?: AbortSignal
 }
 
 /** What a pass expired (or, dry, would expire) of one project. */

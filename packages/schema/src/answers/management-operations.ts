@@ -4,6 +4,7 @@ import {
   memberRequestSchema,
   projectRequestSchema,
   rateLimitRequestSchema,
+  retentionRequestSchema,
   userRequestSchema,
 } from '../management'
 import { errorResponse } from './error-responses'
@@ -19,6 +20,7 @@ import {
   rateLimitAnswerSchema,
 } from './management-answers'
 import type { ApiOperation, ApiResponse } from './operations'
+import { retentionAnswerSchema } from './retention-answers'
 
 // The management API's operations (section 5): the OpenAPI paths are generated from this table.
 
@@ -181,6 +183,26 @@ const SHARING_ROWS: readonly Row[] = [
     body: envelope('rate_limit', rateLimitRequestSchema),
     responses: {
       200: ok('The effective limits.', rateLimitAnswerSchema),
+      ...errors(400, 401, 403, 404, 422),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/projects/{id}/retention',
+    id: 'getRetention',
+    summary: "Show a project's retention period and disk use",
+    responses: { 200: ok('The period and the usage.', retentionAnswerSchema), ...errors(401, 404) },
+  },
+  {
+    method: 'put',
+    path: '/api/v1/projects/{id}/retention',
+    id: 'setRetention',
+    summary: "Set a project's own retention period",
+    description:
+      'The owner may shorten the period below the server default (SERVICE_RETENTION_DAYS) or return to it (`{"retention": {"days": null}}` or `{"retention": null}`); keeping data longer than the default, or forever (0), needs an application administrator (403 otherwise). The next retention pass applies it.',
+    body: envelope('retention', retentionRequestSchema),
+    responses: {
+      200: ok('The period and the usage.', retentionAnswerSchema),
       ...errors(400, 401, 403, 404, 422),
     },
   },

@@ -1,0 +1,42 @@
+import * as z from 'zod'
+import { component } from './common'
+
+// Retention (issue 23): a project's period and what it occupies, as `GET` and `PUT
+// /api/v1/projects/:id/retention` answer them.
+
+const count = z.int().min(0)
+const figure = z.strictObject({
+  rows: count.meta({ description: 'Rows in the database.' }),
+  bytes: count.meta({
+    description: "Approximate bytes: the rows' share of their table and its indexes.",
+  }),
+})
+
+/** A project's retention and disk use. */
+export const retentionSchema = component(
+  'Retention',
+  z.strictObject({
+    days: count.meta({
+      description:
+        "Days events, spans and check-ins are kept: the project's own period, else the server default; 0 keeps them forever.",
+    }),
+    project_days: count
+      .nullable()
+      .meta({ description: "The project's own period; null follows the server default." }),
+    default_days: count.meta({ description: 'SERVICE_RETENTION_DAYS.' }),
+    usage: z.strictObject({
+      events: figure,
+      spans: figure,
+      check_ins: figure,
+      total_bytes: count,
+    }),
+  }),
+  "A project's retention period and what it occupies (approximate: table statistics).",
+)
+/** A project's retention as the management API answers it. */
+export type Retention = z.output<typeof retentionSchema>
+
+/** `GET` and `PUT …/retention`. */
+export const retentionAnswerSchema = z.strictObject({ retention: retentionSchema })
+/** The body of that answer. */
+export type RetentionAnswer = z.output<typeof retentionAnswerSchema>
