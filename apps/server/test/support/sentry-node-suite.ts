@@ -1,41 +1,30 @@
 import { fileURLToPath } from 'node:url'
-import { runScript } from '@tis/test-utils/run-script'
-import { ADMIN_TOKEN, createClient, type Harness } from '@tis/test-utils/server'
+import type { Harness } from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
+import {
+  createSentryProject,
+  runSentryFixture,
+  type SentryIds,
+  traceShape,
+  uuidOf,
+} from './sentry-clients'
 
 const APP = fileURLToPath(new URL('../fixtures/sentry-node-app.mjs', import.meta.url))
 
 /** Runs the @sentry/node application against a fresh project's DSN; resolves what it reported. */
 async function runSentryApp(harness: Harness) {
-  const c = createClient(harness.url)
-  const project = await c.createProject()
-  const got = await c.api('GET', `/api/v1/projects/${project.id}`, { token: ADMIN_TOKEN })
-  const { dsn, number } = got.body.project as { dsn: string; number: number }
-  expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@127\\.0\\.0\\.1:\\d+/${number}$`))
-  const run = await runScript(process.execPath, [APP], { env: { DSN: dsn }, timeoutMs: 60_000 })
-  expect(run.code, run.stderr).toBe(0)
-  const ids = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
-    errorId: string
-    messageId: string
-    traceId: string
-    flushed: boolean
-  }
+  const project = await createSentryProject(harness)
+  const ids = await runSentryFixture<SentryIds & { flushed: boolean }>(project, process.execPath, [
+    APP,
+  ])
   expect(ids.flushed).toBe(true)
-  const read = async (path: string) => {
-    const r = await c.api('GET', `/api/v1/projects/${project.id}${path}`, { token: ADMIN_TOKEN })
-    expect(r.status, r.text).toBe(200)
-    return r.body
-  }
-  return { ids, read, projectId: project.id }
+  return { ids, read: project.read, project }
 }
-
-const uuidOf = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 
 /** Sentry's Node SDK, unchanged, against a real server: each kind of data read back. */
 export function describeSentryNode(h: () => Harness) {
   it('stores an exception, a message, a transaction with its spans and a cron check-in pair', async () => {
-    const { ids, read } = await runSentryApp(h())
+    const { ids, read, project } = await runSentryApp(h())
     // The exception: an issue, its event with the frames innermost first.
     const { issues } = await read('/issues')
     const titles = issues.map((i: { title: string }) => i.title).sort()
@@ -62,13 +51,7 @@ export function describeSentryNode(h: () => Harness) {
     expect(transactions).toEqual([
       expect.objectContaining({ name: 'GET /orders/:id', count: 1, error_count: 0 }),
     ])
-    const trace = await read(`/traces/${ids.traceId}`)
-    const spans = trace.spans.map((s: Record<string, unknown>) => [
-      s['name'],
-      s['kind'],
-      s['depth'],
-    ])
-    expect(spans).toEqual([
+    expect(await traceShape(project, ids.traceId)).toEqual([
       ['GET /orders/:id', 'server', 0],
       ['select * from orders', 'db', 1],
     ])

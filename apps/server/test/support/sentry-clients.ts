@@ -1,0 +1,66 @@
+import { runScript } from '@tis/test-utils/run-script'
+import { ADMIN_TOKEN, createClient, type Harness } from '@tis/test-utils/server'
+import { expect } from 'vitest'
+
+/** A fresh project as a Sentry SDK sees it (its DSN), and a reader of its read API. */
+export interface SentryProject {
+  readonly projectId: string
+  readonly dsn: string
+  readonly number: number
+  /** GETs `/api/v1/projects/:id<path>` as the administrator, expects 200, resolves the body. */
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary response fields
+  read(path: string): Promise<any>
+}
+
+/** Creates a project on `harness` and resolves its DSN (checked for Sentry's shape). */
+export async function createSentryProject(harness: Harness): Promise<SentryProject> {
+  const c = createClient(harness.url)
+  const project = await c.createProject()
+  const got = await c.api('GET', `/api/v1/projects/${project.id}`, { token: ADMIN_TOKEN })
+  const { dsn, number } = got.body.project as { dsn: string; number: number }
+  expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@127\\.0\\.0\\.1:\\d+/${number}$`))
+  const read = async (path: string) => {
+    const r = await c.api('GET', `/api/v1/projects/${project.id}${path}`, { token: ADMIN_TOKEN })
+    expect(r.status, r.text).toBe(200)
+    return r.body
+  }
+  return { projectId: project.id, dsn, number, read }
+}
+
+/** Sentry's 32-hex event id as the UUID tis stores it under. */
+export const uuidOf = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+
+/** The ids a Sentry application fixture reports on its last line of output. */
+export interface SentryIds {
+  readonly errorId: string
+  readonly messageId: string
+  readonly traceId: string
+}
+
+/**
+ * The trace `traceId` read back as `[name, kind, depth]` per span, shallowest first. The read API
+ * orders spans by start time, which ties when a child starts in its parent's millisecond (SDKs
+ * send microseconds; tis keeps milliseconds), so the order within one depth is by name.
+ */
+export async function traceShape(project: SentryProject, traceId: string) {
+  const trace = await project.read(`/traces/${traceId}`)
+  const spans = trace.spans as { name: string; kind: string; depth: number }[]
+  return spans
+    .map((s) => [s.name, s.kind, s.depth] as const)
+    .sort((a, b) => a[2] - b[2] || a[0].localeCompare(b[0]))
+}
+
+/**
+ * Runs a Sentry application fixture (`command args…`) with `DSN` set to the project's DSN;
+ * expects it to exit 0 and resolves the JSON it printed last.
+ */
+export async function runSentryFixture<T extends SentryIds>(
+  project: SentryProject,
+  command: string,
+  args: readonly string[],
+): Promise<T> {
+  const run = await runScript(command, args, { env: { DSN: project.dsn }, timeoutMs: 60_000 })
+  expect(run.code, run.stderr).toBe(0)
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T
+}
