@@ -64,3 +64,49 @@ export async function runSentryFixture<T extends SentryIds>(
   expect(run.code, run.stderr).toBe(0)
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T
 }
+
+/** What differs between the Sentry application fixtures, which otherwise send the same data. */
+export interface SentryAppExpectation {
+  /** The title of the exception's issue, as the SDK's runtime words the TypeError. */
+  readonly errorTitle: string
+  /** The transaction's name. */
+  readonly transaction: string
+  /** Its trace as {@link traceShape} reads it. */
+  readonly trace: readonly (readonly [name: string, kind: string, depth: number])[]
+}
+
+/**
+ * Reads back what each Sentry application fixture sends — a TypeError (environment
+ * `production`, release `shop@1.4.2`, tag `region`, user `u-42`), the message `cache warmed` and
+ * a transaction with one child span — through the read API, and resolves the error event and its
+ * frames (innermost first) for the SDK's own checks.
+ */
+export async function expectSentryAppData(
+  project: SentryProject,
+  ids: SentryIds,
+  expected: SentryAppExpectation,
+) {
+  // The exception and the message: one issue each.
+  const { issues } = await project.read('/issues')
+  const titles = issues.map((i: { title: string }) => i.title).sort()
+  expect(titles).toEqual([expected.errorTitle, 'cache warmed'].sort())
+  const { event, frames } = await project.read(`/events/${uuidOf(ids.errorId)}`)
+  expect(event).toMatchObject({
+    event_type: 'error',
+    level: 'error',
+    environment: 'production',
+    release: 'shop@1.4.2',
+  })
+  expect(event.context.exception.exception_class).toBe('TypeError')
+  expect(event.context.tags).toMatchObject({ region: 'eu-west-1' })
+  expect(event.context.user).toMatchObject({ id: 'u-42' })
+  const message = await project.read(`/events/${uuidOf(ids.messageId)}`)
+  expect(message.event).toMatchObject({ message: 'cache warmed', level: 'info' })
+  // The transaction and its trace tree.
+  const { transactions } = await project.read('/transactions')
+  expect(transactions).toEqual([
+    expect.objectContaining({ name: expected.transaction, count: 1, error_count: 0 }),
+  ])
+  expect(await traceShape(project, ids.traceId)).toEqual(expected.trace)
+  return { event, frames }
+}

@@ -1,0 +1,93 @@
+import type { launchChromium } from '@tis/test-utils/chromium'
+import type { Harness } from '@tis/test-utils/server'
+import { expect, it } from 'vitest'
+import { APP_SOURCE, type SentryBrowserPage } from './sentry-browser-page'
+import { createSentryProject, expectSentryAppData, type SentryIds } from './sentry-clients'
+
+type Browser = Awaited<ReturnType<typeof launchChromium>>
+
+/** What the page's `runSentryApp()` resolves. */
+type PageIds = SentryIds & { flushed: boolean }
+
+/** One request the page sent to tis, as the browser saw it. */
+interface Exchange {
+  readonly path: string
+  readonly origin: string | undefined
+  readonly status: number
+  readonly allowOrigin: string | undefined
+}
+
+/** The 1-based line of `text` in the application script. */
+const lineOf = (text: string) => APP_SOURCE.split('\n').findIndex((l) => l.includes(text)) + 1
+
+/**
+ * Loads the page with a fresh project's DSN in Chromium, runs its application and resolves the
+ * ids it reported with every request it sent to tis (and every one that failed).
+ */
+async function runInBrowser(browser: Browser, page: SentryBrowserPage, harness: Harness) {
+  const project = await createSentryProject(harness)
+  const tab = await browser.newPage()
+  const exchanges: Promise<Exchange>[] = []
+  const failed: string[] = []
+  tab.on('response', (r) => {
+    if (!r.url().startsWith(harness.url)) return
+    // The browser adds `Origin` below playwright's view of the request: read the sent headers.
+    const exchange = async () => ({
+      path: new URL(r.url()).pathname,
+      origin: (await r.request().allHeaders())['origin'],
+      status: r.status(),
+      allowOrigin: (await r.allHeaders())['access-control-allow-origin'],
+    })
+    exchanges.push(exchange())
+  })
+  tab.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`))
+  try {
+    await tab.goto(`${page.origin}/?dsn=${encodeURIComponent(project.dsn)}`)
+    // Runs in the page: this tsconfig has no DOM, so the page's global is reached untyped.
+    const ids = await tab.evaluate(() =>
+      (globalThis as unknown as { runSentryApp(): Promise<PageIds> }).runSentryApp(),
+    )
+    return { ids, project, exchanges: await Promise.all(exchanges), failed }
+  } finally {
+    await tab.close()
+  }
+}
+
+/** Sentry's browser SDK, unchanged, in a page on another origin than the real tis server. */
+export function describeSentryBrowser(h: () => Harness, env: () => [Browser, SentryBrowserPage]) {
+  it('stores an exception, a message and a transaction sent cross-origin from a page', async () => {
+    const [browser, page] = env()
+    const { ids, project, exchanges, failed } = await runInBrowser(browser, page, h())
+    expect(ids.flushed).toBe(true)
+    // CORS for real: every envelope came from the page's origin and was allowed to read its answer.
+    expect(failed).toEqual([])
+    expect(exchanges.length).toBeGreaterThanOrEqual(3)
+    for (const exchange of exchanges) {
+      expect(exchange).toEqual({
+        path: `/api/${project.number}/envelope/`,
+        origin: page.origin,
+        status: 200,
+        allowOrigin: page.origin,
+      })
+    }
+    const { event, frames } = await expectSentryAppData(project, ids, {
+      errorTitle: "TypeError: Cannot read properties of undefined (reading 'id')",
+      transaction: 'checkout',
+      // A root of a `ui.*` op is a browser span; the `http.client` span under it an http one.
+      trace: [
+        ['checkout', 'browser', 0],
+        ['POST /api/cart', 'http', 1],
+      ],
+    })
+    expect(event.context.sdk).toMatchObject({
+      name: 'sentry.javascript.browser',
+      version: expect.stringMatching(/^11\./),
+    })
+    expect(event.context.request.url).toBe(`${page.origin}/?dsn=${encodeURIComponent(project.dsn)}`)
+    expect(frames[0]).toMatchObject({
+      function: 'loadOrder',
+      filename: `${page.origin}/app.js`,
+      lineno: lineOf('return order.id'),
+    })
+  }, 60_000)
+}
