@@ -21,8 +21,8 @@ describeWithChromium('@sentry/browser in headless Chromium', () => {
     await browser?.close()
     await page?.close()
   })
-  // Only the page's origin may send.
-  const cors = () => ({ SERVICE_CORS_ORIGINS: page.origin })
+  // Only the page's origins may send.
+  const cors = () => ({ SERVICE_CORS_ORIGINS: `${page.origin},${page.otherOrigin}` })
 
   describe('on PGlite', () => {
     let harness: Harness

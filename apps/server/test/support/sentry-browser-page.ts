@@ -17,6 +17,8 @@ const HTML = `<!doctype html><html><head><title>shop</title>
 export interface SentryBrowserPage {
   /** e.g. `http://127.0.0.1:41234` — another origin than the tis server's. */
   readonly origin: string
+  /** The same server by another host name (`localhost`): another origin of the same site. */
+  readonly otherOrigin: string
   close(): Promise<void>
 }
 
@@ -54,8 +56,10 @@ export async function startSentryBrowserPage(): Promise<SentryBrowserPage> {
     else res.writeHead(404).end()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://127.0.0.1:${port}`,
+    otherOrigin: `http://localhost:${port}`,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

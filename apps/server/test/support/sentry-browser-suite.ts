@@ -2,7 +2,12 @@ import type { launchChromium } from '@tis/test-utils/chromium'
 import type { Harness } from '@tis/test-utils/server'
 import { expect, it } from 'vitest'
 import { APP_SOURCE, type SentryBrowserPage } from './sentry-browser-page'
-import { createSentryProject, expectSentryAppData, type SentryIds } from './sentry-clients'
+import {
+  createSentryProject,
+  expectSentryAppData,
+  type SentryIds,
+  type SentryProject,
+} from './sentry-clients'
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>
 
@@ -24,8 +29,12 @@ const lineOf = (text: string) => APP_SOURCE.split('\n').findIndex((l) => l.inclu
  * Loads the page with a fresh project's DSN in Chromium, runs its application and resolves the
  * ids it reported with every request it sent to tis (and every one that failed).
  */
-async function runInBrowser(browser: Browser, page: SentryBrowserPage, harness: Harness) {
-  const project = await createSentryProject(harness)
+async function runInBrowser(
+  browser: Browser,
+  pageOrigin: string,
+  harness: Harness,
+  project: SentryProject,
+) {
   const tab = await browser.newPage()
   const exchanges: Promise<Exchange>[] = []
   const failed: string[] = []
@@ -42,12 +51,12 @@ async function runInBrowser(browser: Browser, page: SentryBrowserPage, harness: 
   })
   tab.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`))
   try {
-    await tab.goto(`${page.origin}/?dsn=${encodeURIComponent(project.dsn)}`)
+    await tab.goto(`${pageOrigin}/?dsn=${encodeURIComponent(project.dsn)}`)
     // Runs in the page: this tsconfig has no DOM, so the page's global is reached untyped.
     const ids = await tab.evaluate(() =>
       (globalThis as unknown as { runSentryApp(): Promise<PageIds> }).runSentryApp(),
     )
-    return { ids, project, exchanges: await Promise.all(exchanges), failed }
+    return { ids, exchanges: await Promise.all(exchanges), failed }
   } finally {
     await tab.close()
   }
@@ -57,7 +66,8 @@ async function runInBrowser(browser: Browser, page: SentryBrowserPage, harness: 
 export function describeSentryBrowser(h: () => Harness, env: () => [Browser, SentryBrowserPage]) {
   it('stores an exception, a message and a transaction sent cross-origin from a page', async () => {
     const [browser, page] = env()
-    const { ids, project, exchanges, failed } = await runInBrowser(browser, page, h())
+    const project = await createSentryProject(h())
+    const { ids, exchanges, failed } = await runInBrowser(browser, page.origin, h(), project)
     expect(ids.flushed).toBe(true)
     // CORS for real: every envelope came from the page's origin and was allowed to read its answer.
     expect(failed).toEqual([])
@@ -89,5 +99,14 @@ export function describeSentryBrowser(h: () => Harness, env: () => [Browser, Sen
       filename: `${page.origin}/app.js`,
       lineno: lineOf('return order.id'),
     })
+    // The same page served from another host of the site: its errors join the same issues.
+    const again = await runInBrowser(browser, page.otherOrigin, h(), project)
+    expect(again.failed).toEqual([])
+    const { issues } = await project.read('/issues')
+    const counts = issues.map((i: { title: string; count: number }) => [i.title, i.count]).sort()
+    expect(counts).toEqual([
+      ["TypeError: Cannot read properties of undefined (reading 'id')", 2],
+      ['cache warmed', 2],
+    ])
   }, 60_000)
 }
