@@ -21,8 +21,12 @@ describeWithChromium('@sentry/browser in headless Chromium', () => {
     await browser?.close()
     await page?.close()
   })
-  // Only the page's origins may send.
-  const cors = () => ({ SERVICE_CORS_ORIGINS: `${page.origin},${page.otherOrigin}` })
+  // Only the page's origins may send. A page load is some twenty span records, each counted
+  // against the key's rate limit: the suites' small cap would answer 429 to the second load.
+  const cors = () => ({
+    SERVICE_CORS_ORIGINS: `${page.origin},${page.otherOrigin}`,
+    SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000',
+  })
 
   describe('on PGlite', () => {
     let harness: Harness

@@ -7,12 +7,13 @@ import {
   expectSentryAppData,
   type SentryIds,
   type SentryProject,
+  traceShape,
 } from './sentry-clients'
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>
 
 /** What the page's `runSentryApp()` resolves. */
-type PageIds = SentryIds & { flushed: boolean }
+type PageIds = SentryIds & { flushed: boolean; pageloadTraceId: string }
 
 /** One request the page sent to tis, as the browser saw it. */
 interface Exchange {
@@ -62,27 +63,37 @@ async function runInBrowser(
   }
 }
 
+/**
+ * CORS for real: the page's run failed no request, and every envelope it sent came from its
+ * origin, was stored (200) and the browser let the page read the answer.
+ */
+function expectAllowed(run: Awaited<ReturnType<typeof runInBrowser>>, origin: string, n: number) {
+  expect(run.ids.flushed).toBe(true)
+  expect(run.failed).toEqual([])
+  expect(run.exchanges.length).toBeGreaterThanOrEqual(4)
+  for (const exchange of run.exchanges) {
+    expect(exchange).toEqual({
+      path: `/api/${n}/envelope/`,
+      origin,
+      status: 200,
+      allowOrigin: origin,
+    })
+  }
+}
+
 /** Sentry's browser SDK, unchanged, in a page on another origin than the real tis server. */
 export function describeSentryBrowser(h: () => Harness, env: () => [Browser, SentryBrowserPage]) {
-  it('stores an exception, a message and a transaction sent cross-origin from a page', async () => {
+  it('stores a page load, an exception, a message and a transaction sent cross-origin', async () => {
     const [browser, page] = env()
     const project = await createSentryProject(h())
-    const { ids, exchanges, failed } = await runInBrowser(browser, page.origin, h(), project)
-    expect(ids.flushed).toBe(true)
-    // CORS for real: every envelope came from the page's origin and was allowed to read its answer.
-    expect(failed).toEqual([])
-    expect(exchanges.length).toBeGreaterThanOrEqual(3)
-    for (const exchange of exchanges) {
-      expect(exchange).toEqual({
-        path: `/api/${project.number}/envelope/`,
-        origin: page.origin,
-        status: 200,
-        allowOrigin: page.origin,
-      })
-    }
+    const run = await runInBrowser(browser, page.origin, h(), project)
+    expectAllowed(run, page.origin, project.number)
+    const { ids } = run
     const { event, frames } = await expectSentryAppData(project, ids, {
       errorTitle: "TypeError: Cannot read properties of undefined (reading 'id')",
       transaction: 'checkout',
+      // browserTracingIntegration's; Sentry 11 names it so (the path is in `url.path`).
+      automaticTransactions: ['Pageload'],
       // A root of a `ui.*` op is a browser span; the `http.client` span under it an http one.
       trace: [
         ['checkout', 'browser', 0],
@@ -99,9 +110,26 @@ export function describeSentryBrowser(h: () => Harness, env: () => [Browser, Sen
       filename: `${page.origin}/app.js`,
       lineno: lineOf('return order.id'),
     })
+    // The page load (span streaming): a browser root, the page's scripts as resource spans (named
+    // by the SDK after their host, the URL in an attribute) and its paints, all under the root.
+    const pageload = await traceShape(project, ids.pageloadTraceId)
+    expect(pageload[0]).toEqual(['Pageload', 'browser', 0])
+    const kinds = new Set(pageload.slice(1).map(([, kind, depth]) => `${kind} ${depth}`))
+    expect([...kinds].sort()).toEqual(['render 1', 'resource 1'])
+    const { spans } = await project.read(`/traces/${ids.pageloadTraceId}`)
+    const scripts = spans
+      .filter((s: { context: { op?: string } }) => s.context.op === 'resource.script')
+      .map(
+        (s: { context: { attributes: Record<string, string> } }) =>
+          s.context.attributes['url.full'],
+      )
+    expect(scripts.sort()).toEqual([`${page.origin}/app.js`, `${page.origin}/sentry.js`])
     // The same page served from another host of the site: its errors join the same issues.
-    const again = await runInBrowser(browser, page.otherOrigin, h(), project)
-    expect(again.failed).toEqual([])
+    expectAllowed(
+      await runInBrowser(browser, page.otherOrigin, h(), project),
+      page.otherOrigin,
+      project.number,
+    )
     const { issues } = await project.read('/issues')
     const counts = issues.map((i: { title: string; count: number }) => [i.title, i.count]).sort()
     expect(counts).toEqual([

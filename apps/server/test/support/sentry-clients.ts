@@ -73,6 +73,8 @@ export interface SentryAppExpectation {
   readonly transaction: string
   /** Its trace as {@link traceShape} reads it. */
   readonly trace: readonly (readonly [name: string, kind: string, depth: number])[]
+  /** Names of the transactions the SDK sends by itself (a browser's pageload). @default [] */
+  readonly automaticTransactions?: readonly string[]
 }
 
 /**
@@ -104,9 +106,13 @@ export async function expectSentryAppData(
   expect(message.event).toMatchObject({ message: 'cache warmed', level: 'info' })
   // The transaction and its trace tree.
   const { transactions } = await project.read('/transactions')
-  expect(transactions).toEqual([
-    expect.objectContaining({ name: expected.transaction, count: 1, error_count: 0 }),
-  ])
+  const names = [expected.transaction, ...(expected.automaticTransactions ?? [])]
+  expect(transactions).toEqual(
+    expect.arrayContaining(
+      names.map((name) => expect.objectContaining({ name, count: 1, error_count: 0 })),
+    ),
+  )
+  expect(transactions).toHaveLength(names.length)
   expect(await traceShape(project, ids.traceId)).toEqual(expected.trace)
   return { event, frames }
 }
