@@ -1,7 +1,7 @@
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
-import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { type Harness, startPgliteHarness, startPostgresHarness } from '@tis/test-utils/server'
-import { afterAll, beforeAll, describe } from 'vitest'
+import type { Harness } from '@tis/test-utils/server'
+import { afterAll, beforeAll } from 'vitest'
+import { describeOnEachStore } from './support/each-store'
 import { type SentryBrowserPage, startSentryBrowserPage } from './support/sentry-browser-page'
 import { describeSentryBrowser } from './support/sentry-browser-suite'
 
@@ -23,32 +23,11 @@ describeWithChromium('@sentry/browser in headless Chromium', () => {
   })
   // Only the page's origins may send. A page load is some twenty span records, each counted
   // against the key's rate limit: the suites' small cap would answer 429 to the second load.
-  const cors = () => ({
+  const env = () => ({
     SERVICE_CORS_ORIGINS: `${page.origin},${page.otherOrigin}`,
     SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000',
   })
 
-  describe('on PGlite', () => {
-    let harness: Harness
-    beforeAll(async () => {
-      harness = await startPgliteHarness(cors())
-    })
-    afterAll(() => harness?.close())
-    describeSentryBrowser(
-      () => harness,
-      () => [browser, page],
-    )
-  })
-
-  describeWithTestDatabase('on PostgreSQL', (url) => {
-    let harness: Harness
-    beforeAll(async () => {
-      harness = await startPostgresHarness(url, cors())
-    })
-    afterAll(() => harness?.close())
-    describeSentryBrowser(
-      () => harness,
-      () => [browser, page],
-    )
-  })
+  const suite = (harness: () => Harness) => describeSentryBrowser(harness, () => [browser, page])
+  describeOnEachStore('@sentry/browser', suite, env)
 })
