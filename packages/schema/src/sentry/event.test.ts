@@ -145,6 +145,34 @@ describe('sentryEventEnvelope', () => {
     expect(noApp.event['message']).toBe('Error: x')
   })
 
+  it("groups a browser's frames by the script's path, not its URL's origin or query", () => {
+    const fingerprintFrom = (url: string) =>
+      sentryEventEnvelope({
+        exception: {
+          values: [
+            {
+              type: 'TypeError',
+              value: 'x',
+              stacktrace: {
+                frames: [
+                  { function: 'checkout', filename: url, abs_path: url, in_app: true },
+                  { function: 'loadOrder', filename: 'app:///app.js', in_app: true },
+                  { function: 'f', filename: '<anonymous>', in_app: true },
+                ],
+              },
+            },
+          ],
+        },
+      }).event['fingerprint']
+    const expected = 'TypeError f@<anonymous> loadOrder@/app.js checkout@/static/app.js'
+    expect(fingerprintFrom('https://www.shop.example/static/app.js?v=3f2a#x')).toBe(expected)
+    expect(fingerprintFrom('http://127.0.0.1:8080/static/app.js')).toBe(expected)
+    expect(fingerprintFrom('/static/app.js')).toBe(expected)
+    expect(fingerprintFrom('https://cdn.example')).toBe(
+      'TypeError f@<anonymous> loadOrder@/app.js checkout@/',
+    )
+  })
+
   it('tolerates mistyped and missing fields: an event of nothing is still an event', () => {
     const parsed = parseEventEnvelope(
       sentryEventEnvelope({

@@ -66,8 +66,19 @@ function fingerprintOf(event: JsonObject, raised: JsonObject | undefined): strin
   if (!type || frames.length === 0) return undefined
   const where = frames
     .slice(0, 10)
-    .map((f) => `${f['function'] ?? '?'}@${f['module'] ?? f['filename'] ?? '?'}`)
+    .map((f) => `${f['function'] ?? '?'}@${f['module'] ?? groupingFile(f['filename'])}`)
   return `${type} ${where.join(' ')}`
+}
+
+/**
+ * A frame's file as grouping sees it. A browser frame's file is the script's URL: only its path
+ * counts, so one error groups across the hosts a site is served from (www or not, a CDN) and the
+ * cache-busting query strings of its deploys, as Sentry leaves the URL's origin out of grouping.
+ */
+function groupingFile(filename: unknown): string {
+  if (typeof filename !== 'string') return '?'
+  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(filename)
+  return url ? url[1] || '/' : filename
 }
 
 /** The request interface as tis's `context.request`. */

@@ -5,14 +5,18 @@ import { type Harness, startPgliteHarness, startPostgresHarness } from './harnes
 /**
  * Runs `suite` against a real server on each store: `<title> on PGlite`, then `<title> on
  * PostgreSQL` (skipped without the run's PostgreSQL server, failing in CI; see
- * {@link describeWithTestDatabase}). The suite reads its harness through the getter, which is
- * set once the block's server is up.
+ * {@link describeWithTestDatabase}), each server started with `env()` on top of the suites'
+ * configuration. The suite reads its harness through the getter, set once the server is up.
  */
-export function describeOnEachStore(title: string, suite: (harness: () => Harness) => void): void {
+export function describeOnEachStore(
+  title: string,
+  suite: (harness: () => Harness) => void,
+  env: () => Record<string, string> = () => ({}),
+): void {
   describe(`${title} on PGlite`, () => {
     let harness: Harness
     beforeAll(async () => {
-      harness = await startPgliteHarness()
+      harness = await startPgliteHarness(env())
     })
     afterAll(() => harness?.close())
     suite(() => harness)
@@ -20,7 +24,7 @@ export function describeOnEachStore(title: string, suite: (harness: () => Harnes
   describeWithTestDatabase(`${title} on PostgreSQL`, (url) => {
     let harness: Harness
     beforeAll(async () => {
-      harness = await startPostgresHarness(url)
+      harness = await startPostgresHarness(url, env())
     })
     afterAll(() => harness?.close())
     suite(() => harness)
