@@ -115,7 +115,9 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
       rateLimits: config.rateLimits,
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       onCredentialsChanged: () => ingest.forgetCredentials(),
-      ...(hasRetention(store) ? { retention: { store, defaultDays: config.retention.days } } : {}),
+      ...(hasRetention(store)
+        ? { retention: { store, defaultDays: config.retention.days, ...barrier } }
+        : {}),
       ...clock,
     }),
     reads: createReadApi({ store, access, sources: excerpts, ...barrier, ...clock }),

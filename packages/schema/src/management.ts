@@ -86,7 +86,8 @@ export const retentionRequestSchema = z
         .int({ error: 'must be an integer' })
         .min(0, { error: 'must be greater than or equal to 0' })
         .max(36_500, { error: 'must be less than or equal to 36500' })
-        .nullable(),
+        .nullable()
+        .optional(),
     },
     { error: 'must be an object' },
   )
@@ -124,7 +125,7 @@ export interface ManagementRecords {
     period_seconds?: number | null | undefined
     auth_failure_requests?: number | null | undefined
   }
-  retention: { days: number | null }
+  retention: { days?: number | null | undefined }
 }
 
 /** The fields of each management envelope, in documented order. */

@@ -13,7 +13,8 @@ import { type Row, textOrNull } from './executor'
 /** The `issues i` columns of an {@link IssueRecord}. */
 export const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
   i.level, i.status, i.count, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
-  i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release`
+  i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release,
+  (i.events_expired_at is not null and i.last_seen_at <= i.events_expired_at) as events_expired`
 
 /** The `events e` columns of an {@link EventRecord}. */
 export const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
@@ -46,6 +47,7 @@ export function toIssue(row: Row): IssueRecord {
     latestEventId: textOrNull(row, 'latest_event_id'),
     regressionCount: row['regression_count'] as number,
     regressedInRelease: textOrNull(row, 'regressed_in_release'),
+    eventsExpired: row['events_expired'] === true,
   }
 }
 

@@ -14,6 +14,8 @@ export interface CommandContext {
     readonly periodSeconds?: string | undefined
     /** `limits set --auth-failures <n>` */
     readonly authFailures?: string | undefined
+    /** `retention set --days <n|default>` */
+    readonly days?: string | undefined
     /** Query flags of the read commands, by flag name (e.g. `trace-id`). */
     readonly query?: Readonly<Record<string, string | undefined>>
   }

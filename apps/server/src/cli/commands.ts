@@ -7,6 +7,7 @@ import { MONITOR_COMMANDS } from './monitor-commands'
 import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { MEMBER_COMMANDS, PROJECT_COMMANDS } from './project-commands'
 import { READ_COMMANDS } from './read-commands'
+import { RETENTION_COMMANDS } from './retention-commands'
 import { SOURCE_COMMANDS } from './source-commands'
 
 // The one table of commands. Each command file exports its group and imports only the `Command`
@@ -20,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
   ...MEMBER_COMMANDS,
   ...MOBILE_TOKEN_COMMANDS,
   ...LIMIT_COMMANDS,
+  ...RETENTION_COMMANDS,
   ...SOURCE_COMMANDS,
   ...ALERT_COMMANDS,
   ...MONITOR_COMMANDS,

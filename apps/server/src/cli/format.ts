@@ -144,7 +144,11 @@ export function issueDetails(issue: IssueJson): string {
           `regressions:  ${issue.regression_count} (last in ${issue.regressed_in_release ?? 'no release'})`,
         ]
       : []),
-    ...(issue.latest_event_id ? [`latest event: ${issue.latest_event_id}`] : []),
+    ...(issue.events_expired
+      ? ['events:       all past the retention period (deleted)']
+      : issue.latest_event_id
+        ? [`latest event: ${issue.latest_event_id}`]
+        : []),
   ]
     .join('\n')
     .concat('\n')

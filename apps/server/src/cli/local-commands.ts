@@ -1,8 +1,10 @@
 import { createAnalyticsRuntime, migrateAnalytics } from '../analytics'
+import { hasRetention } from '../compose'
 import { ConfigError, loadConfig, type ServerConfig } from '../config'
 import { createLogger } from '../logger'
 import { createProjectionRuntime, hasLog } from '../projection'
 import { openStore } from '../store'
+import { pruneReport } from './retention-commands'
 
 /** Exit codes shared with the API commands. */
 const OK = 0
@@ -16,6 +18,12 @@ export interface LocalIo {
   readonly stderr: (text: string) => void
   /** Resolves when `tis worker` should stop. @default SIGTERM or SIGINT */
   readonly stop?: Promise<void>
+  /** The flags local commands read (`tis prune --dry-run --project <id> --json`). */
+  readonly options?: {
+    readonly dryRun?: boolean
+    readonly project?: string
+    readonly json?: boolean
+  }
 }
 
 /** A command that runs against the server's own configuration (`SERVICE_*`), not over HTTP. */
@@ -49,6 +57,45 @@ function signalled(): Promise<void> {
     process.once('SIGTERM', done)
     process.once('SIGINT', done)
   })
+}
+
+/** `tis prune`: one retention pass now, or with `--dry-run` what it would delete. */
+const PRUNE: LocalCommand = {
+  name: 'prune',
+  summary:
+    "Delete the events, spans and check-ins older than each project's retention period now (SERVICE_RETENTION_DAYS or the project's own); --dry-run only says what would go; --project <id> limits it to one project.",
+  async run(io) {
+    const c = config(io)
+    if (!c) return USAGE
+    let opened: Awaited<ReturnType<typeof openStore>>
+    try {
+      opened = await openStore(c.database)
+    } catch (error) {
+      io.stderr(`tis: could not open the database: ${message(error)}\n`)
+      return FAILED
+    }
+    const { store } = opened
+    try {
+      if (!hasRetention(store)) {
+        io.stderr('tis: this store keeps no retention settings\n')
+        return FAILED
+      }
+      const report = await store.expireTelemetry({
+        now: new Date(),
+        defaultDays: c.retention.days,
+        batchSize: c.retention.batchSize,
+        dryRun: io.options?.dryRun ?? false,
+        ...(io.options?.project ? { projectId: io.options.project } : {}),
+      })
+      io.stdout(io.options?.json ? `${JSON.stringify(report, null, 2)}\n` : pruneReport(report))
+      return OK
+    } catch (error) {
+      io.stderr(`tis: prune failed: ${message(error)}\n`)
+      return FAILED
+    } finally {
+      await store.close()
+    }
+  },
 }
 
 /** `tis analytics migrate` and `tis worker` (projection and analytics export). */
@@ -135,6 +182,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       return OK
     },
   },
+  PRUNE,
 ]
 
 /** The local command named by the leading positionals, if any. */

@@ -96,7 +96,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (local) {
     if (positionals.length !== local.name.split(' ').length)
       return usage(`usage: tis ${local.name}`)
-    return local.run(io)
+    const project = (values as Record<string, unknown>)['project'] as string | undefined
+    return local.run({
+      ...io,
+      options: { dryRun: values['dry-run'], json: values.json, ...(project ? { project } : {}) },
+    })
   }
   const command = findCommand(positionals)
   if (!command) return usage(`unknown command: ${positionals.slice(0, 2).join(' ')}`)
@@ -110,6 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     requests: values.requests,
     periodSeconds: values['period-seconds'],
     authFailures: values['auth-failures'],
+    days: values.days,
     query: Object.fromEntries(
       QUERY_FLAGS.map((flag) => [
         flag,
@@ -168,6 +173,8 @@ function parse(argv: readonly string[]) {
       requests: { type: 'string' },
       'period-seconds': { type: 'string' },
       'auth-failures': { type: 'string' },
+      days: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
       ...Object.fromEntries(QUERY_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
       help: { type: 'boolean', short: 'h', default: false },
     },

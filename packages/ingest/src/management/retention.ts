@@ -1,5 +1,6 @@
 import type { RetentionAnswer } from '@tis/schema'
 import { json } from '../http'
+import { type ReadBarrier, readBehind } from '../log/read-barrier'
 import type { RetentionStore, StorageUsage } from '../ports'
 import type { ManagementOperation, ProjectAccess } from './access'
 import { readBody } from './body'
@@ -13,6 +14,8 @@ export interface RetentionOperationsOptions {
   readonly access: ProjectAccess
   /** `SERVICE_RETENTION_DAYS`: the period of projects without their own (0: forever). */
   readonly defaultDays: number
+  /** The projection's read barrier: the usage counts what was acknowledged before it. */
+  readonly barrier?: ReadBarrier
 }
 
 /** `GET` and `PUT /api/v1/projects/:id/retention`. */
@@ -57,18 +60,19 @@ export function createRetentionOperations(
 
   return {
     getRetention: access.project(false, async (_request, project) => {
-      const own = await store.getProjectRetention(project.id)
-      if (own === undefined) return json(404, NOT_FOUND)
-      return answer(project.id, own)
+      const read = async () => {
+        const own = await store.getProjectRetention(project.id)
+        if (own === undefined) return json(404, NOT_FOUND)
+        return answer(project.id, own)
+      }
+      return options.barrier ? readBehind(options.barrier, read) : read()
     }),
 
     setRetention: access.project(true, async (request, project, _user, admin) => {
-      // `{"retention": null}` returns to the default, as `{"retention": {"days": null}}` does.
+      // `{"retention": null}` returns to the default, as `{"retention": {"days": null}}` does (an
+      // envelope without `days` was refused by readBody).
       const parsed = readBody(request, 'retention', { nullClears: true })
       if (!parsed.ok) return parsed.response
-      if (parsed.value !== null && !('days' in parsed.value)) {
-        return json(422, { errors: ['days is missing (an integer, or null for the default)'] })
-      }
       const days = parsed.value?.days ?? null
       const longer = days !== null && (days === 0 || (defaultDays !== 0 && days > defaultDays))
       if (longer && !admin) {

@@ -22,6 +22,11 @@ export interface IssueRecord {
   readonly regressionCount: number
   /** The release of the occurrence that last reopened it. */
   readonly regressedInRelease: string | null
+  /**
+   * Every event of the issue is past its project's retention period and deleted (issue 23): the
+   * issue keeps its totals. Absent from stores without retention (false).
+   */
+  readonly eventsExpired?: boolean
 }
 
 /** A stored event as the read API shows it. */

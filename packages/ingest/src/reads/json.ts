@@ -40,6 +40,7 @@ export function issueJson(i: IssueRecord): Issue {
     latest_event_id: i.latestEventId,
     regression_count: i.regressionCount,
     regressed_in_release: i.regressedInRelease,
+    events_expired: i.eventsExpired ?? false,
   }
 }
 

@@ -3,6 +3,7 @@ import {
   memberRequestSchema,
   projectRequestSchema,
   rateLimitRequestSchema,
+  retentionRequestSchema,
   userRequestSchema,
 } from '../management'
 import type { OpenApiExtension } from '../openapi'
@@ -17,6 +18,7 @@ import {
   userSchema,
 } from './management-answers'
 import { MANAGEMENT_OPERATIONS } from './management-operations'
+import { retentionSchema } from './retention-answers'
 import { type ApiOperation, operationPaths } from './operations'
 
 /** `GET /health` and `GET /health/ready`: no credential. */
@@ -74,6 +76,8 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
     MemberRequest: memberRequestSchema,
     RateLimitRequest: rateLimitRequestSchema,
     RateLimits: rateLimitsSchema,
+    RetentionRequest: retentionRequestSchema,
+    Retention: retentionSchema,
     MobileToken: mobileTokenSchema,
     Project: projectSchema,
     ApiKey: apiKeySchema,

@@ -35,6 +35,10 @@ export const issueSchema = component(
     regressed_in_release: nullableString.meta({
       description: 'The release of the occurrence that last reopened it.',
     }),
+    events_expired: z.boolean().meta({
+      description:
+        "Every event of the issue is older than the project's retention period and deleted; the issue keeps its count and first and last seen (docs/self-hosting.md, Retention).",
+    }),
     sparkline: z.array(z.int().min(0)).length(24).optional().meta({
       description:
         'Only with `sparkline=24h`: the events of the issue in each of the last 24 whole UTC hours, oldest first; the last is the current hour so far.',
