@@ -4,13 +4,13 @@ import { type ConfigVariable, integer } from './config-rules'
 export const RETENTION_VARIABLES = {
   SERVICE_RETENTION_DAYS: {
     description:
-      "Days events, spans, check-ins and idempotency keys are kept (by their occurred_at, started_at, checked-in time and receive time); older ones are deleted by a background pass. A project's own period (management API `PUT /api/v1/projects/:id/retention`) wins. 0 keeps everything forever. Issues keep their totals and first/last seen; monitors and deployments are kept.",
+      "Days events, spans and check-ins are kept (by their occurred_at, started_at and check-in time); older ones, with their idempotency keys, are deleted by a background pass (docs/self-hosting.md, Retention). A project's own period (`PUT /api/v1/projects/:id/retention`, `tis retention set`) wins. 0 keeps everything forever. Issues keep their totals and first/last seen; monitors and deployments are kept.",
     default: '90',
     schema: integer(0, 36_500),
   },
   SERVICE_RETENTION_INTERVAL_SECONDS: {
     description:
-      'Seconds between two retention passes of a server (or `tis worker`); passes of several instances never overlap (a database lock).',
+      'Seconds between two retention passes of each server process (the first a minute after start). Passes of several instances may overlap harmlessly: each row is deleted once. `tis prune` runs one now.',
     default: '3600',
     schema: integer(10, 86_400),
   },
