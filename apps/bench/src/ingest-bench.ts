@@ -4,6 +4,7 @@
 // fingerprint (an error storm) against 5,000; batches of 1,000 lines; how fast the projection
 // catches up behind acceptance, and its lag at half the peak rate. Afterwards every 201 is
 // checked against the projected store.
+import { measureEnvelope } from './envelope-comparison'
 import { CONNECTIONS, DURATION, load, meters } from './ingest-load'
 import { measurePglite } from './ingest-pglite-runs'
 import { measurePostgres } from './ingest-postgres-runs'
@@ -25,6 +26,8 @@ async function main() {
   const figures: Figure[] = []
   figures.push(...(await measurePglite(base, { rows, notes, summary })))
   figures.push(...(await measurePostgres(baseline, { rows, notes, summary })))
+  // Issue 22: a Sentry envelope with one error event against the native single event.
+  figures.push(...(await measureEnvelope({ rows, notes, summary }, base)).figures)
 
   console.log(
     `\nPOST /api/v1/ingest_events — ${CONNECTIONS} connections, ${DURATION} s per run, load generator on the same machine\n`,

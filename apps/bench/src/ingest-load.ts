@@ -63,9 +63,16 @@ export interface LoadOptions {
   readonly warmUp?: boolean
   /** Started after the warm-up, stopped after the measured run. */
   readonly meters?: readonly CpuMeter[]
+  /** The path loaded instead of `/api/v1/ingest_events` (the envelope comparison's). */
+  readonly path?: string
+  /** A new body for every request (fresh event ids); replaces `groups`. */
+  readonly nextBody?: () => string
 }
 
-/** Runs autocannon against the single-event endpoint: a 2 s warm-up, then the measured run. */
+/**
+ * Runs autocannon against the single-event endpoint (or `options.path`): a 2 s warm-up, then the
+ * measured run.
+ */
 export async function load(
   url: string,
   headers: Record<string, string>,
@@ -74,21 +81,19 @@ export async function load(
   const groups = options.groups ?? 1
   const bodies = groups === 1 ? [body] : Array.from({ length: groups }, (_, n) => fingerprinted(n))
   let next = 0
+  const nextBody =
+    options.nextBody ?? (groups === 1 ? undefined : () => bodies[next++ % groups] as string)
   const run = (duration: number) =>
     autocannon({
-      url: `${url}/api/v1/ingest_events`,
+      url: `${url}${options.path ?? '/api/v1/ingest_events'}`,
       method: 'POST',
       connections: CONNECTIONS,
       duration,
       ...(options.rate ? { overallRate: options.rate } : {}),
       headers: { 'content-type': 'application/json', ...headers },
-      ...(groups === 1
-        ? { body }
-        : {
-            requests: [
-              { setupRequest: (request) => ({ ...request, body: bodies[next++ % groups] }) },
-            ],
-          }),
+      ...(nextBody
+        ? { requests: [{ setupRequest: (request) => ({ ...request, body: nextBody() }) }] }
+        : { body }),
     })
   if (options.warmUp !== false) await run(2) // warm-up: JIT, connection pools, caches
   for (const meter of options.meters ?? []) meter.start()

@@ -173,6 +173,7 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     buildEvent: buildEventOp,
     buildCheckIn: checkInOp,
     write: (ops) => writer.writeGroup(ops),
+    writeRecord: (op) => writer.write(op),
   })
 
   const ingestOtlp = createOtlpIngest({

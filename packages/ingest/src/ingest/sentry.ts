@@ -42,6 +42,11 @@ export interface SentryIngestDeps {
   ) => WriteOp | EngineResponse
   /** Writes the ops in one transaction, all or nothing: the group commit's `writeGroup`. */
   write(ops: readonly WriteOp[]): Promise<readonly WriteResult[]>
+  /**
+   * Writes one record in the group commit's shared batch, like a native single event: the
+   * group commit's `write`.
+   */
+  writeRecord(op: WriteOp): Promise<WriteResult>
 }
 
 /** Largest Sentry body once decompressed: Relay's default envelope cap is 100 MiB; ours 20 MiB. */
@@ -50,9 +55,10 @@ export const SENTRY_MAX_BODY_BYTES = 20 * 1_048_576
 /**
  * The DSN key a request presents, as Sentry's SDKs send it: `X-Sentry-Auth: Sentry
  * sentry_key=…` (or the same in `Authorization`), the `sentry_key` query parameter (browsers),
- * or, last, the envelope header's `dsn` (tunnels). A tis API key as a bearer token works too.
+ * or, last, the `dsn` of the envelope header (`dsn`: tunnels), as parsed. Without any, the
+ * caller falls back to the request's own API key (a Bearer token or `X-Api-Key`).
  */
-export function sentryKeyOf(request: EngineRequest, body?: Uint8Array): string | undefined {
+export function sentryKeyOf(request: EngineRequest, dsn?: unknown): string | undefined {
   for (const name of ['x-sentry-auth', 'authorization']) {
     const value = readHeader(request.headers, name)
     const match = value ? /(?:^|[\s,])sentry_key\s*=\s*([^,\s]+)/i.exec(value) : null
@@ -60,11 +66,9 @@ export function sentryKeyOf(request: EngineRequest, body?: Uint8Array): string |
   }
   const query = request.query?.['sentry_key']
   if (query) return query
-  if (body) {
-    const end = body.indexOf(0x0a)
-    const head = new TextDecoder().decode(body.subarray(0, end === -1 ? body.length : end))
-    const dsn = /"dsn"\s*:\s*"[a-z]+:\/\/([^:@/"]+)(?::[^@/"]*)?@/i.exec(head)
-    if (dsn) return dsn[1]
+  if (typeof dsn === 'string') {
+    const key = /^[a-z]+:\/\/([^:@/]+)(?::[^@/]*)?@/i.exec(dsn)
+    if (key) return key[1]
   }
   return undefined
 }
@@ -94,13 +98,14 @@ export function createSentryIngest(deps: SentryIngestDeps) {
     }
     const decoded = decodeBodyBytes(request, deps.maxBodyBytes, deps.inflater)
     if (!decoded.ok) return problem(decoded.status, decoded.problem)
-    const key = sentryKeyOf(request, endpoint === 'envelope' ? decoded.bytes : undefined)
-    // Without a Sentry key, the request's own credential headers (a Bearer or X-Api-Key API key).
-    const headers = key ? { authorization: `Bearer ${key}` } : request.headers
     const parsed: SentryRecordsResult =
       endpoint === 'envelope'
         ? sentryEnvelopeRecords(decoded.bytes)
         : sentryStoreRecords(decoded.bytes)
+    // The envelope header as parsed names the key of a tunnelled envelope (even a malformed one).
+    const key = sentryKeyOf(request, parsed.header?.['dsn'])
+    // Without a Sentry key, the request's own credential headers (a Bearer or X-Api-Key API key).
+    const headers = key ? { authorization: `Bearer ${key}` } : request.headers
     // Authentication first: a malformed body from someone without a key is a 401.
     const admitted = await deps.admit(
       'ingest_events',
@@ -143,7 +148,14 @@ export function createSentryIngest(deps: SentryIngestDeps) {
       if ('status' in op) return { ...op, headers: { ...op.headers, ...limits } }
       ops.push(op)
     }
-    const written = ops.length > 0 ? await deps.write(ops) : []
+    // One record needs no group of its own (all or nothing of one is that record): it joins the
+    // shared batch like a native event, instead of paying a transaction and a commit alone.
+    const written =
+      ops.length === 1
+        ? [await deps.writeRecord(ops[0] as WriteOp)]
+        : ops.length > 0
+          ? await deps.write(ops)
+          : []
     const conflict = written.findIndex((r, i) => knownRecord(ops[i]!, r) === 'conflict')
     if (conflict !== -1) {
       return problem(

@@ -62,7 +62,9 @@ describe('parseSentryEnvelope', () => {
       'item 1 (event): its 1-byte payload is not followed by a newline',
     ],
   ])('refuses %j: %s', (body, message) => {
-    expect(parseSentryEnvelope(bytes(body))).toEqual({ ok: false, message })
+    // Once the header line is read, the refusal keeps it (its dsn still names the key).
+    const header = body.startsWith('{}') ? { header: {} } : {}
+    expect(parseSentryEnvelope(bytes(body))).toEqual({ ok: false, message, ...header })
   })
 
   it('refuses more than 1,000 items', () => {
@@ -70,6 +72,14 @@ describe('parseSentryEnvelope', () => {
     expect(parseSentryEnvelope(bytes(body))).toEqual({
       ok: false,
       message: 'the envelope has more than 1000 items',
+      header: {},
     })
+  })
+
+  it('keeps the header of an envelope refused for an item', () => {
+    const result = parseSentryEnvelope(
+      bytes('{"dsn":"https://k@h/1"}\n{"type":"event","length":9}\n{}'),
+    )
+    expect(result).toMatchObject({ ok: false, header: { dsn: 'https://k@h/1' } })
   })
 })

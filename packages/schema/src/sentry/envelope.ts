@@ -18,10 +18,13 @@ export interface SentryEnvelope {
   readonly items: readonly SentryEnvelopeItem[]
 }
 
-/** The outcome of {@link parseSentryEnvelope}: the envelope, or why it is malformed. */
+/**
+ * The outcome of {@link parseSentryEnvelope}: the envelope, or why it is malformed (with the
+ * envelope header when it was read before the problem: its `dsn` still names the key).
+ */
 export type SentryEnvelopeResult =
   | { readonly ok: true; readonly envelope: SentryEnvelope }
-  | { readonly ok: false; readonly message: string }
+  | { readonly ok: false; readonly message: string; readonly header?: JsonObject }
 
 /** Most items one envelope may carry (Sentry's SDKs send a handful). */
 export const SENTRY_ENVELOPE_MAX_ITEMS = 1000
@@ -55,10 +58,12 @@ export function parseSentryEnvelope(body: Uint8Array): SentryEnvelopeResult {
     pos = end === -1 ? body.length : end + 1
     return bytes
   }
-  const fail = (message: string): SentryEnvelopeResult => ({ ok: false, message })
-  if (body.length === 0) return fail('the envelope is empty')
+  if (body.length === 0) return { ok: false, message: 'the envelope is empty' }
   const header = jsonObjectOf(line())
-  if (!header) return fail('the envelope header (its first line) is not a JSON object')
+  if (!header) {
+    return { ok: false, message: 'the envelope header (its first line) is not a JSON object' }
+  }
+  const fail = (message: string): SentryEnvelopeResult => ({ ok: false, message, header })
   const items: SentryEnvelopeItem[] = []
   while (pos < body.length) {
     const headerBytes = line()

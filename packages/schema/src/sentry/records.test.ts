@@ -170,10 +170,17 @@ describe('sentryEnvelopeRecords', () => {
     expect(parsed[7]).toMatchObject({ message: 'tick', level: 'debug' })
   })
 
+  it('returns the envelope header, so that its dsn can name the key of a tunnelled envelope', () => {
+    const header = { event_id: 'c'.repeat(32), dsn: 'https://k@h/1' }
+    const result = sentryEnvelopeRecords(envelope(header, [[{ type: 'session' }, '{}']]))
+    expect(result).toMatchObject({ ok: true, header, eventId: 'c'.repeat(32) })
+  })
+
   it('refuses a stored item whose payload is not a JSON object, and a malformed envelope', () => {
     expect(sentryEnvelopeRecords(envelope({}, [[{ type: 'event' }, '[1]']]))).toEqual({
       ok: false,
       message: 'item 1 (event): its payload is not a JSON object',
+      header: {},
     })
     expect(
       sentryEnvelopeRecords(encoder.encode('{}\n{"type":"event","length":99}\n{}')),

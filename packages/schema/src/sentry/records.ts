@@ -20,12 +20,17 @@ export interface SentryRecords {
   readonly ignored: Readonly<Record<string, number>>
   /** The envelope header's `event_id` (the answer's `id`), else the first event's. */
   readonly eventId: string | null
+  /** The envelope header (its `dsn` names the key of a tunnelled envelope); none for `store`. */
+  readonly header?: JsonObject
 }
 
-/** The outcome: the records, or why the envelope is malformed (a 400). */
+/**
+ * The outcome: the records, or why the envelope is malformed (a 400), with the envelope header
+ * when it was read.
+ */
 export type SentryRecordsResult =
   | ({ readonly ok: true } & SentryRecords)
-  | { readonly ok: false; readonly message: string }
+  | { readonly ok: false; readonly message: string; readonly header?: JsonObject }
 
 /** The item types whose records tis stores. */
 export const SENTRY_STORED_ITEM_TYPES = ['event', 'transaction', 'span', 'check_in', 'log'] as const
@@ -81,6 +86,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
       return {
         ok: false,
         message: `item ${i + 1} (${item.type}): its payload is not a JSON object`,
+        header,
       }
     }
     records.push(...recordsOfItem(item, payload, header))
@@ -91,6 +97,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
     ok: true,
     records,
     ignored,
+    header,
     eventId:
       eventId ??
       (first
