@@ -3,7 +3,6 @@ import {
   decodeOtlpTraces,
   encodeOtlpExportResponse,
   encodeOtlpStatus,
-  type NormalizedEvent,
   type OtlpEncoding,
   type OtlpEventEnvelope,
   type OtlpSignal,
@@ -14,10 +13,10 @@ import {
 import { decodeBodyBytes } from '../body-decoder'
 import { StoreError } from '../errors'
 import { type EngineRequest, type EngineResponse, readHeader } from '../http'
-import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
+import type { CredentialRecord, WriteOp } from '../ports'
 import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
-import type { Admit } from './admission'
 import { knownRecord } from './known-record'
+import type { SentryIngestDeps } from './sentry'
 
 // OTLP/HTTP (issue 22): `POST /v1/traces` and `POST /v1/logs`, protobuf or JSON, authenticated
 // by a project API key header, mapped to native records (`@tis/schema`'s OTLP mapping) and
@@ -25,21 +24,14 @@ import { knownRecord } from './known-record'
 // OTLP specification: the request's encoding, `partial_success` for rejected records, a
 // `google.rpc.Status` for refusals, 429/503 with `Retry-After` (which exporters retry).
 
-/** What {@link createOtlpIngest} takes from the engine. */
-export interface OtlpIngestDeps {
-  readonly admit: Admit
-  readonly now: () => Date
-  /** Largest body once decompressed, in bytes. */
-  readonly maxBodyBytes: number
-  readonly inflater?: BodyInflater
-  readonly buildEvent: (
-    e: NormalizedEvent,
-    c: CredentialRecord,
-    at: Date,
-  ) => WriteOp | EngineResponse
-  /** Writes the ops in one transaction, all or nothing: the group commit's `writeGroup`. */
-  write(ops: readonly WriteOp[]): Promise<readonly WriteResult[]>
-}
+/**
+ * What {@link createOtlpIngest} takes from the engine: what the Sentry handler takes, less
+ * check-ins (OTLP has none) and the single-record write.
+ */
+export type OtlpIngestDeps = Pick<
+  SentryIngestDeps,
+  'admit' | 'now' | 'maxBodyBytes' | 'inflater' | 'buildEvent' | 'write'
+>
 
 /** Largest OTLP body once decompressed: the exporters send batches of up to 512 records. */
 export const OTLP_MAX_BODY_BYTES = 20 * 1_048_576
