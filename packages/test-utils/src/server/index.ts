@@ -16,6 +16,7 @@ export {
   signIn,
   submitForm,
 } from './dashboard-session'
+export { describeOnEachStore } from './each-store'
 export {
   ADMIN_EMAIL,
   ADMIN_TOKEN,
@@ -25,7 +26,6 @@ export {
   startPgliteHarness,
   startPostgresHarness,
 } from './harness'
-export { describeOnEachStore } from './each-store'
 export { CHECKED_TAGS, checkServerResponse, DOCUMENTED_PATHS } from './response-check'
 export {
   APP_DIR,
