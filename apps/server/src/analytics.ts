@@ -8,7 +8,7 @@ import {
   createClickHouseAnalyticsStore,
 } from '@tis/analytics-clickhouse'
 import type { AnalyticsOutbox } from '@tis/ingest'
-import type { AnalyticsConfig } from './config'
+import type { AnalyticsConfig, RetentionConfig } from './config'
 import type { Logger } from './logger'
 
 /** The answer of `GET /health/analytics_store`. */
@@ -35,8 +35,14 @@ export interface AnalyticsRuntime {
   close(): Promise<void>
 }
 
+/** The retention settings the analytics store reads. */
+export type AnalyticsRetention = Pick<
+  RetentionConfig,
+  'analyticsDays' | 'analyticsRollupDays' | 'intervalSeconds'
+>
+
 /** The ClickHouse client and store of enabled settings. */
-function connect(config: AnalyticsConfig) {
+function connect(config: AnalyticsConfig, retention: AnalyticsRetention | undefined) {
   const client: ClickHouseClient = createClient(
     clickHouseClientOptions({
       enabled: true,
@@ -53,6 +59,8 @@ function connect(config: AnalyticsConfig) {
     database: config.database,
     eventsTable: config.eventsTable,
     spansTable: config.spansTable,
+    retentionDays: retention?.analyticsDays,
+    rollupRetentionDays: retention?.analyticsRollupDays,
   })
   return { client, store }
 }
@@ -61,8 +69,8 @@ function connect(config: AnalyticsConfig) {
  * `tis analytics migrate`: creates the analytics database, tables and views when missing
  * (idempotent) and resolves the server version and the tables it made.
  */
-export async function migrateAnalytics(config: AnalyticsConfig) {
-  const { client, store } = connect(config)
+export async function migrateAnalytics(config: AnalyticsConfig, retention?: AnalyticsRetention) {
+  const { client, store } = connect(config, retention)
   try {
     const features = await store.migrate()
     const readiness = await store.checkReady()
@@ -79,6 +87,11 @@ export interface AnalyticsRuntimeOptions {
   readonly logger: Logger
   /** Drainer pacing (tests shorten it). @default 1000 */
   readonly drainIntervalMs?: number
+  /**
+   * Retention periods (TTL on ClickHouse 21+; before that, a pass beside the drainer every
+   * `intervalSeconds` drops monthly partitions). Absent: the tables keep everything.
+   */
+  readonly retention?: AnalyticsRetention | undefined
 }
 
 const DISABLED_HEALTH: AnalyticsHealth = {
@@ -108,8 +121,9 @@ function disabledRuntime(): AnalyticsRuntime {
 export function createAnalyticsRuntime(options: AnalyticsRuntimeOptions): AnalyticsRuntime {
   const { config, outbox, logger } = options
   if (!config.enabled || !outbox) return disabledRuntime()
-  const { client, store } = connect(config)
+  const { client, store } = connect(config, options.retention)
   let migrated = false
+  let expiryTimer: ReturnType<typeof setInterval> | undefined
   async function migrate() {
     await store.migrate()
     migrated = true
@@ -197,9 +211,25 @@ export function createAnalyticsRuntime(options: AnalyticsRuntimeOptions): Analyt
           }),
       })
       drainer.start()
+      const retention = options.retention
+      if (retention && retention.intervalSeconds > 0) {
+        expiryTimer = setInterval(() => {
+          if (!migrated) return
+          store
+            .expire()
+            .then((dropped) => {
+              if (dropped.length > 0) logger.info('analytics partitions expired', { dropped })
+            })
+            .catch((cause) =>
+              logger.warn('analytics retention pass failed', { error: String(cause) }),
+            )
+        }, retention.intervalSeconds * 1000)
+        expiryTimer.unref?.()
+      }
     },
 
     async close() {
+      if (expiryTimer) clearInterval(expiryTimer)
       await drainer?.stop()
       await client.close()
     },

@@ -162,6 +162,7 @@ export async function createServer(
     config: config.analytics,
     outbox: opened.outbox,
     logger,
+    retention: config.retention,
     ...(options.analyticsDrainIntervalMs === undefined
       ? {}
       : { drainIntervalMs: options.analyticsDrainIntervalMs }),

@@ -1,6 +1,7 @@
 export * from './backoff'
 export * from './drainer'
 export * from './errors'
+export * from './retention'
 export * from './rows'
 export * from './schema'
 export * from './server-features'

@@ -39,10 +39,17 @@ export function requiredTableNames(tables: AnalyticsTables = DEFAULT_ANALYTICS_T
   ]
 }
 
+/** The TTL clause expiring rows `days` after `column` (ClickHouse 19.6+; used on 21+). */
+export function ttlExpression(column: string, days: number): string {
+  return `TTL toDateTime(${column}) + INTERVAL ${Math.floor(days)} DAY`
+}
+
 /** Options of {@link analyticsDdl}. */
 export interface AnalyticsDdlOptions {
   /** Raw rows older than this many days are deleted (TTL; only on ClickHouse 21+). */
   readonly retentionDays?: number | undefined
+  /** Rollup rows older than this many days are deleted (TTL; only on ClickHouse 21+). */
+  readonly rollupRetentionDays?: number | undefined
 }
 
 /**
@@ -60,10 +67,8 @@ export function analyticsDdl(
   const lc = modern ? 'LowCardinality(String)' : 'String'
   const time = (name: string) =>
     modern ? `${name} DateTime64(3, 'UTC')` : `${name} DateTime('UTC'), ${name}_ms UInt16`
-  const ttl = (column: string) =>
-    modern && options.retentionDays
-      ? ` TTL toDateTime(${column}) + INTERVAL ${Math.floor(options.retentionDays)} DAY`
-      : ''
+  const ttl = (column: string, days = options.retentionDays) =>
+    modern && days ? ` ${ttlExpression(column, days)}` : ''
   const db = quoteIdentifier(tables.database)
   const events = qualified(tables.database, tables.eventsTable)
   const spans = qualified(tables.database, tables.spansTable)
@@ -86,12 +91,12 @@ export function analyticsDdl(
 ) ENGINE = MergeTree() PARTITION BY toYYYYMM(started_at) ORDER BY (project_id, started_at, id)${ttl('started_at')}`,
     `CREATE TABLE IF NOT EXISTS ${events1m} (
   project_id String, event_type ${lc}, level ${lc}, minute DateTime('UTC'), count UInt64
-) ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(minute) ORDER BY (project_id, event_type, level, minute)`,
+) ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(minute) ORDER BY (project_id, event_type, level, minute)${ttl('minute', options.rollupRetentionDays)}`,
     `CREATE TABLE IF NOT EXISTS ${spans1m} (
   project_id String, environment ${lc}, route String, minute DateTime('UTC'),
   count AggregateFunction(count), avg_duration_ms AggregateFunction(avg, Float64),
   p95_duration_ms AggregateFunction(quantile(0.95), Float64)
-) ENGINE = AggregatingMergeTree() PARTITION BY toYYYYMM(minute) ORDER BY (project_id, environment, route, minute)`,
+) ENGINE = AggregatingMergeTree() PARTITION BY toYYYYMM(minute) ORDER BY (project_id, environment, route, minute)${ttl('minute', options.rollupRetentionDays)}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${qualified(tables.database, EVENTS_1M_VIEW)} TO ${events1m} AS
 SELECT project_id, event_type, level, toStartOfMinute(occurred_at) AS minute, count() AS count
 FROM ${events} GROUP BY project_id, event_type, level, minute`,

@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { OutboxRecord } from '@tis/ingest'
 import { AnalyticsError, errorMessage } from './errors'
+import { expireOldPartitions, upgradeTtl } from './retention'
 import type { TimestampLayout } from './rows'
 import {
   type AnalyticsDdlOptions,
@@ -40,6 +41,12 @@ export interface ClickHouseAnalyticsStore extends AnalyticsSink {
    * server version. Rejects with an `AnalyticsError` (`migration_failed`).
    */
   migrate(): Promise<ServerFeatures>
+  /**
+   * One retention pass: on servers without TTL (before 21 here) drops the monthly partitions
+   * wholly older than the periods; on 21+ a no-op (the TTL expires rows). Resolves the dropped
+   * `table:partition` names.
+   */
+  expire(now?: Date): Promise<string[]>
   /** Whether the store is reachable and complete; never rejects. */
   checkReady(): Promise<AnalyticsReadiness>
   /** {@link AnalyticsSink.insert}. */
@@ -95,6 +102,7 @@ export function createClickHouseAnalyticsStore(
         for (const statement of analyticsDdl(tables, features, options)) {
           await client.command({ query: statement })
         }
+        if (features.modern) await upgradeTtl(client, tables, options)
         layout = undefined
         return features
       } catch (cause) {
@@ -104,6 +112,11 @@ export function createClickHouseAnalyticsStore(
           { cause },
         )
       }
+    },
+    async expire(now) {
+      const features = await detectServerFeatures(client)
+      if (features.modern) return []
+      return expireOldPartitions(client, tables, { ...options, now })
     },
     async checkReady() {
       try {

@@ -112,7 +112,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         return USAGE
       }
       try {
-        const { features, tables, readiness } = await migrateAnalytics(c.analytics)
+        const { features, tables, readiness } = await migrateAnalytics(c.analytics, c.retention)
         const kind = features.modern ? 'DateTime64, LowCardinality' : 'classic types'
         io.stdout(
           `Analytics store ready: ClickHouse ${features.version} (${kind}), database ${tables.database}, tables ${tables.eventsTable}, ${tables.spansTable}, events_1m, request_spans_1m.\n`,
@@ -160,7 +160,12 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         : undefined
       projection?.start()
       const runtime = c.analytics.enabled
-        ? createAnalyticsRuntime({ config: c.analytics, outbox: opened.outbox, logger })
+        ? createAnalyticsRuntime({
+            config: c.analytics,
+            outbox: opened.outbox,
+            logger,
+            retention: c.retention,
+          })
         : undefined
       if (runtime) {
         await runtime.migrate().catch((error: unknown) =>
