@@ -18,8 +18,8 @@ import {
   userSchema,
 } from './management-answers'
 import { MANAGEMENT_OPERATIONS } from './management-operations'
-import { retentionSchema } from './retention-answers'
 import { type ApiOperation, operationPaths } from './operations'
+import { retentionSchema } from './retention-answers'
 
 /** `GET /health` and `GET /health/ready`: no credential. */
 export const HEALTH_OPERATIONS: readonly ApiOperation[] = [
