@@ -115,6 +115,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <h1>{issue.title}</h1>
           <p>
             <Badge value={issue.status} />{' '}
+            {issue.events_expired && <span class="badge s-expired">events expired</span>}{' '}
             <IssueActions
               deps={deps}
               session={session}
@@ -169,30 +170,39 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>
           <KeyValues values={record(context['tags'])} caption="Tags" />
-          <h2>Latest events</h2>
-          <EventTable
-            deps={deps}
-            projectId={project.id}
-            events={ok<EventPage>(latest).events}
-            caption="Latest events of this issue"
-          />
-          <h2>Related logs and events</h2>
-          <p class="muted">
-            Sharing the latest event's trace, request or session id
-            {traceId && (
-              <>
-                {' ('}
-                <a href={`${base}/traces/${traceId}`}>view the trace</a>)
-              </>
-            )}
-            .
-          </p>
-          <EventTable
-            deps={deps}
-            projectId={project.id}
-            events={event.related}
-            caption="Related events"
-          />
+          {issue.events_expired ? (
+            <p class="notice" id="events-expired">
+              Every event of this issue is older than the project's retention period and was
+              deleted; the count and first/last seen remain.
+            </p>
+          ) : (
+            <>
+              <h2>Latest events</h2>
+              <EventTable
+                deps={deps}
+                projectId={project.id}
+                events={ok<EventPage>(latest).events}
+                caption="Latest events of this issue"
+              />
+              <h2>Related logs and events</h2>
+              <p class="muted">
+                Sharing the latest event's trace, request or session id
+                {traceId && (
+                  <>
+                    {' ('}
+                    <a href={`${base}/traces/${traceId}`}>view the trace</a>)
+                  </>
+                )}
+                .
+              </p>
+              <EventTable
+                deps={deps}
+                projectId={project.id}
+                events={event.related}
+                caption="Related events"
+              />
+            </>
+          )}
         </>
       ),
     })

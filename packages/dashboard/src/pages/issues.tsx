@@ -42,6 +42,14 @@ function IssueRow(props: {
       </td>
       <td>
         <Badge value={issue.status} />
+        {issue.events_expired && (
+          <>
+            {' '}
+            <span class="badge s-expired" title="Every event is past the retention period">
+              events expired
+            </span>
+          </>
+        )}
       </td>
       <td class="num">{issue.count}</td>
       <td>

@@ -11,6 +11,7 @@ export const DONE = {
   'member-added': ['project-members', 'The member was added.'],
   'mobile-token-revoked': ['mobile-tokens', 'The mobile token was revoked.'],
   'limits-saved': ['rate-limits', 'The rate limits were saved.'],
+  'retention-saved': ['retention', 'The retention period was saved.'],
   'source-saved': ['source', 'The source code settings were saved.'],
   'channel-created': ['alert-channels', 'The channel was created.'],
   'channel-deleted': ['alert-channels', 'The channel was deleted.'],

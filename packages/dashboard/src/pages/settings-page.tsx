@@ -11,12 +11,13 @@ import { MembersSection } from './members-section'
 import { type MobileTokenJson, MobileTokensSection } from './mobile-tokens-section'
 import { ProjectSection } from './project-section'
 import { type RateLimitJson, RateLimitsSection } from './rate-limits-section'
+import { type RetentionJson, RetentionSection } from './retention-section'
 import type { Outcome, SectionContext } from './settings-section-parts'
 import { SourceSettingsSection } from './source-settings'
 
 /**
  * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits,
- * source settings and alerts (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its section.
+ * retention and disk use, source settings and alerts (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its section.
  */
 export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const session = c.get('session')
@@ -24,17 +25,19 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const m = deps.engine.management
   const params = { id: project.id }
   const alerts = deps.engine.alerts
-  const [keys, mobile, limits, people, source, alertsData] = await Promise.all([
+  const [keys, mobile, limits, people, source, kept, alertsData] = await Promise.all([
     session.call(m.listApiKeys, { params }),
     session.call(m.listMobileTokens, { params }),
     session.call(m.getRateLimits, { params }),
     session.call(m.listMembers, { params }),
     session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
+    session.call(m.getRetention, { params }),
     alerts ? loadAlerts(session, alerts, params) : null,
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
   const { rate_limit } = ok<{ rate_limit: RateLimitJson }>(limits)
+  const { retention } = ok<{ retention: RetentionJson }>(kept)
   const { members } = ok<{ members: MemberJson[] }>(people)
   const { source_settings } = ok<{ source_settings: SourceSettingsJson }>(source)
   // Owners and administrators archive, restore and add members; the API refuses others (403).
@@ -66,6 +69,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
         <MembersSection ctx={ctx} members={members} manages={manages} />
         <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
+        <RetentionSection ctx={ctx} retention={retention} manages={manages} />
         <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
         {alertsData && <AlertsSections ctx={ctx} data={alertsData} />}
       </>

@@ -13,6 +13,7 @@ export type SectionId =
   | 'project-members'
   | 'mobile-tokens'
   | 'rate-limits'
+  | 'retention'
   | 'source'
   | 'alert-channels'
   | 'alert-rules'

@@ -81,6 +81,15 @@ export function registerSettings(app: DashboardApp, deps: Deps): void {
       typed: typedFields(form),
     })
   })
+  app.post('/projects/:id/settings/retention', async (c) => {
+    const form = await c.req.parseBody()
+    const days = form['default'] === '1' ? null : limitValue(form['days'])
+    return act(c, deps, {
+      run: () => call(c)(m.setRetention, { params: id(c), body: { retention: { days } } }),
+      done: 'retention-saved',
+      typed: typedFields(form),
+    })
+  })
   app.post('/projects/:id/settings/source', async (c) => {
     const form = await c.req.parseBody()
     const body = sourceSettingsBody(form)
