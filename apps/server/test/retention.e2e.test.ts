@@ -3,6 +3,7 @@ import {
   createClient,
   describeOnEachStore,
   type Harness,
+  RETENTION_TEST_ENV,
   runTis,
   SUITE_ENV,
 } from '@tis/test-utils/server'
@@ -93,31 +94,35 @@ function describeRetention(h: () => Harness) {
   })
 }
 
-describeOnEachStore('retention', describeRetention)
+describeOnEachStore('retention', describeRetention, () => ({ ...RETENTION_TEST_ENV }))
 
-describeOnEachStore('tis prune', (h) => {
-  it('says what would go with --dry-run, then deletes it (a second process on PostgreSQL)', async () => {
-    const harness = h()
-    if (!harness.databaseUrl) return // the embedded database is open in the server only
-    const { projectId, read } = await seeded(harness)
-    const tis = async (...args: string[]) => {
-      const out: string[] = []
-      const code = await runCli(args, {
-        env: { ...SUITE_ENV, DATABASE_URL: harness.databaseUrl! },
-        stdout: (t) => out.push(t),
-        stderr: (t) => out.push(t),
-      })
-      return { code, text: out.join('') }
-    }
-    // Expiry acts on what the projection has applied: read (the read barrier) first.
-    expect((await read('/events')).body.events).toHaveLength(3)
-    const dry = await tis('prune', '--dry-run', '--project', projectId)
-    expect(dry.code, dry.text).toBe(0)
-    expect(dry.text).toMatch(/Dry run: would delete 2 events, 0 spans and 0 check-ins/)
-    expect((await read('/events')).body.events).toHaveLength(3)
-    expect(dry.text).toContain(`${projectId}  90 days`)
-    const done = await tis('prune', '--project', projectId, '--json')
-    expect(JSON.parse(done.text).projects[0]).toMatchObject({ projectId, events: 2, issues: 1 })
-    expect((await read('/events')).body.events).toHaveLength(1)
-  })
-})
+describeOnEachStore(
+  'tis prune',
+  (h) => {
+    it('says what would go with --dry-run, then deletes it (a second process on PostgreSQL)', async () => {
+      const harness = h()
+      if (!harness.databaseUrl) return // the embedded database is open in the server only
+      const { projectId, read } = await seeded(harness)
+      const tis = async (...args: string[]) => {
+        const out: string[] = []
+        const code = await runCli(args, {
+          env: { ...SUITE_ENV, ...RETENTION_TEST_ENV, DATABASE_URL: harness.databaseUrl! },
+          stdout: (t) => out.push(t),
+          stderr: (t) => out.push(t),
+        })
+        return { code, text: out.join('') }
+      }
+      // Expiry acts on what the projection has applied: read (the read barrier) first.
+      expect((await read('/events')).body.events).toHaveLength(3)
+      const dry = await tis('prune', '--dry-run', '--project', projectId)
+      expect(dry.code, dry.text).toBe(0)
+      expect(dry.text).toMatch(/Dry run: would delete 2 events, 0 spans and 0 check-ins/)
+      expect((await read('/events')).body.events).toHaveLength(3)
+      expect(dry.text).toContain(`${projectId}  90 days`)
+      const done = await tis('prune', '--project', projectId, '--json')
+      expect(JSON.parse(done.text).projects[0]).toMatchObject({ projectId, events: 2, issues: 1 })
+      expect((await read('/events')).body.events).toHaveLength(1)
+    })
+  },
+  () => ({ ...RETENTION_TEST_ENV }),
+)

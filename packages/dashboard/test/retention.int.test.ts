@@ -1,4 +1,9 @@
-import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
+import {
+  createClient as createApi,
+  type Harness,
+  RETENTION_TEST_ENV,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV, seedTelemetry, sessionsOf } from './fixture'
@@ -13,7 +18,7 @@ describe('dashboard retention over the engine (PGlite)', () => {
   const session = sessionsOf((path, init) => dashboard.request(path, init))
 
   beforeAll(async () => {
-    harness = await startPgliteHarness(HARNESS_ENV)
+    harness = await startPgliteHarness({ ...HARNESS_ENV, ...RETENTION_TEST_ENV })
     dashboard = createDashboard({ engine: harness.server.engine })
   }, 60_000)
   afterAll(async () => {

@@ -29,7 +29,13 @@ const AUDITED: Record<string, readonly string[]> = {
     'events_project_user_idx',
     'events_transactions_cover_idx',
   ],
-  spans: ['spans_pkey', 'spans_project_roots_idx', 'spans_project_trace_start_idx'],
+  spans: [
+    'spans_pkey',
+    'spans_project_roots_idx',
+    // Migration 19: the retention pass finds a project's oldest spans.
+    'spans_project_started_idx',
+    'spans_project_trace_start_idx',
+  ],
   issues: [
     'issues_pkey',
     'issues_project_activity_idx',

@@ -31,7 +31,14 @@ export const SUITE_ENV = {
   // scheduler would write into the histories they read, racing them. Tests of alerts turn it on
   // (with private targets, for their receivers on loopback): ALERTS_TEST_ENV.
   SERVICE_ALERTS_WORKER: 'false',
+  // No retention passes: suites send records dated months or years ago (fuzzing, extremes), and
+  // a pass a minute into a long suite would delete them under the reads that count them. Tests
+  // of retention turn it on: RETENTION_TEST_ENV.
+  SERVICE_RETENTION_DAYS: '0',
 } as const
+
+/** What a test of retention adds to {@link SUITE_ENV}: the default period of 90 days. */
+export const RETENTION_TEST_ENV = { SERVICE_RETENTION_DAYS: '90' } as const
 
 /** What a test of alert delivery adds to {@link SUITE_ENV}: the worker, loopback receivers. */
 export const ALERTS_TEST_ENV = {

@@ -22,6 +22,7 @@ export {
   ADMIN_TOKEN,
   ALERTS_TEST_ENV,
   type Harness,
+  RETENTION_TEST_ENV,
   SUITE_ENV,
   startPgliteHarness,
   startPostgresHarness,
