@@ -39,7 +39,14 @@ import {
 } from './query'
 import type { ReadApi, ReadApiOptions } from './read-api-types'
 import { finiteOrNull } from './stored-values'
-import { MAX_TRACE_ID, MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT, traceExtent, traceTree } from './traces'
+import {
+  inStartOrder,
+  MAX_TRACE_ID,
+  MAX_TRACE_SPANS,
+  TRACE_EVENTS_LIMIT,
+  traceExtent,
+  traceTree,
+} from './traces'
 import { parseMetricQuery, parseTransactionQuery } from './window-query'
 
 export type { ReadApi, ReadApiOptions } from './read-api-types'
@@ -121,8 +128,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         store.listEvents({ projectId: project.id, traceId, limit: TRACE_EVENTS_LIMIT }),
       ])
       if (spans.length === 0 && events.length === 0) return json(404, NOT_FOUND)
-      const shown = spans.slice(0, MAX_TRACE_SPANS)
-      const { root, depthOf } = traceTree(shown)
+      const first = spans.slice(0, MAX_TRACE_SPANS)
+      const { root, depthOf } = traceTree(first)
+      const shown = inStartOrder(first, depthOf)
       const { startedAt, endedAt } = traceExtent(shown)
       return ok<TraceDetail>({
         trace_id: traceId,

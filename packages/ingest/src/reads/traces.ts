@@ -46,6 +46,20 @@ export function traceTree(spans: readonly SpanRecord[]) {
 }
 
 /**
+ * Spans in start order; among spans that start at the same instant (a child started within the
+ * millisecond of its parent), a parent before its children, then the store's order (`id`).
+ */
+export function inStartOrder(
+  spans: readonly SpanRecord[],
+  depthOf: (s: SpanRecord) => number,
+): SpanRecord[] {
+  // Array.prototype.sort is stable: equal keys keep the store's order.
+  return [...spans].sort(
+    (a, b) => a.startedAt.getTime() - b.startedAt.getTime() || depthOf(a) - depthOf(b),
+  )
+}
+
+/**
  * The earliest span start and latest span end (`ended_at`, else start plus `duration_ms`) of a
  * trace, as ISO strings; instants JavaScript cannot represent (from an old database) are skipped.
  */
