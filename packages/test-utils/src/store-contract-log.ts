@@ -226,5 +226,35 @@ export function describeLogContract(h: () => StoreHarness) {
       const after = await store.maintainLog(new Date())
       expect(after.dropped).toEqual([name(yesterday)])
     })
+
+    it('keeps a record of a few kB inline and uncompressed in every partition (migration 20)', async () => {
+      const { probe } = h()
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      await store.maintainLog(new Date())
+      // Every partition, the migrated default one and those maintenance created, is set so.
+      const settings = await probe.query<{ name: string; options: string[] | null }>(
+        `select c.relname as name, c.reloptions as options
+           from pg_inherits i join pg_class c on c.oid = i.inhrelid
+          where i.inhparent = 'ingest_log'::regclass`,
+      )
+      expect(settings.length).toBeGreaterThan(1)
+      for (const partition of settings) {
+        expect(partition.options, partition.name).toContain('toast_tuple_target=8160')
+      }
+      // A 5 kB context: PostgreSQL's default would have compressed it (tuples over ~2 kB).
+      const text = Array.from({ length: 100 }, (_, i) => `frame ${i} of a long stack trace`).join(
+        '\n',
+      )
+      const op = eventOp(projectId, { event: { context: { text } } })
+      const [result] = await store.append([op])
+      const [row] = await probe.query<{ compression: string | null; bytes: number }>(
+        `select pg_column_compression(record) as compression, pg_column_size(record) as bytes
+           from ingest_log where seq = $1::bigint`,
+        [String(result?.legacyId)],
+      )
+      expect(row).toEqual({ compression: null, bytes: expect.any(Number) })
+      expect(row!.bytes).toBeGreaterThan(text.length)
+    })
   })
 }

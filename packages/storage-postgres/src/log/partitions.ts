@@ -7,6 +7,12 @@ const DAYS_AHEAD = 2
 // between server instances (two instances creating one partition would collide).
 const MAINTENANCE_LOCK_KEY = 7_301_652_288_319
 
+/**
+ * A log partition's storage: records stay inline and uncompressed up to a page (see migration 20:
+ * compressing a record that lives for a day cost more processor time than the disk it saved).
+ */
+export const LOG_STORAGE = 'toast_tuple_target = 8160'
+
 const dayStart = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS)
 const isoDay = (day: Date) => day.toISOString().slice(0, 10)
 const partitionName = (day: Date) => `ingest_log_${isoDay(day).replaceAll('-', '')}`
@@ -49,7 +55,7 @@ export async function maintainLogPartitions(db: SqlExecutor, now: Date): Promise
       const next = new Date(day.getTime() + DAY_MS)
       await tx.query(
         `create table ${name} partition of ingest_log
-           for values from ('${isoDay(day)}') to ('${isoDay(next)}')`,
+           for values from ('${isoDay(day)}') to ('${isoDay(next)}') with (${LOG_STORAGE})`,
       )
       created.push(name)
     }
