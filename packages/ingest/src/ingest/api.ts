@@ -182,7 +182,10 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     maxBodyBytes: Math.max(maxBodyBytes, OTLP_MAX_BODY_BYTES),
     ...inflater,
     buildEvent: buildEventOp,
-    write: (ops) => writer.writeGroup(ops),
+    // One record needs no group of its own (as for Sentry's one-event envelopes): it joins the
+    // shared batch like a native event instead of paying a transaction and a commit alone.
+    write: async (ops) =>
+      ops.length === 1 ? [await writer.write(ops[0]!)] : writer.writeGroup(ops),
   })
 
   return {
