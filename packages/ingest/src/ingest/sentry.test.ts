@@ -43,10 +43,12 @@ const event = (n: number) => ({ event_id: String(n).padStart(32, '0'), message: 
 
 function harness() {
   const seen: Array<EngineRequest['headers']> = []
+  const counts: number[] = []
   const result = (op: WriteOp): WriteResult => ({ id: op.id, legacyId: 1 })
   const deps = {
-    admit: async (_endpoint, request) => {
+    admit: async (_endpoint, request, _at, count) => {
       seen.push(request.headers)
+      counts.push(count ?? 1)
       return {
         credential,
         rate: {
@@ -69,7 +71,7 @@ function harness() {
     write: vi.fn(async (ops: readonly WriteOp[]) => ops.map(result)),
     writeRecord: vi.fn(async (op: WriteOp) => result(op)),
   } satisfies SentryIngestDeps
-  return { deps, seen, ingest: createSentryIngest(deps) }
+  return { deps, seen, counts, ingest: createSentryIngest(deps) }
 }
 
 describe('createSentryIngest', () => {
@@ -105,5 +107,37 @@ describe('createSentryIngest', () => {
     expect(deps.write).toHaveBeenCalledTimes(1)
     expect(deps.write.mock.calls[0]?.[0]).toHaveLength(2)
     expect(deps.writeRecord).toHaveBeenCalledTimes(1)
+  })
+
+  it('counts each stored item once against the rate limit: a transaction with its spans is one', async () => {
+    const { ingest, counts } = harness()
+    const headers = { 'x-sentry-auth': auth('a') }
+    const now = 1_795_700_000
+    const span = (id: string) => ({
+      span_id: id,
+      parent_span_id: 'a'.repeat(16),
+      trace_id: 'b'.repeat(32),
+      op: 'http.client',
+      start_timestamp: now,
+      timestamp: now + 0.1,
+    })
+    const transaction = {
+      type: 'transaction',
+      event_id: 'c'.repeat(32),
+      transaction: '/checkout',
+      start_timestamp: now,
+      timestamp: now + 1,
+      contexts: { trace: { trace_id: 'b'.repeat(32), span_id: 'a'.repeat(16), op: 'pageload' } },
+      spans: Array.from({ length: 20 }, (_, i) => span(String(i).padStart(16, '1'))),
+    }
+    const pageLoad = bytes([{}, { type: 'transaction' }, transaction, { type: 'session' }, {}])
+    expect(
+      (await ingest({ headers, params: { project: '7' }, bytes: pageLoad }, 'envelope')).status,
+    ).toBe(200)
+    const events = bytes([{}, { type: 'event' }, event(4), { type: 'event' }, event(5)])
+    await ingest({ headers, params: { project: '7' }, bytes: events }, 'envelope')
+    const sessions = bytes([{}, { type: 'session' }, {}, { type: 'client_report' }, {}])
+    await ingest({ headers, params: { project: '7' }, bytes: sessions }, 'envelope')
+    expect(counts).toEqual([1, 2, 1])
   })
 })

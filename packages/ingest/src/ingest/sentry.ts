@@ -111,7 +111,9 @@ export function createSentryIngest(deps: SentryIngestDeps) {
       'ingest_events',
       { ...request, headers },
       at,
-      Math.max(1, parsed.ok ? parsed.records.length : 1),
+      // One per stored item (a transaction with its spans is one, as in Sentry's quotas), so a
+      // page load counts like an OTLP export of its spans: once.
+      Math.max(1, parsed.ok ? parsed.storedItems : 1),
     )
     if ('status' in admitted) {
       return admitted.status === 429 ? sentryTooManyRequests(admitted) : admitted

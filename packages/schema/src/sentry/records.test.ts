@@ -100,6 +100,8 @@ describe('sentryEnvelopeRecords', () => {
     const result = sentryEnvelopeRecords(body)
     if (!result.ok) throw new Error(result.message)
     expect(result.ignored).toEqual({ session: 1, client_report: 2, something_new: 1 })
+    // Event, transaction (with its spans), check-in, log item: four stored items.
+    expect(result.storedItems).toBe(4)
     expect(result.eventId).toBe('9ec79c33ec9942ab8353589fcb2e04dc')
     const now = new Date('2026-11-26T14:00:00Z')
     const parsed = result.records.map((r) => {
@@ -194,6 +196,7 @@ describe('sentryEnvelopeRecords', () => {
     expect(one).toMatchObject({ ok: true, eventId: 'b'.repeat(32), records: [{ kind: 'event' }] })
     const tx = sentryStoreRecords(encoder.encode(JSON.stringify(TRANSACTION)))
     expect(tx.ok && tx.records.length).toBe(4)
+    expect(tx.ok && tx.storedItems).toBe(1)
     expect(sentryStoreRecords(encoder.encode('nope'))).toEqual({
       ok: false,
       message: 'the body is not a JSON object (a Sentry event)',

@@ -18,6 +18,11 @@ export interface SentryRecords {
   readonly records: readonly SentryRecord[]
   /** Items accepted and counted but not stored (`session`, `client_report`, `attachment`, …), by type. */
   readonly ignored: Readonly<Record<string, number>>
+  /**
+   * Items whose records tis stores (`event`, `transaction`, `span`, `check_in`, `log`): what the
+   * envelope counts against the rate limit, as Sentry counts a transaction once with its spans.
+   */
+  readonly storedItems: number
   /** The envelope header's `event_id` (the answer's `id`), else the first event's. */
   readonly eventId: string | null
   /** The envelope header (its `dsn` names the key of a tunnelled envelope); none for `store`. */
@@ -76,6 +81,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
   const { header, items } = parsed.envelope
   const records: SentryRecord[] = []
   const ignored: Record<string, number> = {}
+  let storedItems = 0
   for (const [i, item] of items.entries()) {
     if (!(SENTRY_STORED_ITEM_TYPES as readonly string[]).includes(item.type)) {
       ignored[item.type] = (ignored[item.type] ?? 0) + 1
@@ -90,6 +96,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
       }
     }
     records.push(...recordsOfItem(item, payload, header))
+    storedItems += 1
   }
   const first = records.find((r) => r.kind === 'event')
   const eventId = typeof header['event_id'] === 'string' ? header['event_id'] : null
@@ -97,6 +104,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
     ok: true,
     records,
     ignored,
+    storedItems,
     header,
     eventId:
       eventId ??
@@ -117,5 +125,5 @@ export function sentryStoreRecords(body: Uint8Array): SentryRecordsResult {
     : [{ kind: 'event', envelope: sentryEventEnvelope(payload) }]
   const eventId =
     obj(payload) && typeof payload['event_id'] === 'string' ? payload['event_id'] : null
-  return { ok: true, records, ignored: {}, eventId }
+  return { ok: true, records, ignored: {}, storedItems: 1, eventId }
 }
