@@ -144,6 +144,7 @@ export type {
   SourceStore,
   SpanRecord,
   StorageUsage,
+  StorageUsageOptions,
   TransactionLatencyBucket,
   TransactionLatencyQuery,
   TransactionQuery,
@@ -157,6 +158,7 @@ export type {
   WriteOptions,
   WriteResult,
 } from './ports'
+export { STORAGE_USAGE_EXACT_ROWS } from './ports'
 export {
   createMemoryRateLimiter,
   DEFAULT_RATE_LIMITS,

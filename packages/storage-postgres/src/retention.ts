@@ -1,10 +1,11 @@
-import type {
-  ProjectExpiry,
-  RetentionPassOptions,
-  RetentionReport,
-  RetentionStore,
-  StorageUsage,
-  UsageFigure,
+import {
+  type ProjectExpiry,
+  type RetentionPassOptions,
+  type RetentionReport,
+  type RetentionStore,
+  STORAGE_USAGE_EXACT_ROWS,
+  type StorageUsage,
+  type UsageFigure,
 } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
 import { spanKey } from './log/append'
@@ -186,10 +187,23 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
       return row === undefined ? undefined : row.days
     },
 
-    async storageUsage(projectId): Promise<StorageUsage> {
-      // Rows by count through the project's index; bytes as the rows' share of their table
-      // (heap, indexes, TOAST) by the table's average row size from its statistics.
-      const [row] = await db.query<Record<string, number>>(USAGE, [projectId])
+    async storageUsage(projectId, options = {}): Promise<StorageUsage> {
+      // Rows by count through the project's index up to a cap, beyond it from a sample; bytes as
+      // the rows' share of their table (heap, indexes, TOAST) by its average row size.
+      const cap = Math.max(0, Math.floor(options.exactRowsUpTo ?? STORAGE_USAGE_EXACT_ROWS))
+      const [tuples] = await db.query<Record<string, number>>(TUPLES)
+      const pct = (kind: string) =>
+        Math.min(
+          100,
+          Math.max(0.01, (SAMPLE_ROWS * 100) / Math.max(1, Number(tuples?.[kind] ?? 0))),
+        )
+      const [row] = await db.query<Record<string, number>>(USAGE, [
+        projectId,
+        cap,
+        pct('events'),
+        pct('spans'),
+        pct('check_ins'),
+      ])
       const figure = (kind: string): UsageFigure => {
         const rows = Number(row?.[`${kind}_rows`] ?? 0)
         const perRow = Number(row?.[`${kind}_per_row`] ?? 0)
@@ -210,10 +224,31 @@ const perRow = (table: string) => /* sql */ `
                           else (select count(*) from ${table}) end, 1)
      from pg_class c where c.oid = '${table}'::regclass)`
 
+/** Rows a usage sample reads, about: enough for a share within a percent or so. */
+const SAMPLE_ROWS = 50_000
+
+/** The tables' row counts from their statistics (-1 or 0 before the first analyse). */
+const TUPLES = /* sql */ `
+select (select reltuples from pg_class where oid = 'events'::regclass)::float8 as events,
+       (select reltuples from pg_class where oid = 'spans'::regclass)::float8 as spans,
+       (select reltuples from pg_class where oid = 'check_ins'::regclass)::float8 as check_ins`
+
+/**
+ * A project's rows of `table`: counted through its index up to `$2`; beyond, its share of a
+ * block sample of `pct` percent of the table (about {@link SAMPLE_ROWS} rows, the whole table
+ * when it is smaller) scaled up, and never less than the count reached.
+ */
+const rowsOf = (table: string, pct: string) => /* sql */ `
+  (select case when e.n <= $2::int then e.n else greatest(e.n, (
+            select count(*) filter (where s.project_id = $1::uuid)::float8 * 100 / ${pct}
+              from ${table} s tablesample system (${pct}) repeatable (0))) end
+     from (select count(*)::float8 as n
+             from (select 1 from ${table} where project_id = $1::uuid limit $2::int + 1) x) e)`
+
 const USAGE = /* sql */ `
-select (select count(*) from events where project_id = $1::uuid)::float8 as events_rows,
+select ${rowsOf('events', '$3::float8')} as events_rows,
        ${perRow('events')} as events_per_row,
-       (select count(*) from spans where project_id = $1::uuid)::float8 as spans_rows,
+       ${rowsOf('spans', '$4::float8')} as spans_rows,
        ${perRow('spans')} as spans_per_row,
-       (select count(*) from check_ins where project_id = $1::uuid)::float8 as check_ins_rows,
+       ${rowsOf('check_ins', '$5::float8')} as check_ins_rows,
        ${perRow('check_ins')} as check_ins_per_row`

@@ -157,5 +157,16 @@ export function describeRetentionContract(h: () => StoreHarness) {
       expect(usage.events.bytes).toBeGreaterThan(0)
       expect(usage.totalBytes).toBe(usage.events.bytes + usage.spans.bytes + usage.checkIns.bytes)
     })
+
+    it('estimates rows past the exact count from a sample of the table, never below the count', async () => {
+      const { projectId } = await seed(store())
+      // A small table is sampled whole: the estimate is its exact share.
+      const usage = await store().storageUsage(projectId, { exactRowsUpTo: 3 })
+      expect(usage.events.rows).toBe(6)
+      expect(usage.spans.rows).toBe(2)
+      const none = await store().storageUsage(projectId, { exactRowsUpTo: 0 })
+      expect(none.events.rows).toBe(6)
+      expect(none.checkIns.rows).toBe(2)
+    })
   })
 }

@@ -90,8 +90,10 @@ export type {
   RetentionReport,
   RetentionStore,
   StorageUsage,
+  StorageUsageOptions,
   UsageFigure,
 } from './retention'
+export { STORAGE_USAGE_EXACT_ROWS } from './retention'
 export type { NewSession, SessionRecord, SessionStore, SessionWithUser } from './sessions'
 export type {
   CachedSourceFile,

@@ -38,6 +38,10 @@ export interface RetentionReport {
 
 /** Rows and approximate bytes of one kind of record. */
 export interface UsageFigure {
+  /**
+   * Counted exactly up to {@link STORAGE_USAGE_EXACT_ROWS} (or the call's `exactRowsUpTo`);
+   * beyond, estimated from a sample of the table, so the figure costs about the same at any size.
+   */
   readonly rows: number
   /** The rows' share of their table and indexes: rows × the table's average bytes per row. */
   readonly bytes: number
@@ -49,6 +53,15 @@ export interface StorageUsage {
   readonly spans: UsageFigure
   readonly checkIns: UsageFigure
   readonly totalBytes: number
+}
+
+/** Rows of one kind a project's usage counts exactly; beyond, it estimates from a sample. */
+export const STORAGE_USAGE_EXACT_ROWS = 100_000
+
+/** How {@link RetentionStore.storageUsage} counts. */
+export interface StorageUsageOptions {
+  /** Rows counted exactly before estimating (default {@link STORAGE_USAGE_EXACT_ROWS}). */
+  readonly exactRowsUpTo?: number
 }
 
 /** Expiry of old telemetry and the figures that size a disk. */
@@ -64,5 +77,5 @@ export interface RetentionStore {
   /** The project's own period (`null`: the default), or `undefined` when unknown. */
   getProjectRetention(projectId: string): Promise<number | null | undefined>
   /** What the project occupies. */
-  storageUsage(projectId: string): Promise<StorageUsage>
+  storageUsage(projectId: string, options?: StorageUsageOptions): Promise<StorageUsage>
 }
