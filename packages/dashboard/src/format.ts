@@ -42,14 +42,4 @@ export function hoursAgo(now: Date, hours: number): string {
   return new Date(now.getTime() - hours * 3_600_000).toISOString()
 }
 
-/** Approximate bytes in decimal units: `512 B`, `1.2 kB`, `3.4 MB`. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
-}
+export { formatBytes } from '@tis/schema'

@@ -1,22 +1,10 @@
 import type { ProjectExpiry, RetentionReport } from '@tis/ingest'
-import type { Retention } from '@tis/schema'
+import { formatBytes, type Retention } from '@tis/schema'
 import type { Command } from './command'
 import { table } from './format'
 import { id } from './request-parts'
 
 const retentionOf = (body: unknown) => (body as { retention: Retention }).retention
-
-/** Bytes as people read them: `12.3 MB`. */
-export function humanBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
-}
 
 const period = (days: number) => (days === 0 ? 'forever' : `${days} days`)
 
@@ -29,11 +17,11 @@ export function retentionDetails(r: Retention): string {
       ['spans', r.usage.spans],
       ['check-ins', r.usage.check_ins],
     ] as const
-  ).map(([kind, f]) => [kind, String(f.rows), humanBytes(f.bytes)])
+  ).map(([kind, f]) => [kind, String(f.rows), formatBytes(f.bytes)])
   return [
     `kept:     ${period(r.days)} (${source})`,
     `default:  ${period(r.default_days)}`,
-    `disk:     ${humanBytes(r.usage.total_bytes)} (approximate)`,
+    `disk:     ${formatBytes(r.usage.total_bytes)} (approximate)`,
     '',
     table(['kind', 'rows', 'bytes'], rows),
   ].join('\n')

@@ -40,3 +40,18 @@ export type Retention = z.output<typeof retentionSchema>
 export const retentionAnswerSchema = z.strictObject({ retention: retentionSchema })
 /** The body of that answer. */
 export type RetentionAnswer = z.output<typeof retentionAnswerSchema>
+
+/**
+ * Approximate bytes in decimal units, as the CLI and the dashboard show a usage answer's bytes:
+ * `512 B`, `1.2 kB`, `3.4 MB`.
+ */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
