@@ -46,6 +46,20 @@ function config(io: LocalIo): ServerConfig | undefined {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
+/** Opens the configured store, printing why it could not; `undefined` then. */
+async function opened(
+  io: LocalIo,
+  c: ServerConfig,
+  options?: Parameters<typeof openStore>[1],
+): Promise<Awaited<ReturnType<typeof openStore>> | undefined> {
+  try {
+    return await openStore(c.database, options)
+  } catch (error) {
+    io.stderr(`tis: could not open the database: ${message(error)}\n`)
+    return undefined
+  }
+}
+
 /** Resolves on the first SIGTERM or SIGINT. */
 function signalled(): Promise<void> {
   return new Promise((resolve) => {
@@ -67,14 +81,9 @@ const PRUNE: LocalCommand = {
   async run(io) {
     const c = config(io)
     if (!c) return USAGE
-    let opened: Awaited<ReturnType<typeof openStore>>
-    try {
-      opened = await openStore(c.database)
-    } catch (error) {
-      io.stderr(`tis: could not open the database: ${message(error)}\n`)
-      return FAILED
-    }
-    const { store } = opened
+    const open = await opened(io, c)
+    if (!open) return FAILED
+    const { store } = open
     try {
       if (!hasRetention(store)) {
         io.stderr('tis: this store keeps no retention settings\n')
@@ -141,14 +150,9 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         level: c.logLevel,
         write: (line) => io.stdout(line),
       })
-      let opened: Awaited<ReturnType<typeof openStore>>
-      try {
-        opened = await openStore(c.database, { analyticsOutbox: c.analytics.enabled })
-      } catch (error) {
-        io.stderr(`tis: could not open the database: ${message(error)}\n`)
-        return FAILED
-      }
-      const { store } = opened
+      const open = await opened(io, c, { analyticsOutbox: c.analytics.enabled })
+      if (!open) return FAILED
+      const { store } = open
       const projection = hasLog(store)
         ? createProjectionRuntime({
             store,
@@ -162,7 +166,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       const runtime = c.analytics.enabled
         ? createAnalyticsRuntime({
             config: c.analytics,
-            outbox: opened.outbox,
+            outbox: open.outbox,
             logger,
             retention: c.retention,
           })
