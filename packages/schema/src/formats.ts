@@ -16,21 +16,41 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
  * accepted.
  */
 export function isRfc3339DateTime(value: string): boolean {
-  if (!isRfc3339Shape(value)) return false
-  const instant = parseDateTime(value).getTime()
-  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT
+  return !Number.isNaN(instantOf(value))
 }
+
+// The last string looked at and its instant: a schema checks one value twice in a row (the
+// format, then the stored window), and that second look is free.
+let lastValue: string | undefined
+let lastInstant = Number.NaN
+
+/** The instant of a valid RFC 3339 date-time (see {@link isRfc3339DateTime}), else `NaN`. */
+function instantOf(value: string): number {
+  if (value === lastValue) return lastInstant
+  let instant = Number.NaN
+  if (isRfc3339Shape(value)) {
+    const t = parseDateTime(value).getTime()
+    if (t >= FIRST_INSTANT && t <= LAST_INSTANT) instant = t
+  }
+  lastValue = value
+  lastInstant = instant
+  return instant
+}
+
+/** Days of each month in a leap year (February's 29th is checked against the year apart). */
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 function isRfc3339Shape(value: string): boolean {
   const m = RFC3339.exec(value)
   if (!m) return false
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[]
-  if (year! < 1) return false
-  const daysInMonth = new Date(Date.UTC(2000, month!, 0)).getUTCDate()
-  // Month lengths from a leap year (Date.UTC maps years below 100 to the 1900s), then February.
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return false
-  if (month === 2 && day === 29 && !isLeapYear(year!)) return false
-  if (hour! > 23 || minute! > 59 || second! > 60) return false
+  const year = Number(m[1])
+  const month = Number(m[2])
+  const day = Number(m[3])
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]!) {
+    return false
+  }
+  if (month === 2 && day === 29 && !isLeapYear(year)) return false
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 60) return false
   return m[9] === undefined || (Number(m[10]) <= 15 && Number(m[11]) <= 59)
 }
 
@@ -130,8 +150,7 @@ const WINDOW = `on or after ${NUMERIC_BOUNDS.firstInstant} and before ${NUMERIC_
  * {@link NUMERIC_BOUNDS.firstInstant} up to, not including, {@link NUMERIC_BOUNDS.endInstant}.
  */
 export function isStorableDateTime(value: string): boolean {
-  if (!isRfc3339DateTime(value)) return false
-  const instant = parseDateTime(value).getTime()
+  const instant = instantOf(value)
   return instant >= FIRST_STORED && instant < END_STORED
 }
 
