@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { BENCH_EVENT_BODY } from './bench-event'
-import { nativeTwinEvent, SENTRY_SDK, sentryBenchEvent } from './sentry-bench-event'
+import {
+  nativeTwinEvent,
+  SENTRY_SDK,
+  sentryBenchErrorEvent,
+  sentryBenchEvent,
+} from './sentry-bench-event'
 
-// The bodies of the envelope comparison (issue 22): the bench's native event, a Sentry envelope
-// carrying the same error as @sentry/node sends it, and the native twin of that envelope's event,
+// The bodies of the envelope comparison (issue 22): the bench's native event, Sentry envelopes
+// carrying the same error (as a Sentry SDK sends it, and as @sentry/node sends it with frames,
+// contexts and sdk), and the native twin of the rich envelope's event,
 // each with a fresh event id per request (idempotency dedupes by it). All are templates split at
 // the id once, so making a body costs the load generator the same few string joins on every side.
 
@@ -31,14 +37,18 @@ export function nativeTwinBodies(): () => string {
   return maker(JSON.stringify({ event: nativeTwinEvent(Date.now(), ID) }), randomUUID)
 }
 
+/** Which Sentry event an envelope carries: the bench's error, or @sentry/node's rich one. */
+export type SentryBenchContent = 'error' | 'rich'
+
 /**
  * `POST /api/<number>/envelope/` bodies: the envelope header (event_id, sent_at, sdk, trace), the
- * `event` item header and the event @sentry/node sends for the bench's TypeError (exception with
- * frames, request, tags, contexts, sdk), with a new event id (32 hex) each.
+ * `event` item header and a Sentry event with a new event id (32 hex) each: `error`, the bench's
+ * native error as a Sentry SDK sends it; `rich`, the event @sentry/node sends for it (exception
+ * with frames, request, tags, contexts, sdk).
  */
-export function envelopeBodies(dsn: string): () => string {
+export function envelopeBodies(dsn: string, content: SentryBenchContent = 'rich'): () => string {
   const now = Date.now()
-  const event = sentryBenchEvent(now, ID)
+  const event = content === 'rich' ? sentryBenchEvent(now, ID) : sentryBenchErrorEvent(now, ID)
   const header = {
     event_id: ID,
     sent_at: new Date(now).toISOString(),

@@ -129,6 +129,30 @@ export function sentryBenchEvent(now: number, eventId: string) {
   }
 }
 
+/**
+ * The bench's native error event (bench-event.ts) as a Sentry SDK sends the same error: the
+ * exception's type and value, level, environment, release, transaction, request, tags and trace
+ * context, plus what every Sentry event carries (event id, timestamp, platform). The envelope
+ * comparison's bar sends this one: the same error both ways, so the ratio is the protocol's.
+ */
+export function sentryBenchErrorEvent(now: number, eventId: string) {
+  return {
+    exception: {
+      values: [{ type: 'TypeError', value: "Cannot read properties of undefined (reading 'id')" }],
+    },
+    event_id: eventId,
+    level: 'error',
+    platform: 'node',
+    timestamp: now / 1000,
+    environment: 'production',
+    release: 'api@1.42.0',
+    transaction: 'GET /orders/:id',
+    request: { method: 'GET', url: 'https://api.acme.test/orders/17' },
+    tags: { region: 'eu-west-1' },
+    contexts: { trace: { trace_id: TRACE.trace_id, span_id: TRACE.span_id } },
+  }
+}
+
 /** A Sentry frame as tis's `context.exception.frames` keeps it. */
 function nativeFrame(f: (typeof FRAMES)[number]) {
   const { filename, module, lineno, colno, in_app } = f
