@@ -19,25 +19,20 @@ export function isRfc3339DateTime(value: string): boolean {
   return !Number.isNaN(instantOf(value))
 }
 
-// The last string looked at and its instant: a schema checks one value twice in a row (the
-// format, then the stored window), and that second look is free.
+// The last string looked at and its instant: a schema checks one value twice in a row.
 let lastValue: string | undefined
 let lastInstant = Number.NaN
 
 /** The instant of a valid RFC 3339 date-time (see {@link isRfc3339DateTime}), else `NaN`. */
 function instantOf(value: string): number {
   if (value === lastValue) return lastInstant
-  let instant = Number.NaN
-  if (isRfc3339Shape(value)) {
-    const t = parseDateTime(value).getTime()
-    if (t >= FIRST_INSTANT && t <= LAST_INSTANT) instant = t
-  }
+  const t = isRfc3339Shape(value) ? parseDateTime(value).getTime() : Number.NaN
   lastValue = value
-  lastInstant = instant
-  return instant
+  lastInstant = t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : Number.NaN
+  return lastInstant
 }
 
-/** Days of each month in a leap year (February's 29th is checked against the year apart). */
+/** Days of each month in a leap year (a 29 February is checked against its year). */
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 function isRfc3339Shape(value: string): boolean {
