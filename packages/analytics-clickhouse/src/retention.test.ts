@@ -3,8 +3,8 @@ import { lastExpiredMonth, ttlUpgradeStatement } from './retention'
 import { analyticsDdl, DEFAULT_ANALYTICS_TABLES } from './schema'
 import { featuresOf } from './server-features'
 
-// No ClickHouse 21+ server is available to the tests (Debian ships 18.16): the TTL path is
-// verified here on its DDL text only.
+// The TTL path's DDL text; the same path on a real ClickHouse 26.x engine (chdb) is in
+// test/ttl-chdb.int.test.ts.
 const RAW = { table: 'events_raw', column: 'occurred_at', days: 90 }
 const CREATE =
   "CREATE TABLE tis.events_raw (`occurred_at` DateTime64(3, 'UTC')) ENGINE = MergeTree PARTITION BY toYYYYMM(occurred_at) ORDER BY occurred_at"

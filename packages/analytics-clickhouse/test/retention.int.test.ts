@@ -7,7 +7,7 @@ import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
 import { eventRowFixture, spanRowFixture } from './support/fixtures'
 
 // The test server is ClickHouse 18.16 (no TTL): these runs cover the partition-dropping path.
-// The TTL path of 21+ is covered only by the DDL unit tests (src/retention.test.ts).
+// The TTL path of 21+ runs on chdb (ClickHouse 26.x in process): test/ttl-chdb.int.test.ts.
 const NOW = new Date('2026-11-22T12:00:00Z')
 const MONTHS = ['2026-01-15', '2026-07-15', '2026-08-20', '2026-11-20'] // 311, 130, 94, 2 days old
 
