@@ -10,7 +10,6 @@
 // ended, a plain VACUUM, and a window without a pass again. Then the disk: the expired number of
 // events again (the last window's over HTTP, the rest inserted by SQL with the live indexes:
 // space reuse), and VACUUM FULL (the maintenance window).
-import { loadavg } from 'node:os'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import postgres from 'postgres'
 import { load } from './ingest-load'
@@ -18,9 +17,9 @@ import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
 import { createProjectWithKey } from './management-client'
 import { type RunningServer, startNode } from './processes'
 import { caughtUp } from './projection-lag'
-import { type Figure, saveFigures } from './results'
-import { type DiskStep, diskNote, diskStep, diskTable, mb } from './retention-disk'
+import { type DiskStep, diskStep } from './retention-disk'
 import { deleted, loadRow, type PassResult, prune, startLoad } from './retention-load'
+import { report } from './retention-report'
 import { insertAgain, retentionShape, seedRetention } from './retention-seed'
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -34,6 +33,14 @@ const PEAK_SECONDS = num('BENCH_RETENTION_PEAK_SECONDS', 10)
 /** Seconds of load before the pass starts. */
 const LEAD = 2
 const VACUUM_FULL = process.env['BENCH_RETENTION_VACUUM_FULL'] !== '0'
+/** Pass, VACUUM and as many events again: the first under load, the others without. */
+const CYCLES = num('BENCH_RETENTION_CYCLES', 2)
+const settings = {
+  events: EVENTS,
+  spreadDays: SPREAD_DAYS,
+  keepDays: KEEP_DAYS,
+  peakSeconds: PEAK_SECONDS,
+}
 const passEnv = {
   SERVICE_RETENTION_DAYS: String(KEEP_DAYS),
   ...(process.env['BENCH_RETENTION_BATCH_SIZE']
@@ -93,27 +100,45 @@ async function underLoad(server: RunningServer, token: string, databaseUrl: stri
 }
 
 /**
- * The expired number of events again (the last window's over HTTP, the rest inserted), then
- * VACUUM FULL: each step's sizes.
+ * A second plain VACUUM (a B-tree page emptied by one VACUUM is reused only after the next: as
+ * autovacuum runs again), the expired number of events again (the last window's over HTTP, the
+ * rest inserted), further cycles without load (a pass of 30 more days, VACUUM twice, as many
+ * events again), then VACUUM FULL: each step's sizes.
  */
 async function diskSteps(databaseUrl: string, projectId: string, expired: number, http: number) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} })
   const steps: DiskStep[] = []
   const seconds: Record<string, number> = {}
-  const again = Math.max(0, expired - http)
+  const step = async (name: string, fn: () => Promise<unknown>) => {
+    seconds[name] = (await timed(fn))[1]
+    steps.push(await diskStep(sql, name))
+  }
+  const n = (x: number) => x.toLocaleString('en-US')
   try {
-    seconds['insert again'] = (await timed(() => insertAgain(databaseUrl, projectId, again)))[1]
-    steps.push(
-      await diskStep(
-        sql,
-        `${expired.toLocaleString('en-US')} events again (${http} over HTTP, ${again} inserted)`,
-      ),
+    await step('second VACUUM (after the last window)', () => sql`vacuum`)
+    const again = Math.max(0, expired - http)
+    await step(`${n(expired)} events again (${n(http)} over HTTP, ${n(again)} inserted)`, () =>
+      insertAgain(databaseUrl, projectId, again),
     )
+    const shift = SPREAD_DAYS - KEEP_DAYS
+    for (let cycle = 2, days = KEEP_DAYS - shift; cycle <= CYCLES && days > 0; cycle++) {
+      let gone = 0
+      await step(`pass ${cycle}: ${days} days, no load`, async () => {
+        gone = deleted(
+          (await prune(databaseUrl, { ...passEnv, SERVICE_RETENTION_DAYS: `${days}` })).report,
+        ).events
+      })
+      await step(`pass ${cycle}: VACUUM twice`, async () => {
+        await sql`vacuum`
+        await sql`vacuum`
+      })
+      await step(`pass ${cycle}: ${n(gone)} events again`, () =>
+        insertAgain(databaseUrl, projectId, gone),
+      )
+      days -= shift
+    }
     if (VACUUM_FULL) {
-      seconds['VACUUM FULL'] = (
-        await timed(() => sql`vacuum full events, spans, check_ins, ingest_keys`)
-      )[1]
-      steps.push(await diskStep(sql, 'after VACUUM FULL'))
+      await step('after VACUUM FULL', () => sql`vacuum full events, spans, check_ins, ingest_keys`)
     }
   } finally {
     await sql.end()
@@ -146,94 +171,12 @@ async function main() {
     const gone = deleted(run.pass.report)
     const later = await diskSteps(pg.url, projectId, gone.events, run.afterStored)
     const disk = [seeded, ...run.disk, ...later.steps]
-    const maintenance = { VACUUM: run.vacuumSeconds, ...later.seconds }
-    report({ ...run, disk, gone, seedSeconds, timings, maintenance })
+    const maintenance = { 'VACUUM (after the pass)': run.vacuumSeconds, ...later.seconds }
+    report({ ...run, disk, gone, seedSeconds, timings, maintenance }, settings)
   } finally {
     await server.stop()
     await pg.stop()
   }
-}
-
-type Run = Awaited<ReturnType<typeof underLoad>> & {
-  gone: ReturnType<typeof deleted>
-  seedSeconds: number
-  timings: Record<string, number>
-  maintenance: Record<string, number>
-}
-
-function report(r: Run) {
-  const [before, during, after] = r.rows as [
-    ReturnType<typeof loadRow>,
-    ReturnType<typeof loadRow>,
-    ReturnType<typeof loadRow>,
-  ]
-  const ratio = during['p99 ms'] / Math.max(1, before['p99 ms'])
-  const fixed = (n: number, d = 1) => n.toFixed(d)
-  const seconds = (o: Record<string, number>) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fixed(v)]))
-  console.log(
-    `\n${EVENTS.toLocaleString('en-US')} events over ${SPREAD_DAYS} days seeded in ${fixed(r.seedSeconds)} s; period ${KEEP_DAYS} days`,
-  )
-  console.table(seconds(r.timings))
-  console.log(
-    `\npeak (closed loop, ${PEAK_SECONDS} s): ${Math.round(r.peak.requests.average)} req/s, p99 ${r.peak.latency.p99} ms; windows at half of it, ${Math.round(r.rate)} req/s`,
-  )
-  console.table(r.rows)
-  console.log(
-    `retention pass (tis prune, own process): ${fixed(r.pass.seconds)} s; deleted ${r.gone.events} events, ${r.gone.spans} spans, ${r.gone.checkIns} check-ins; ${r.gone.issues} issues marked expired`,
-  )
-  console.log(
-    `ingest p99 during / without the pass: ${during['p99 ms']} / ${before['p99 ms']} ms = ${fixed(ratio, 2)}× (bar: 2×) — ${ratio <= 2 ? 'within' : 'OVER'}; after the pass: ${after['p99 ms']} ms; load average ${fixed(loadavg()[0] ?? 0)}`,
-  )
-  console.log('\nDisk (MB = 10^6 bytes)')
-  console.table(diskTable(r.disk))
-  console.table(seconds(r.maintenance))
-  const step = (prefix: string) => r.disk.find((d) => d.step.startsWith(prefix))
-  const [beforePass, vacuumed, again, full] = [
-    'before',
-    'after VACUUM',
-    `${r.gone.events.toLocaleString('en-US')} events again`,
-    'after VACUUM FULL',
-  ].map(step)
-  const scale = `${EVENTS.toLocaleString('en-US')} events, ${r.gone.events.toLocaleString('en-US')} expired`
-  const figures: Figure[] = [
-    {
-      what: `ingest p99 during a retention pass (${scale}), half the peak rate (${Math.round(r.rate)} req/s)`,
-      value: during['p99 ms'],
-      unit: 'ms',
-      baseline: 'p99 without a pass, same rate (bar: 2×)',
-      baselineValue: before['p99 ms'],
-      note: `p50 ${during['p50 ms']} / ${before['p50 ms']} ms; p99 after the pass ${after['p99 ms']} ms; ${during['non-2xx']} non-2xx`,
-    },
-    {
-      what: `retention pass (tis prune) under load, ${scale}`,
-      value: Math.round(r.pass.seconds * 10) / 10,
-      unit: 's',
-      note: `deleted ${r.gone.events} events, ${r.gone.spans} spans, ${r.gone.checkIns} check-ins`,
-    },
-  ]
-  if (beforePass && vacuumed) {
-    figures.push({
-      what: 'database size after the pass and a plain VACUUM',
-      value: mb(vacuumed.database),
-      unit: 'MB',
-      baseline: 'before the pass',
-      baselineValue: mb(beforePass.database),
-      note: [again, full].flatMap((d) => (d ? [diskNote(d)] : [])).join('; '),
-    })
-  }
-  if (vacuumed && again) {
-    figures.push({
-      what: `events table (with indexes) after inserting the ${r.gone.events.toLocaleString('en-US')} expired events' number again`,
-      value: mb(again.events),
-      unit: 'MB',
-      baseline: 'after the pass and VACUUM',
-      baselineValue: mb(vacuumed.events),
-      note: `database without the ingest log ${mb(again.database - again.ingestLog)} MB, was ${mb(vacuumed.database - vacuumed.ingestLog)} MB`,
-    })
-  }
-  saveFigures('6-retention', figures)
-  if (before['non-2xx'] + during['non-2xx'] + after['non-2xx'] > 0) process.exitCode = 1
 }
 
 await main()
