@@ -11,7 +11,11 @@ export interface SeedShape {
   readonly events: number
   readonly issues: number
   readonly spans: number
+  /** Days the events and spans cover, ending now. @default 7 */
+  readonly days?: number
 }
+
+const seconds = (s: SeedShape) => (s.days ?? 7) * 86_400
 
 const lit = (s: string) => `'${s.replaceAll("'", "''")}'`
 const arr = (items: readonly string[]) => `(array[${items.map(lit).join(', ')}])`
@@ -34,7 +38,7 @@ export const TRANSACTION_NAMES = METHODS.flatMap((m) => ROUTES.map((r) => `${m} 
 /** Metric names; db.query is half of the metric events. */
 export const METRIC_NAMES = ['db.query', 'http.client', 'cache.hit_ratio', 'queue.depth']
 const MONITOR_SLUGS = ['nightly-backup', 'hourly-sync', 'email-digest', 'cleanup', 'billing-run']
-/** Releases, oldest first; each covers an equal part of the 7 days. */
+/** Releases, oldest first; each covers an equal part of the seeded days. */
 export const RELEASES = ['1.40.0', '1.41.0', '1.42.0', '1.43.0', '1.44.0', '1.45.0'].map(
   (v) => `api@${v}`,
 )
@@ -74,7 +78,7 @@ from (select n, ${issueTitle('n')} as title
   from generate_series(0, ${s.issues - 1}) n) t`
 }
 
-/** Events `part.from` to `part.to` of the project: ~40% log, 20% error, 20% transaction, 15% metric, 5% check_in over the last 7 days. */
+/** Events `part.from` to `part.to` of the project: ~40% log, 20% error, 20% transaction, 15% metric, 5% check_in over the last `days` (7). */
 export function eventsSql(
   projectId: string,
   s: SeedShape,
@@ -156,14 +160,14 @@ from (
         case when r3 < 0.7 then 'production' when r3 < 0.9 then 'staging'
           else 'development' end as environment,
         ${arr(RELEASES)}[1 + least(${RELEASES.length - 1},
-          floor((1 - age / 604800) * ${RELEASES.length})::int)] as release,
+          floor((1 - age / ${seconds(s)}) * ${RELEASES.length})::int)] as release,
         floor(${s.issues} * power(r1, 3))::int as issue_n
       from (
         select g, (g::bigint * 7919) % 1000003 as h, random() as r1, random() as r2,
           random() as r3, random() as r4, age, now() - age * interval '1 second' as occurred_at,
           sqrt(-2 * ln(greatest(random(), 1e-12))) * cos(2 * pi() * random()) as normal
         -- Oldest first with a minute of jitter, so the heap follows time as an append-only log does.
-        from (select g, greatest(0, 604800 * (1 - g::float8 / ${s.events}) + random() * 60) as age
+        from (select g, greatest(0, ${seconds(s)} * (1 - g::float8 / ${s.events}) + random() * 60) as age
           from generate_series(${part.from}, ${part.to}) g) x
       ) a
     ) b
@@ -203,7 +207,7 @@ from (
     case when k = 0 then root_ms else root_ms / (k + 1.5) end as duration_ms,
     environment, release
   from (
-    select t, 5 + t % 6 as n, now() - random() * interval '7 days' as t0,
+    select t, 5 + t % 6 as n, now() - random() * ${seconds(s)} * interval '1 second' as t0,
       exp(ln(120) + 0.8 * sqrt(-2 * ln(greatest(random(), 1e-12))) * cos(2 * pi() * random()))
         as root_ms,
       ${arr(TRANSACTION_NAMES)}[1 + t % ${TRANSACTION_NAMES.length}] as root_name,
