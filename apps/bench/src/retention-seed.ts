@@ -2,7 +2,7 @@
 // what the projection leaves beside them and the retention pass touches too — the check-ins of
 // check_in events (deleted with their event, on delete cascade) and the idempotency key of every
 // event and span (`ingest_keys`; SDKs send an event_id with every event).
-import { createHash } from 'node:crypto'
+import { spanKey } from '@tis/storage-postgres'
 import postgres from 'postgres'
 import { seed } from './read-seed'
 import { eventsSql, type SeedShape } from './read-seed-sql'
@@ -33,7 +33,7 @@ from events e join monitors m on m.project_id = e.project_id and md5(m.slug) = m
   and md5(m.environment) = md5(e.environment)
 where e.project_id = ${p(projectId)} and e.event_type = 'check_in'`
 
-/** The key append.ts `spanKey` derives (a UUID v8 from SHA-256 of the NUL-joined parts), in SQL. */
+/** The key `spanKey` (@tis/storage-postgres) derives (a UUID v8 from SHA-256 of the NUL-joined parts), in SQL. */
 const SPAN_KEY = /* sql */ `
 encode(set_byte(set_byte(h, 6, 128 | (get_byte(h, 6) & 15)), 8, 128 | (get_byte(h, 8) & 63)),
   'hex')::uuid`
@@ -53,16 +53,6 @@ from (select id, project_id, legacy_id, substring(sha256('span'::bytea || '\\x00
   from spans where project_id = ${p(projectId)}) s
 on conflict do nothing`,
 ]
-
-/** append.ts's `spanKey`, to check the SQL above against. */
-function spanKey(projectId: string, traceId: string, spanId: string): string {
-  const parts = ['span', projectId.toLowerCase(), traceId, spanId].join('\u0000')
-  const bytes = createHash('sha256').update(parts, 'utf8').digest().subarray(0, 16)
-  bytes[6] = 0x80 | (bytes[6]! & 0x0f)
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f)
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
 
 /**
  * Seeds the project (read-seed.ts: indexes rebuilt, `VACUUM ANALYZE`), then its monitors,

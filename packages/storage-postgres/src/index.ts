@@ -1,3 +1,4 @@
+export { spanKey } from './log/append'
 export { MIGRATIONS } from './migrate'
 export type { Migration } from './migrations/migration'
 export { createPgliteStore, openPgliteStore, type PgliteStoreOptions } from './pglite'
