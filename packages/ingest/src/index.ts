@@ -22,6 +22,7 @@ export { DEFAULT_MAX_BODY_BYTES } from './ingest/request-body'
 export type {
   IngestLog,
   LogTarget,
+  ProjectionEnricher,
   ProjectionLag,
   ProjectionRound,
   ProjectionStore,
@@ -157,6 +158,16 @@ export type {
   WriteOp,
   WriteOptions,
   WriteResult,
+} from './ports'
+export type {
+  ArtifactBundleRecord,
+  ArtifactChunkStore,
+  ArtifactFile,
+  ArtifactFileType,
+  ArtifactLookup,
+  ArtifactStore,
+  NewArtifactBundle,
+  StoredArtifact,
 } from './ports'
 export { STORAGE_USAGE_EXACT_ROWS } from './ports'
 export {

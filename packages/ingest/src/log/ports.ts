@@ -1,4 +1,4 @@
-import type { WriteOp, WriteOptions, WriteResult } from '../ports'
+import type { ArtifactLookup, WriteOp, WriteOptions, WriteResult } from '../ports'
 
 /**
  * Acceptance on the ingest log (issue 19): the acknowledgement point. A store appends the
@@ -59,3 +59,15 @@ export interface ProjectionStore {
     now: Date,
   ): Promise<{ readonly created: readonly string[]; readonly dropped: readonly string[] }>
 }
+
+/**
+ * Rewrites the ops of a projection round before they are written (source-map resolution of
+ * JavaScript frames, and the grouping that follows from them), looking files up through the
+ * round's own transaction. It returns one op per op given, in order; an op it cannot improve
+ * comes back as it was. It never throws for one op's content (a map that fails to parse marks
+ * the frame); a throw fails the round like a failed write.
+ */
+export type ProjectionEnricher = <T extends WriteOp>(
+  ops: readonly T[],
+  lookup: ArtifactLookup,
+) => Promise<readonly T[]>

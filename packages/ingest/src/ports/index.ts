@@ -83,6 +83,16 @@ export type {
   TransactionSummary,
 } from './read-records'
 export type { ReadinessProbe } from './readiness'
+export type {
+  ArtifactBundleRecord,
+  ArtifactChunkStore,
+  ArtifactFile,
+  ArtifactFileType,
+  ArtifactLookup,
+  ArtifactStore,
+  NewArtifactBundle,
+  StoredArtifact,
+} from './source-maps'
 export type { ReadStore } from './reads'
 export type {
   ProjectExpiry,
