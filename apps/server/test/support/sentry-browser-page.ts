@@ -23,7 +23,7 @@ export interface SentryBrowserPage {
 }
 
 /** @sentry/browser from node_modules, bundled for the page as the global `Sentry`. */
-async function bundleSentryBrowser(): Promise<string> {
+export async function bundleSentryBrowser(): Promise<string> {
   const result = await build({
     stdin: {
       contents: `export * from '@sentry/browser'`,
