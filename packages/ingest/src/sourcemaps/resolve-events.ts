@@ -2,8 +2,9 @@ import { AnyMap, decodedMappings, TraceMap } from '@jridgewell/trace-mapping'
 import type { NormalizedEvent } from '@tis/schema'
 import type { ArtifactLookup } from '../ports'
 import type { CachedMap, MapCache } from './map-cache'
-import { type Frame, resolveFrames } from './resolve-frames'
+import { type Frame, type Position, positionsOf, resolveFrames } from './resolve-frames'
 import { locateMaps, type MapLocation, type MapRequest, requestKey } from './resolve-locate'
+import { missingSources } from './resolve-sources'
 import { isJavaScriptFile } from './resolve-urls'
 
 // One pass over a set of events (a projection round, or the events a read returns): which
@@ -109,6 +110,27 @@ async function mapsOf(
   return round
 }
 
+/** The sources the maps lack, for every project of the pass. */
+async function sourcesOf(
+  items: readonly EventToResolve[],
+  positions: readonly (readonly (Position | string | undefined)[] | undefined)[],
+  lookup: ArtifactLookup,
+): Promise<Map<string, string>> {
+  const byProject = new Map<string, Position[]>()
+  items.forEach(({ projectId }, i) => {
+    for (const p of positions[i] ?? []) {
+      if (typeof p === 'object' && p.content === null) {
+        byProject.set(projectId, [...(byProject.get(projectId) ?? []), p])
+      }
+    }
+  })
+  const out = new Map<string, string>()
+  for (const [projectId, list] of byProject) {
+    for (const [key, text] of await missingSources(projectId, list, lookup)) out.set(key, text)
+  }
+  return out
+}
+
 /**
  * Resolves the frames of `items`: events in, events out, in order; one not changed is the
  * same object. Marks the bundles used (`touchArtifactBundles`).
@@ -129,15 +151,24 @@ export async function resolveEventFrames(
   if (requests.length === 0) return items.map((i) => i.event)
   const locations = await locateMaps(requests, lookup)
   const maps = await mapsOf(locations.values(), lookup, cache)
+  const positions = plans.map((plan) => {
+    if (plan === undefined || plan.requests.every((r) => r === undefined)) return undefined
+    return positionsOf(
+      plan.frames,
+      (_, at) => {
+        const r = plan.requests[at]
+        return r === undefined ? undefined : locations.get(requestKey(r))
+      },
+      maps,
+    )
+  })
+  const sources = await sourcesOf(items, positions, lookup)
   const used = new Set<string>()
   const events = items.map(({ event }, i) => {
     const plan = plans[i]
-    if (plan === undefined || plan.requests.every((r) => r === undefined)) return event
-    const locate = (_: Frame, at: number) => {
-      const r = plan.requests[at]
-      return r === undefined ? undefined : locations.get(requestKey(r))
-    }
-    const out = resolveFrames(plan.frames, locate, maps)
+    const at = positions[i]
+    if (plan === undefined || at === undefined) return event
+    const out = resolveFrames(plan.frames, at, sources)
     for (const id of out.bundleIds) used.add(id)
     return withFrames(event, out.frames)
   })

@@ -34,13 +34,32 @@ const unresolved = (sent: Frame, problem: string): Frame => ({
   sourcemap: { resolved: false, problem } satisfies FrameSourceMap,
 })
 
-type Position = {
+/** A frame's original position, found in its map. */
+export interface Position {
   readonly map: TraceMap
   readonly loc: MapLocation & { found: true }
+  /** The source as its map names it (after `sourceRoot`). */
   readonly source: string
   readonly line: number
   readonly column: number
+  /** The token's name at this position: the name of the function called here. */
   readonly name: string | null
+  /** The source's text from the map's `sourcesContent`, `null` without it. */
+  readonly content: string | null
+}
+
+/** Where a source would be uploaded beside its map (its `source` file), keyed by bundle. */
+export const sourceFileKey = (at: Position): string =>
+  `${at.loc.bundleId}\n${joinUrl(at.loc.url, at.source)}`
+
+/** The text of a map's source, `null` when the map lacks it or the entry is not a string. */
+function contentOf(map: TraceMap, source: string): string | null {
+  try {
+    const content = sourceContentFor(map, source)
+    return typeof content === 'string' ? content : null
+  } catch {
+    return null // a malformed sourcesContent is no content
+  }
 }
 
 /** The original position of one frame, or why there is none. */
@@ -60,14 +79,28 @@ function positionOf(
   try {
     const p = originalPositionFor(cached.map, { line: lineno, column: Math.max(0, colno - 1) })
     if (p.source === null) return `line ${lineno}, column ${colno} is outside the map ${loc.url}`
-    return { map: cached.map, loc, source: p.source, line: p.line, column: p.column, name: p.name }
+    const { source, line, column, name } = p
+    return {
+      map: cached.map,
+      loc,
+      source,
+      line,
+      column,
+      name,
+      content: contentOf(cached.map, source),
+    }
   } catch (error) {
     return `source map ${loc.url} failed to parse: ${(error as Error).message}`
   }
 }
 
 /** A resolved frame: original place, the caller-derived name, context, and the frame as sent. */
-function resolvedFrame(sent: Frame, at: Position, name: string | null): Frame {
+function resolvedFrame(
+  sent: Frame,
+  at: Position,
+  name: string | null,
+  content: string | null,
+): Frame {
   const rest: Record<string, unknown> = { ...sent }
   for (const field of REPLACED) delete rest[field]
   const marker: FrameSourceMap = {
@@ -75,12 +108,6 @@ function resolvedFrame(sent: Frame, at: Position, name: string | null): Frame {
     with: at.loc.with,
     ...(at.loc.debugId === null ? {} : { debug_id: at.loc.debugId }),
     map: at.loc.url,
-  }
-  let content: string | null = null
-  try {
-    content = sourceContentFor(at.map, at.source)
-  } catch {
-    content = null // a malformed sourcesContent entry is no content
   }
   const context = typeof content === 'string' ? contextOf(content, at.line, at.column) : undefined
   const file = typeof sent['filename'] === 'string' ? sent['filename'] : ''
@@ -102,19 +129,31 @@ function resolvedFrame(sent: Frame, at: Position, name: string | null): Frame {
 }
 
 /**
- * Resolves the frames `locate` answers for (it answers `undefined` for frames to leave as
- * they are). A resolved frame is named by the token at its caller's (the next frame's) call
- * site, else left without a name: a minified name is never kept on a resolved frame.
+ * The original position of each frame `locate` answers for (`undefined` for a frame to leave
+ * as it is), or why it has none.
  */
-export function resolveFrames(
+export function positionsOf(
   frames: readonly Frame[],
   locate: (frame: Frame, index: number) => MapLocation | undefined,
   maps: ReadonlyMap<string, CachedMap>,
-): { readonly frames: readonly Frame[]; readonly bundleIds: readonly string[] } {
-  const positions = frames.map((frame, i) => {
+): readonly (Position | string | undefined)[] {
+  return frames.map((frame, i) => {
     const loc = locate(frame, i)
     return loc === undefined ? undefined : positionOf(sentFrame(frame), loc, maps)
   })
+}
+
+/**
+ * Rewrites the frames at their {@link positionsOf}. A resolved frame is named by the token at
+ * its caller's (the next frame's) call site, else left without a name: a minified name is
+ * never kept on a resolved frame. `sources` holds the texts of sources the maps lack, by
+ * {@link sourceFileKey}.
+ */
+export function resolveFrames(
+  frames: readonly Frame[],
+  positions: readonly (Position | string | undefined)[],
+  sources: ReadonlyMap<string, string>,
+): { readonly frames: readonly Frame[]; readonly bundleIds: readonly string[] } {
   const bundleIds = new Set<string>()
   const out = frames.map((frame, i) => {
     const at = positions[i]
@@ -122,7 +161,9 @@ export function resolveFrames(
     if (typeof at === 'string') return unresolved(sentFrame(frame), at)
     bundleIds.add(at.loc.bundleId)
     const caller = positions[i + 1]
-    return resolvedFrame(sentFrame(frame), at, typeof caller === 'object' ? caller.name : null)
+    const name = typeof caller === 'object' ? caller.name : null
+    const content = at.content ?? sources.get(sourceFileKey(at)) ?? null
+    return resolvedFrame(sentFrame(frame), at, name, content)
   })
   return { frames: out, bundleIds: [...bundleIds] }
 }

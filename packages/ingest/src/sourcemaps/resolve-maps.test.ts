@@ -17,7 +17,6 @@ type Frames = Record<string, unknown>[]
 const framesOf = (e: NormalizedEvent) => (e.context['exception'] as { frames: Frames }).frames
 const P = 'p1'
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const stripComment = (js: string) => js.replace(/\/\/# sourceMappingURL=.*\n?$/, '')
 
 const CHECKOUT = "export function explode(input) {\n  throw new Error('boom ' + input)\n}\n"
 const MAIN = (extra = '') =>
@@ -122,6 +121,42 @@ describe('source maps as builds make them', () => {
     expect(frames[1]).toMatchObject({ context_line: '  explode(input)' })
   })
 
+  it('takes context from a source file of the same bundle when the map has no sourcesContent', async () => {
+    const b = await build({ '/app/src/main.js': MAIN(), '/app/src/checkout.js': CHECKOUT })
+    const { sourcesContent: _, ...bare } = JSON.parse(b.map) as Record<string, unknown>
+    const lookup = new MemoryLookup()
+    const files = [
+      {
+        url: '~/assets/app.min.js',
+        type: 'minified_source' as const,
+        content: b.js,
+        headers: { sourcemap: 'app.min.js.map' },
+      },
+      {
+        url: '~/assets/app.min.js.map',
+        type: 'source_map' as const,
+        content: JSON.stringify(bare),
+      },
+    ]
+    lookup.add(
+      [{ url: '~/src/checkout.js', type: 'source', content: `${CHECKOUT}// other build\n` }],
+      '3.0.0',
+    )
+    lookup.add([...files, { url: '~/src/checkout.js', type: 'source', content: CHECKOUT }], '3.0.0')
+    const url = 'https://shop.example/assets/app.min.js'
+    const event = sentryEvent(framesOfRun([{ url, js: b.js }], '__handler'), { release: '3.0.0' })
+    const frames = framesOf(await createSourceMapResolver().resolveEvent(P, event, lookup))
+    expect(frames[0]).toMatchObject({
+      context_line: "  throw new Error('boom ' + input)",
+      post_context: ['}', ''],
+      sourcemap: { resolved: true, with: 'release', map: '~/assets/app.min.js.map' },
+    })
+    expect(frames[0]?.['sourcemap']).not.toHaveProperty('problem')
+    expect(frames[1]?.['sourcemap']).toMatchObject({
+      problem: 'map has no sourcesContent for ../src/main.js',
+    })
+  })
+
   it('marks the frames of a map that fails to parse, resolves the others, and does not read it again', async () => {
     const lookup = new MemoryLookup()
     const {
@@ -173,7 +208,7 @@ describe('source maps as builds make them', () => {
       '/app/src/main.js':
         "function main(input) {\n  globalThis.__explode(input)\n}\nglobalThis.__run = () => main('x')\n",
     })
-    const js = `${stripComment(lib.js)}${stripComment(app.js)}`
+    const js = `${lib.js}${app.js}` // esbuild's external maps leave no comment: one line each
     const sectioned = {
       version: 3,
       sections: [
