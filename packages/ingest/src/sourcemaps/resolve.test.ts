@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '@tis/schema'
+import { type NormalizedEvent, parseEventEnvelope } from '@tis/schema'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type Build,
@@ -177,6 +177,34 @@ describe('createSourceMapResolver: the projection enricher', () => {
         problem: 'no source map uploaded for ~/a/app.min.js in release 2.0.0',
       },
     })
+  })
+
+  it("resolves a native tis event's frames (the @tis/sdk shape) by release and URL", async () => {
+    const lookup = new MemoryLookup()
+    lookup.add(
+      [
+        {
+          url: '~/assets/app.min.js',
+          type: 'minified_source',
+          content: app.js,
+          headers: { sourcemap: 'app.min.js.map' },
+        },
+        { url: '~/assets/app.min.js.map', type: 'source_map', content: app.map },
+      ],
+      'web@4',
+    )
+    const frames = framesOfRun([{ url: URL, js: app.js }]).map(({ in_app: _, ...f }) => f)
+    const parsed = parseEventEnvelope({
+      event: {
+        event_type: 'error',
+        message: 'Error: boom x!',
+        release: 'web@4',
+        context: { exception: { class: 'Error', message: 'boom x!', frames } },
+      },
+    })
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed))
+    const out = framesOf(await createSourceMapResolver().resolveEvent(P, parsed.value, lookup))
+    expect(out[0]).toMatchObject({ function: 'explode', lineno: 3, in_app: true, raw: frames[0] })
   })
 
   it('says why a frame is not resolved, and leaves other frames and ops as they were', async () => {
