@@ -15,7 +15,7 @@ describe('context lines', () => {
   })
 
   it('cuts lines over 150 characters to 140 around the column, marked {snip}', () => {
-    const long = 'x'.repeat(100) + 'HERE' + 'y'.repeat(300)
+    const long = `${'x'.repeat(100)}HERE${'y'.repeat(300)}`
     const cut = trimLine(long, 100)
     expect(cut).toBe(`{snip} ${long.slice(30, 170)} {snip}`)
     expect(cut).toContain('HERE')

@@ -30,9 +30,12 @@ export interface SourceMapResolver {
    */
   readonly enrich: ProjectionEnricher
   /**
-   * Resolves a stored event's frames at read time (an event that arrived before its maps):
-   * frames not resolved yet are resolved now, the fingerprint and issue stay as they were.
-   * The event comes back as the same object when nothing changed.
+   * Resolves a stored event's frames at read time, for the read API (an event that arrived
+   * before its maps were uploaded): frames without `raw` whose `sourcemap.resolved` is not
+   * `true` are resolved now; the fingerprint stays as stored (the event keeps the issue it was
+   * grouped into). The event comes back as the same object when it has no such frame. Each
+   * call looks up the maps of its still-unresolved frames (no answer is cached but parsed
+   * maps), and marks the bundles it used with `touchArtifactBundles`.
    */
   resolveEvent(
     projectId: string,
