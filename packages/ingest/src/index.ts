@@ -199,3 +199,15 @@ export {
   type SourceSettingsApi,
   type SourceSettingsApiOptions,
 } from './source/settings-api'
+export {
+  type CachedMap,
+  DEFAULT_SOURCE_MAP_CACHE_BYTES,
+  type MapCacheStats,
+} from './sourcemaps/map-cache'
+export {
+  createSourceMapResolver,
+  type SourceMapResolver,
+  type SourceMapResolverOptions,
+} from './sourcemaps/resolve'
+export type { EventToResolve } from './sourcemaps/resolve-events'
+export type { FrameSourceMap } from './sourcemaps/resolve-frames'

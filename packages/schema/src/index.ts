@@ -31,6 +31,7 @@ export type {
 } from './result'
 export * from './sentry'
 export * from './span-kind'
+export { groupingFile, STACK_FINGERPRINT_FRAMES, stackFingerprint } from './stack-fingerprint'
 export * from './status-code'
 export * from './trace-id'
 export { TRUNCATION_MARKER, truncateText } from './truncate'

@@ -173,6 +173,32 @@ describe('sentryEventEnvelope', () => {
     )
   })
 
+  it("keeps debug_meta's source-map images (capped) in context.debug_meta for the resolver", () => {
+    const image = (n: number) => ({
+      type: 'sourcemap',
+      code_file: `https://shop.example/assets/${n}.js`,
+      debug_id: `f6252536-61a8-5fd0-8deb-93c12ba4e${String(n).padStart(3, '0')}`,
+    })
+    const mapped = sentryEventEnvelope({
+      ...ERROR_EVENT,
+      debug_meta: {
+        images: [
+          { type: 'macho', code_file: '/usr/lib/x.dylib', debug_id: 'x' },
+          { type: 'sourcemap', code_file: 'a.js' },
+          ...Array.from({ length: 120 }, (_, n) => image(n)),
+        ],
+      },
+    }).event
+    const images = (mapped['context'] as { debug_meta: { images: unknown[] } }).debug_meta.images
+    expect(images).toHaveLength(100)
+    expect(images[0]).toEqual(image(0))
+    const parsed = parseEventEnvelope({ event: mapped })
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed))
+    expect(parsed.value.context['debug_meta']).toEqual({ images })
+    const none = sentryEventEnvelope({ ...ERROR_EVENT, debug_meta: { images: [{ type: 'elf' }] } })
+    expect(none.event['context']).not.toHaveProperty('debug_meta')
+  })
+
   it('tolerates mistyped and missing fields: an event of nothing is still an event', () => {
     const parsed = parseEventEnvelope(
       sentryEventEnvelope({

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../keys'
+import { stackFingerprint } from '../stack-fingerprint'
 import { arr, defined, isoOf, levelOf, num, obj, str, tagsOf, uuidOfEventId } from './common'
 
 // Sentry's `event` item (an error or a message: https://develop.sentry.dev/sdk/data-model/event-payloads/)
@@ -61,24 +62,24 @@ function fingerprintOf(event: JsonObject, raised: JsonObject | undefined): strin
   const custom = given.filter((p) => !/^\{\{\s*default\s*\}\}$/.test(p))
   if (custom.length > 0 && custom.length === given.length) return custom.join(' | ')
   if (custom.length > 0) return undefined // default + custom parts: grouped by message
-  const frames = framesOf(raised).filter((f) => f['in_app'] === true)
-  const type = str(raised?.['type'])
-  if (!type || frames.length === 0) return undefined
-  const where = frames
-    .slice(0, 10)
-    .map((f) => `${f['function'] ?? '?'}@${f['module'] ?? groupingFile(f['filename'])}`)
-  return `${type} ${where.join(' ')}`
+  return stackFingerprint(str(raised?.['type']), framesOf(raised))
 }
 
+/** The most source-map images kept of an event's `debug_meta`. */
+export const SENTRY_MAX_DEBUG_IMAGES = 100
+
 /**
- * A frame's file as grouping sees it. A browser frame's file is the script's URL: only its path
- * counts, so one error groups across the hosts a site is served from (www or not, a CDN) and the
- * cache-busting query strings of its deploys, as Sentry leaves the URL's origin out of grouping.
+ * `debug_meta` as `context.debug_meta`: only its source-map images (`type: "sourcemap"`, with a
+ * `code_file` and a `debug_id`), which the source-map resolver matches to frames by file; native
+ * images (dSYM, ELF, …) are no use to it.
  */
-function groupingFile(filename: unknown): string {
-  if (typeof filename !== 'string') return '?'
-  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(filename)
-  return url ? url[1] || '/' : filename
+function debugMetaOf(v: unknown): JsonObject | undefined {
+  const images = arr(obj(v)?.['images'])
+    .map(obj)
+    .filter((i) => i?.['type'] === 'sourcemap' && str(i['code_file']) && str(i['debug_id']))
+    .slice(0, SENTRY_MAX_DEBUG_IMAGES)
+    .map((i) => ({ type: 'sourcemap', code_file: i?.['code_file'], debug_id: i?.['debug_id'] }))
+  return images.length > 0 ? { images } : undefined
 }
 
 /** The request interface as tis's `context.request`. */
@@ -160,6 +161,7 @@ export function sentryEventEnvelope(event: JsonObject): { event: JsonObject } {
         server_name: str(event['server_name']),
         logger: str(event['logger']),
         dist: str(event['dist']),
+        debug_meta: debugMetaOf(event['debug_meta']),
         breadcrumbs:
           breadcrumbs.length > 0 ? breadcrumbs.slice(-SENTRY_MAX_BREADCRUMBS) : undefined,
         protocol: 'sentry',

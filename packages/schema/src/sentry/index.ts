@@ -6,7 +6,7 @@ export {
   type SentryEnvelopeItem,
   type SentryEnvelopeResult,
 } from './envelope'
-export { SENTRY_MAX_BREADCRUMBS, sentryEventEnvelope } from './event'
+export { SENTRY_MAX_BREADCRUMBS, SENTRY_MAX_DEBUG_IMAGES, sentryEventEnvelope } from './event'
 export { sentryLogEnvelopes } from './log'
 export {
   SENTRY_STORED_ITEM_TYPES,
