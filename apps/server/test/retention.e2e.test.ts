@@ -116,7 +116,9 @@ describeOnEachStore(
       expect((await read('/events')).body.events).toHaveLength(3)
       const dry = await tis('prune', '--dry-run', '--project', projectId)
       expect(dry.code, dry.text).toBe(0)
-      expect(dry.text).toMatch(/Dry run: would delete 2 events, 0 spans and 0 check-ins/)
+      expect(dry.text).toMatch(
+        /Dry run: would delete 2 events, 0 spans, 0 check-ins, 0 source-map uploads/,
+      )
       expect((await read('/events')).body.events).toHaveLength(3)
       expect(dry.text).toContain(`${projectId}  90 days`)
       const done = await tis('prune', '--project', projectId, '--json')

@@ -87,7 +87,13 @@ async function save(tx: SqlExecutor, bundle: NewArtifactBundle): Promise<Artifac
     size: f.content.byteLength,
   }))
   if (rows.length > 0) {
-    await tx.query(INSERT_FILES, [toJsonParam(rows), id, bundle.projectId, bundle.release, bundle.dist])
+    await tx.query(INSERT_FILES, [
+      toJsonParam(rows),
+      id,
+      bundle.projectId,
+      bundle.release,
+      bundle.dist,
+    ])
   }
   return (await findByChecksum(tx, bundle.projectId, bundle.checksum))!
 }
