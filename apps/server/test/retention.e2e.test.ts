@@ -46,7 +46,7 @@ function describeRetention(h: () => Harness) {
       days: 90,
       project_days: null,
       default_days: 90,
-      usage: { events: { rows: 3 } },
+      usage: { events: { rows: 3 }, artifacts: { rows: 0, bytes: 0 } },
     })
     expect(shown.body.retention.usage.total_bytes).toBeGreaterThan(0)
     // An owner who is not an administrator: shorter yes, longer or forever no.
@@ -122,7 +122,12 @@ describeOnEachStore(
       expect((await read('/events')).body.events).toHaveLength(3)
       expect(dry.text).toContain(`${projectId}  90 days`)
       const done = await tis('prune', '--project', projectId, '--json')
-      expect(JSON.parse(done.text).projects[0]).toMatchObject({ projectId, events: 2, issues: 1 })
+      expect(JSON.parse(done.text).projects[0]).toMatchObject({
+        projectId,
+        events: 2,
+        issues: 1,
+        artifactBundles: 0,
+      })
       expect((await read('/events')).body.events).toHaveLength(1)
     })
   },

@@ -14,7 +14,7 @@ const KINDS = [
   ['events', 'Events'],
   ['spans', 'Spans'],
   ['check_ins', 'Check-ins'],
-  ['artifacts', 'Source maps (uploads)'],
+  ['artifacts', 'Source-map uploads'],
 ] as const
 
 /**
