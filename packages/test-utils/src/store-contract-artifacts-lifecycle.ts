@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { ArtifactLookup, ProjectionEnricher, WriteOp } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import { type ArtifactHarness, artifactBundle, artifactFile, utf8 } from './artifact-fixtures'
+import {
+  type ArtifactHarness,
+  artifactBundle,
+  artifactFile,
+  sha1Of,
+  utf8,
+} from './artifact-fixtures'
 import { projectAll } from './store-contract-log'
 import { eventOp, seedProject, uniqueHash } from './store-fixtures'
 
@@ -100,8 +106,15 @@ export function describeArtifactLifecycleContract(
       store().expireTelemetry({ now: later, defaultDays: 0, batchSize: 100, dryRun })
     expect((await pass(true)).artifactChunks).toBeGreaterThanOrEqual(1)
     expect(await store().missingChunks(owner, [chunk.sha1])).toEqual([])
+    // A content no file uses (its project deleted, bundles and files with it) is swept too.
+    const orphan = sha1Of(utf8(owner))
+    await h().query(
+      `insert into artifact_blobs (sha1, content, size) values ($1, convert_to($2, 'UTF8'), 36)`,
+      [orphan, owner],
+    )
     expect((await pass(false)).artifactChunks).toBeGreaterThanOrEqual(1)
     expect(await store().missingChunks(owner, [chunk.sha1, fresh.sha1])).toEqual([chunk.sha1])
+    expect((await store().readArtifacts([orphan])).size).toBe(0)
   })
 
   it("counts a project's uploads in its disk use", async () => {

@@ -161,6 +161,20 @@ export function describeArtifactStoreContract(name: string, factory: ArtifactSto
       expect([...left.keys()]).toEqual([kept])
     })
 
+    it('stores and reads back a 10 MB content byte for byte', async () => {
+      const { projectId } = await seedProject(store())
+      const content = new Uint8Array(10 * 1024 * 1024)
+      for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 256
+      content.set(utf8(randomUUID()), 0)
+      const file = { ...artifactFile('~/big.js.map', { type: 'source_map' }), content }
+      const big = { ...file, sha1: sha1Of(content), size: content.byteLength }
+      const saved = await store().saveArtifactBundle(artifactBundle(projectId, [big]))
+      expect(saved.size).toBe(content.byteLength)
+      const read = (await store().readArtifacts([big.sha1])).get(big.sha1)
+      expect(read?.byteLength).toBe(content.byteLength)
+      expect(sha1Of(read!)).toBe(big.sha1)
+    }, 60_000)
+
     it("never shows a project another project's uploads", async () => {
       const a = (await seedProject(store())).projectId
       const b = (await seedProject(store())).projectId

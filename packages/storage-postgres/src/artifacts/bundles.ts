@@ -184,11 +184,13 @@ export async function deleteBundles(
  * it (what the project would free by deleting them all, were no other project to share them).
  */
 export async function artifactUsageOf(db: SqlExecutor, projectId: string) {
+  // Through the project's bundles and each bundle's files (both by index), not a scan of files.
   const [row] = await db.query<{ bundles: number; bytes: number }>(
-    `select (select count(*) from artifact_bundles where project_id = $1::uuid)::int as bundles,
-            coalesce((select sum(d.size) from (select distinct f.bundle_id, f.sha1, f.size
-                                                from artifact_files f
-                                               where f.project_id = $1::uuid) d), 0)::int8 as bytes`,
+    `select count(distinct b.id)::int as bundles, coalesce(sum(d.size), 0)::int8 as bytes
+       from artifact_bundles b
+       left join lateral (select distinct f.sha1, f.size from artifact_files f
+                           where f.bundle_id = b.id) d on true
+      where b.project_id = $1::uuid`,
     [projectId],
   )
   return { bundles: row?.bundles ?? 0, bytes: row?.bytes ?? 0 }
