@@ -186,11 +186,11 @@ export async function deleteBundles(
 export async function artifactUsageOf(db: SqlExecutor, projectId: string) {
   // Through the project's bundles and each bundle's files (both by index), not a scan of files.
   const [row] = await db.query<{ bundles: number; bytes: number }>(
-    `select count(distinct b.id)::int as bundles, coalesce(sum(d.size), 0)::int8 as bytes
-       from artifact_bundles b
-       left join lateral (select distinct f.sha1, f.size from artifact_files f
-                           where f.bundle_id = b.id) d on true
-      where b.project_id = $1::uuid`,
+    `with b as (select id from artifact_bundles where project_id = $1::uuid)
+     select (select count(*) from b)::int as bundles,
+            coalesce((select sum(d.size) from b
+                        cross join lateral (select distinct f.sha1, f.size from artifact_files f
+                                             where f.bundle_id = b.id) d), 0)::int8 as bytes`,
     [projectId],
   )
   return { bundles: row?.bundles ?? 0, bytes: row?.bytes ?? 0 }
