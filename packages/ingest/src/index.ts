@@ -199,3 +199,10 @@ export {
   type SourceSettingsApi,
   type SourceSettingsApiOptions,
 } from './source/settings-api'
+export {
+  type ArtifactBundleInput,
+  type BundleFileInput,
+  bundleDebugId,
+  bundleEntryName,
+  writeArtifactBundle,
+} from './sourcemaps/bundle-writer'
