@@ -30,7 +30,7 @@ function mapDebugId(text: string): string | undefined {
   try {
     const map = JSON.parse(text) as { debug_id?: unknown; debugId?: unknown }
     const id = map.debug_id ?? map.debugId
-    return typeof id === 'string' ? id.toLowerCase() : undefined
+    return typeof id === 'string' && UUID.test(id.toLowerCase()) ? id.toLowerCase() : undefined
   } catch {
     return undefined
   }
