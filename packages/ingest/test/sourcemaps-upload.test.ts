@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { cliBundle, DEBUG_ID, PROJECT, setup, sha1, sysbBundle } from './upload-kit'
+import { cliBundle, DEBUG_ID, PROJECT, setup, sha1 } from './upload-kit'
 
 // The upload API Sentry's tooling speaks (design note §2, §7), over an in-memory store: each
 // rule of the protocol and each refusal, with what is stored after it.

@@ -21,7 +21,7 @@ export const USERS: Record<string, UserRecord> = {
 export const PROJECT: ProjectRecord = {
   id: '0190c6a0-0000-7000-8000-000000000001',
   name: 'web',
-  integrationKind: 'browser',
+  integrationKind: 'javascript',
   status: 'active',
   ownerId: 'u-owner',
   createdAt: new Date(0),
