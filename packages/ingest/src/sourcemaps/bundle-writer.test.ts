@@ -1,5 +1,6 @@
 import { strFromU8, strToU8, unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { parseArtifactBundle } from './bundle'
 import { bundleDebugId, bundleEntryName, writeArtifactBundle } from './bundle-writer'
 
 const ID = 'f6252536-61a8-5fd0-8deb-93c12ba4ecc7'
@@ -74,6 +75,19 @@ describe('writeArtifactBundle', () => {
     expect(locals[0]).toBe(8)
     for (const local of locals) expect(u32(bundle, local)).toBe(0x04034b50)
     expect(() => unzipSync(bundle.subarray(8))).toThrow()
+  })
+
+  it("is what the engine's bundle parser reads: files, debug IDs, release, dist, bundle ID", () => {
+    const parsed = parseArtifactBundle(bundle, { maxUnpackedBytes: 1 << 20, maxFilesPerBundle: 10 })
+    expect(parsed).toMatchObject({
+      debugId: bundleDebugId(FILES),
+      release: '1.0.0',
+      dist: 'web',
+      files: [
+        { url: '~/static/js/app.min.js', type: 'minified_source', debugId: ID, size: JS.length },
+        { url: '~/static/js/app.min.js.map', type: 'source_map', debugId: ID, size: MAP.length },
+      ],
+    })
   })
 
   it('leaves release and dist out when not given, and takes a given bundle ID', () => {
