@@ -6,6 +6,7 @@ import {
   ingestRoutes,
   managementRoutes,
   readRoutes,
+  sourceMapRoutes,
   sourceSettingsRoutes,
 } from './routes'
 
@@ -212,6 +213,7 @@ describe('other routes', () => {
       ...readRoutes(engine.reads, () => undefined),
       ...sourceSettingsRoutes(engine.sourceSettings, () => undefined),
       ...alertRoutes(engine.alerts, () => undefined),
+      ...sourceMapRoutes(engine.sourceMaps, () => undefined),
     ]
     const missing = routes
       .map((r) => [r.method.toLowerCase(), r.path.replace(/:(\w+)/g, '{$1}')] as const)

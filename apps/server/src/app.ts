@@ -1,5 +1,5 @@
 import { createDashboard } from '@tis/dashboard'
-import { StoreError } from '@tis/ingest'
+import { chunkBodyCap, StoreError } from '@tis/ingest'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -15,12 +15,14 @@ import { sendEngineResponse, sendJson } from './respond'
 import {
   accountRoutes,
   alertRoutes,
+  CHUNK_UPLOAD_PATH,
   ingestRoutes,
   managementRoutes,
   OTLP_PATHS,
   type RouteSpec,
   readRoutes,
   SENTRY_PATHS,
+  sourceMapRoutes,
   sourceSettingsRoutes,
 } from './routes'
 
@@ -142,10 +144,14 @@ export function createApp(options: AppOptions): TisApp {
   })
   // The batch endpoint has its own cap (Logister's clients send up to 2 MiB there).
   const BATCH_PATH = '/api/v1/ingest_events/batch'
+  // Chunks of source-map uploads: one chunk (SERVICE_SOURCEMAPS_CHUNK_BYTES) plus 64 KiB.
+  const chunkCap = Math.max(options.maxBodyBytes, chunkBodyCap(engine.sourceMaps.limits))
   const capOf = (c: Context) =>
     c.req.path === BATCH_PATH
       ? (options.maxBatchBodyBytes ?? options.maxBodyBytes)
-      : options.maxBodyBytes
+      : CHUNK_UPLOAD_PATH.test(c.req.path)
+        ? chunkCap
+        : options.maxBodyBytes
   const tooLarge = (c: Context) =>
     sendJson(
       c,
@@ -158,6 +164,7 @@ export function createApp(options: AppOptions): TisApp {
   const corsMiddleware = cors(options.corsOrigins ?? ['*'])
   for (const path of CORS_PATHS) app.use(path, corsMiddleware)
   const streamingLimit = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge })
+  const chunkStreamingLimit = bodyLimit({ maxSize: chunkCap, onError: tooLarge })
   const batchStreamingLimit = bodyLimit({
     maxSize: options.maxBatchBodyBytes ?? options.maxBodyBytes,
     onError: tooLarge,
@@ -171,6 +178,7 @@ export function createApp(options: AppOptions): TisApp {
       if (Number(declared) > capOf(c)) return tooLarge(c)
       return next()
     }
+    if (CHUNK_UPLOAD_PATH.test(c.req.path)) return chunkStreamingLimit(c, next)
     return (c.req.path === BATCH_PATH ? batchStreamingLimit : streamingLimit)(c, next)
   })
 
@@ -208,6 +216,7 @@ export function createApp(options: AppOptions): TisApp {
     ...readRoutes(engine.reads, clientIp),
     ...sourceSettingsRoutes(engine.sourceSettings, clientIp),
     ...alertRoutes(engine.alerts, clientIp),
+    ...sourceMapRoutes(engine.sourceMaps, clientIp),
   ]
   for (const route of routes) app.on(route.method, route.path, route.handler)
 

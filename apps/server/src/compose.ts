@@ -10,6 +10,7 @@ import {
   createReadApi,
   createReadinessCheck,
   createSourceExcerpts,
+  createSourceMapsApi,
   createSourceSettingsApi,
   type EngineResponse,
   type IngestApi,
@@ -17,6 +18,7 @@ import {
   type ManagementApi,
   type ReadApi,
   type RetentionStore,
+  type SourceMapsApi,
   type SourceSettingsApi,
 } from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
@@ -47,6 +49,8 @@ export interface ServerEngine {
   readonly account: AccountApi
   /** A project's alert channels, rules, delivery log and test messages. */
   readonly alerts: AlertsApi
+  /** Source maps: Sentry's upload protocol (`/api/0/…`) and the project's bundle list. */
+  readonly sourceMaps: SourceMapsApi
   /** `GET /health/ready`. */
   readiness(): Promise<EngineResponse>
   /** Resolves once every accepted record is committed. */
@@ -84,6 +88,7 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
   const barrier = projection ? { barrier: projection.barrier } : {}
   const withLag = (check: () => Promise<EngineResponse>) =>
     projection ? projection.readiness(check) : check
+  const inflater = createZlibInflater()
   const access = createProjectAccess({ store, adminEmails: config.adminEmails })
   const ingest = createIngestApi({
     acceptance: projection ? { writeBatch: projection.accept } : store,
@@ -97,7 +102,7 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
     // A compressed single-record body is capped at the request cap once decompressed, too.
     maxBodyBytes: config.maxBodyBytes,
     // The engine inflates nothing itself: gzip and deflate bodies are decoded over node:zlib.
-    inflater: createZlibInflater(),
+    inflater,
     logger,
     ...clock,
   })
@@ -129,6 +134,16 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
       allowPrivateTargets: config.alerts.allowPrivateTargets,
       emailConfigured: config.alerts.smtp !== null,
       resolve: resolveHost,
+      ...clock,
+    }),
+    sourceMaps: createSourceMapsApi({
+      store,
+      access,
+      // A Sentry deploy is accepted like `POST /api/v1/deployments`: through the ingest log.
+      deployments: projection ? { writeBatch: projection.accept } : store,
+      inflater,
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+      limits: config.sourceMaps,
       ...clock,
     }),
     readiness: withLag(

@@ -6,6 +6,7 @@ import { PIPELINE_VARIABLES } from './config-variables-pipeline'
 import { RETENTION_VARIABLES } from './config-variables-retention'
 import { SERVER_VARIABLES } from './config-variables-server'
 import { SOURCE_VARIABLES } from './config-variables-source'
+import { SOURCEMAP_VARIABLES } from './config-variables-sourcemaps'
 import { WEB_VARIABLES } from './config-variables-web'
 
 // The server's configuration, read only from the environment. Each variable is described once
@@ -20,6 +21,7 @@ export const CONFIG_VARIABLES = {
   ...PIPELINE_VARIABLES,
   ...RETENTION_VARIABLES,
   ...SOURCE_VARIABLES,
+  ...SOURCEMAP_VARIABLES,
   ...ALERT_VARIABLES,
 } as const satisfies Record<string, ConfigVariable>
 

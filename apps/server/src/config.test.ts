@@ -58,6 +58,13 @@ describe('loadConfig', () => {
         githubToken: undefined,
         githubApiUrl: 'https://api.github.com',
       },
+      sourceMaps: {
+        chunkSize: 2_097_152,
+        maxBundleBytes: 67_108_864,
+        maxUnpackedBytes: 268_435_456,
+        maxFilesPerBundle: 10_000,
+        maxProjectBytes: 1_073_741_824,
+      },
       alerts: { allowPrivateTargets: false, worker: true, leaseSeconds: 60, smtp: null },
       retention: {
         days: 90,

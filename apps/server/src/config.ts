@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { BatchLimits, RateLimitSettings } from '@tis/ingest'
+import type { BatchLimits, RateLimitSettings, SourceMapLimits } from '@tis/ingest'
 import type { PgliteSync } from '@tis/storage-postgres'
 import {
   CONFIG_VARIABLES,
@@ -83,6 +83,8 @@ export interface ServerConfig {
   readonly analytics: AnalyticsConfig
   /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
   readonly sources: SourcesConfig
+  /** `SERVICE_SOURCEMAPS_*`: the caps of the source-map upload API (issue 31). */
+  readonly sourceMaps: SourceMapLimits
   /** Alerts (issue 21): private targets and the SMTP server of email channels. */
   readonly alerts: AlertsConfig
   /** Retention (issue 23): `SERVICE_RETENTION_*` and the analytics store's periods. */
@@ -246,6 +248,13 @@ export function loadConfig(
       secretKey: e.SERVICE_SECRET_KEY,
       githubToken: e.SERVICE_GITHUB_TOKEN,
       githubApiUrl: e.SERVICE_GITHUB_API_URL,
+    },
+    sourceMaps: {
+      chunkSize: e.SERVICE_SOURCEMAPS_CHUNK_BYTES,
+      maxBundleBytes: e.SERVICE_SOURCEMAPS_MAX_BUNDLE_BYTES,
+      maxUnpackedBytes: e.SERVICE_SOURCEMAPS_MAX_UNPACKED_BYTES,
+      maxFilesPerBundle: e.SERVICE_SOURCEMAPS_MAX_BUNDLE_FILES,
+      maxProjectBytes: e.SERVICE_SOURCEMAPS_MAX_PROJECT_BYTES,
     },
     alerts: {
       allowPrivateTargets: e.SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS,

@@ -7,6 +7,7 @@ import {
   MANAGEMENT_OPENAPI,
   type OpenApiDocument,
   SOURCE_OPENAPI,
+  SOURCEMAPS_OPENAPI,
 } from '@tis/schema'
 
 /**
@@ -24,6 +25,7 @@ export function serverOpenApiDocument(publicUrl?: string): OpenApiDocument {
       READS_OPENAPI,
       SOURCE_OPENAPI,
       ALERTS_OPENAPI,
+      SOURCEMAPS_OPENAPI,
       ACCOUNT_OPENAPI,
     ],
     ...(publicUrl ? { serverUrl: publicUrl } : {}),

@@ -266,3 +266,5 @@ export function alertRoutes(api: AlertsApi, clientIp: ClientIpResolver): RouteSp
     route('GET', '/alert_deliveries', api.listAlertDeliveries),
   ]
 }
+
+export { CHUNK_UPLOAD_PATH, sourceMapRoutes } from './routes-sourcemaps'

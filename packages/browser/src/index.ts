@@ -1,3 +1,5 @@
+export { type DebugImage, debugIdsByFile, debugImages } from './debug-ids'
+export { debugIdsIntegration } from './debug-ids-integration'
 export { capturePageLoad, type PageLoadOptions } from './page-load'
 export {
   buildPageLoadSpans,

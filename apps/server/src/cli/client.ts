@@ -18,7 +18,8 @@ export interface ApiClient {
   /** The server's base URL, without a trailing slash. */
   readonly baseUrl: string
   /**
-   * Sends one request; resolves the parsed JSON body (`null` for an empty one) on 2xx.
+   * Sends one request, a `FormData` body as multipart and any other as JSON; resolves the
+   * parsed JSON body (`null` for an empty one) on 2xx.
    * @throws {ApiError} on any other status, or when the server is unreachable
    */
   request(
@@ -37,12 +38,13 @@ export interface ApiClientOptions {
   readonly fetch?: typeof fetch
 }
 
-/** The error message(s) of an error body: `{error}` or `{errors: [...]}`. */
+/** The error message(s) of an error body: `{error}`, `{errors: [...]}` or `{detail}` (/api/0/). */
 function errorMessages(status: number, text: string): string[] {
   try {
-    const body = JSON.parse(text) as { error?: unknown; errors?: unknown }
+    const body = JSON.parse(text) as { error?: unknown; errors?: unknown; detail?: unknown }
     if (Array.isArray(body.errors) && body.errors.length > 0) return body.errors.map(String)
     if (typeof body.error === 'string') return [body.error]
+    if (typeof body.detail === 'string') return [body.detail]
   } catch {
     // Not JSON (a proxy's error page, say): fall through to the status.
   }
@@ -58,13 +60,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async request(method, path, body) {
       const headers: Record<string, string> = { Accept: 'application/json' }
       if (options.token) headers['Authorization'] = `Bearer ${options.token}`
-      if (body !== undefined) headers['Content-Type'] = 'application/json'
+      // fetch writes the multipart Content-Type, boundary included, for a FormData body.
+      const form = body instanceof FormData
+      if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
       let response: Response
       try {
         response = await doFetch(`${baseUrl}${path}`, {
           method,
           headers,
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
         })
       } catch (error) {
         const cause = (error as { cause?: { code?: string } }).cause?.code

@@ -41,3 +41,8 @@ export interface Command {
   validate?(context: Omit<CommandContext, 'client'>): string | undefined
   run(context: CommandContext): Promise<CommandResult>
 }
+
+/** A usage problem a command finds while running (a directory with nothing to upload): exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}

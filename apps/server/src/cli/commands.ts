@@ -9,6 +9,7 @@ import { MEMBER_COMMANDS, PROJECT_COMMANDS } from './project-commands'
 import { READ_COMMANDS } from './read-commands'
 import { RETENTION_COMMANDS } from './retention-commands'
 import { SOURCE_COMMANDS } from './source-commands'
+import { SOURCEMAP_COMMANDS } from './sourcemap-commands'
 
 // The one table of commands. Each command file exports its group and imports only the `Command`
 // type (./command), so no command file imports this table.
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   ...LIMIT_COMMANDS,
   ...RETENTION_COMMANDS,
   ...SOURCE_COMMANDS,
+  ...SOURCEMAP_COMMANDS,
   ...ALERT_COMMANDS,
   ...MONITOR_COMMANDS,
   ...READ_COMMANDS,

@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util'
 import { INTEGRATION_KINDS } from '@tis/schema'
 import { ALERT_FLAGS } from './alert-commands'
 import { ApiError, createApiClient } from './client'
-import type { Command } from './command'
+import { type Command, UsageError } from './command'
 import { COMMANDS } from './commands'
 import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
 import { CHECK_IN_FLAGS } from './monitor-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
 import { SOURCE_FLAGS } from './source-commands'
+import { SOURCEMAP_FLAGS } from './sourcemap-commands'
 
 /** Exit codes of `tis`: success, an API (or network) error, a usage error. */
 export const EXIT = { ok: 0, api: 1, usage: 2 } as const
@@ -138,6 +139,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     else if (result.json !== null) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`)
     return EXIT.ok
   } catch (error) {
+    if (error instanceof UsageError) return usage(error.message)
     if (!(error instanceof ApiError)) throw error
     for (const message of error.messages) io.stderr(`tis: ${message}\n`)
     if (error.status === 401) io.stderr('tis: (check TIS_TOKEN: it must be a user access token)\n')
@@ -156,6 +158,7 @@ const QUERY_FLAGS = [
     ...METRIC_FLAGS,
     ...TRACE_FLAGS,
     ...SOURCE_FLAGS,
+    ...SOURCEMAP_FLAGS,
     ...ALERT_FLAGS,
   ]),
 ]

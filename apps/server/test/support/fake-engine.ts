@@ -1,4 +1,10 @@
-import type { AccountApi, EngineRequest, EngineResponse, ManagementApi } from '@tis/ingest'
+import {
+  type AccountApi,
+  DEFAULT_SOURCE_MAP_LIMITS,
+  type EngineRequest,
+  type EngineResponse,
+  type ManagementApi,
+} from '@tis/ingest'
 import { type AppOptions, createApp } from '../../src/app'
 import type { ServerEngine } from '../../src/compose'
 import { createLogger } from '../../src/logger'
@@ -90,6 +96,21 @@ export function fakeEngine(
       createAlertRule: op('createAlertRule'),
       deleteAlertRule: op('deleteAlertRule'),
       listAlertDeliveries: op('listAlertDeliveries'),
+    },
+    sourceMaps: {
+      apiRoot: op('apiRoot'),
+      organization: op('organization'),
+      chunkUploadOptions: op('chunkUploadOptions'),
+      uploadChunks: op('uploadChunks'),
+      assembleArtifactBundle: op('assembleArtifactBundle'),
+      createRelease: op('createRelease'),
+      updateRelease: op('updateRelease'),
+      emptyList: op('emptyList'),
+      createDeploy: op('createDeploy'),
+      listArtifactBundles: op('listArtifactBundles'),
+      getArtifactBundle: op('getArtifactBundle'),
+      deleteArtifactBundle: op('deleteArtifactBundle'),
+      limits: DEFAULT_SOURCE_MAP_LIMITS,
     },
     account: {
       listSessions: op('listSessions'),

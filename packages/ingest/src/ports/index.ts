@@ -83,16 +83,6 @@ export type {
   TransactionSummary,
 } from './read-records'
 export type { ReadinessProbe } from './readiness'
-export type {
-  ArtifactBundleRecord,
-  ArtifactChunkStore,
-  ArtifactFile,
-  ArtifactFileType,
-  ArtifactLookup,
-  ArtifactStore,
-  NewArtifactBundle,
-  StoredArtifact,
-} from './source-maps'
 export type { ReadStore } from './reads'
 export type {
   ProjectExpiry,
@@ -111,6 +101,16 @@ export type {
   SourceSettingsRecord,
   SourceStore,
 } from './source'
+export type {
+  ArtifactBundleRecord,
+  ArtifactChunkStore,
+  ArtifactFile,
+  ArtifactFileType,
+  ArtifactLookup,
+  ArtifactStore,
+  NewArtifactBundle,
+  StoredArtifact,
+} from './source-maps'
 export type {
   SourceCredentials,
   SourceFailure,
