@@ -25,6 +25,19 @@ export interface DashboardEngine {
    * it (an `IngestEngine` alone: the server composes alerts beside it) the page has no alerts.
    */
   readonly alerts?: AlertsApi
+  /**
+   * A project's uploaded source maps: list and delete its artifact bundles (the settings page).
+   * Without it (an engine that does not store source maps) the page has no source maps section.
+   */
+  readonly sourceMaps?: DashboardSourceMaps
+}
+
+/** The source-map operations the settings page calls (`{ id }`, `{ id, bundle_id }`). */
+export interface DashboardSourceMaps {
+  /** `{ artifact_bundles: [...] }`, newest upload first. */
+  readonly listArtifactBundles: ManagementOperation
+  /** 204; 403 for a user who may not manage the project. */
+  readonly deleteArtifactBundle: ManagementOperation
 }
 
 /** What one engine call takes besides the signed-in user. */

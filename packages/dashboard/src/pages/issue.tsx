@@ -18,7 +18,9 @@ import { loadProject, renderPage } from '../render'
 import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
-import { SourceCommit, SourceFrames } from './source-frames'
+import { withMapFields } from './map-frames'
+import { SourceCommit } from './source-frames'
+import { StackTrace } from './stack-trace'
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -102,7 +104,10 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       (firstDeploy ? ok<DeploymentPage>(firstDeploy).deployments[0] : undefined) ?? event.deployment
     const context = record(event.event?.context)
     const exception = record(context['exception'])
-    const frames = framesOf('frames' in event ? event.frames : undefined, exception)
+    const frames = withMapFields(
+      framesOf('frames' in event ? event.frames : undefined, exception),
+      exception['frames'],
+    )
     const now = deps.now()
     const base = `${deps.base}/projects/${project.id}`
     const back = `${base}/issues/${issue.id}`
@@ -158,14 +163,19 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>POST /api/v1/deployments</code>.
             </p>
           )}
-          <h2>Stack trace</h2>
+          <h2 id="stack-trace">Stack trace</h2>
           {exception['message'] ? (
             <p>
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
           {'frames' in event && frames.length > 0 && <SourceCommit commit={event.source_commit} />}
-          <SourceFrames frames={frames} settings={`${base}/settings#source`} />
+          <StackTrace
+            frames={frames}
+            settings={`${base}/settings#source`}
+            raw={c.req.query('frames') === 'raw'}
+            here={back}
+          />
           <h2>Request</h2>
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>

@@ -1,0 +1,136 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { formatBytes, shortId } from '../format'
+import type { Html } from '../layout'
+import { PostButton, type SectionContext, SectionMessages, When } from './settings-section-parts'
+
+/** One uploaded bundle (or legacy release upload), as `GET …/artifact_bundles` lists it. */
+export interface ArtifactBundleJson {
+  readonly id: string
+  readonly bundle_debug_id: string
+  readonly release: string | null
+  readonly dist: string | null
+  readonly file_count: number
+  readonly size: number
+  readonly debug_ids: readonly string[]
+  readonly uploaded_at: string
+  readonly last_used_at: string
+}
+
+/** More debug IDs than this fold into a `<details>`: a bundle of a large app holds dozens. */
+const SHOWN_IDS = 3
+
+/** Debug IDs shortened, each in full on hover (`title`) and for screen readers (the hidden rest). */
+function DebugIds({ ids }: { ids: readonly string[] }): Html {
+  if (ids.length === 0) return <span class="muted">none (by release and URL)</span>
+  const list = (shown: readonly string[]) => (
+    <ul class="ids">
+      {shown.map((id) => (
+        <li>
+          <code title={id}>
+            {shortId(id)}
+            <span class="skip">{id.slice(8)}</span>
+          </code>
+        </li>
+      ))}
+    </ul>
+  )
+  if (ids.length <= SHOWN_IDS) return list(ids)
+  return (
+    <details>
+      <summary>{`${ids.length} debug IDs`}</summary>
+      {list(ids)}
+    </details>
+  )
+}
+
+/** How to upload, in two commands; the guide holds the bundler plugins and our own CLI. */
+function UploadHint({ origin, projectId }: { origin: string; projectId: string }): Html {
+  return (
+    <p class="muted" id="source-maps-hint">
+      Upload with the Sentry tooling, unchanged:{' '}
+      <code>{`sentry-cli sourcemaps inject dist && sentry-cli --url ${origin} --auth-token <your access token> sourcemaps upload --org tis --project ${projectId} dist`}</code>
+      , a Sentry bundler plugin, or{' '}
+      <code>{`tis sourcemaps upload dist --project ${projectId}`}</code>. See{' '}
+      <a href="/docs/sourcemaps.html">Source maps</a> for Vite, webpack and esbuild, and what to
+      check when frames stay minified.
+    </p>
+  )
+}
+
+/**
+ * The project's uploaded source maps: release, dist, files, size, debug IDs, upload and last use,
+ * newest first; "Delete" for owners and administrators (the API refuses others).
+ */
+export function SourceMapsSection(props: {
+  ctx: SectionContext
+  /** The engine's refusal instead of a list (the rest of the page still shows). */
+  bundles: readonly ArtifactBundleJson[] | { readonly error: string }
+  manages: boolean
+  origin: string
+  projectId: string
+}): Html {
+  const { ctx, bundles, manages } = props
+  return (
+    <>
+      <h2 id="source-maps">Source maps</h2>
+      <SectionMessages ctx={ctx} section="source-maps" />
+      {'error' in bundles ? (
+        <p class="alert">{`The bundles could not be listed: ${bundles.error}`}</p>
+      ) : bundles.length ? (
+        <table id="artifact-bundles">
+          <caption class="skip">Uploaded source map bundles</caption>
+          <thead>
+            <tr>
+              <th scope="col">Release</th>
+              <th scope="col">Dist</th>
+              <th scope="col" class="num">
+                Files
+              </th>
+              <th scope="col" class="num">
+                Size
+              </th>
+              <th scope="col">Debug IDs</th>
+              <th scope="col">Uploaded</th>
+              <th scope="col">Last used</th>
+              {manages && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {bundles.map((b) => (
+              <tr data-bundle={b.id}>
+                <td>{b.release ?? <span class="muted">none</span>}</td>
+                <td>{b.dist ?? <span class="muted">none</span>}</td>
+                <td class="num">{b.file_count}</td>
+                <td class="num">{formatBytes(b.size)}</td>
+                <td>
+                  <DebugIds ids={b.debug_ids} />
+                </td>
+                <td>
+                  <When iso={b.uploaded_at} now={ctx.now} />
+                </td>
+                <td>
+                  <When iso={b.last_used_at} now={ctx.now} />
+                </td>
+                {manages && (
+                  <td>
+                    <PostButton
+                      ctx={ctx}
+                      section="source-maps"
+                      action={`source-maps/${b.id}/delete`}
+                      label={`Delete bundle ${shortId(b.bundle_debug_id)}`}
+                      danger
+                    />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p class="muted">No source maps uploaded yet: JavaScript frames are shown as sent.</p>
+      )}
+      <UploadHint origin={props.origin} projectId={props.projectId} />
+    </>
+  )
+}
