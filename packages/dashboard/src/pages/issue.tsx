@@ -169,7 +169,9 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
-          {'frames' in event && frames.length > 0 && <SourceCommit commit={event.source_commit} />}
+          {'frames' in event && frames.some((f) => f.context_line === undefined) && (
+            <SourceCommit commit={event.source_commit} />
+          )}
           <StackTrace
             frames={frames}
             settings={`${base}/settings#source`}

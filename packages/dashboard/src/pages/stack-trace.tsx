@@ -25,7 +25,8 @@ function FrameItem({ frame: f, settings }: { frame: ShownFrame; settings: string
         <MapContext frame={f} />
       ) : isOk(f.source) ? (
         <Excerpt source={f.source} label={`${name}, ${f.source.path} line ${f.source.line}`} />
-      ) : (
+      ) : f.sourcemap && f.source?.status === 'not_in_repository' ? null : (
+        // A bundle's URL is never the repository's: for such a frame the fix is a source map.
         <NoSource source={f.source} settings={settings} />
       )}
       <MapProblem frame={f} />
