@@ -18,7 +18,7 @@ import { loadProject, renderPage } from '../render'
 import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
-import { withMapFields } from './map-frames'
+import { hasMapFields, withMapFields } from './map-frames'
 import { SourceCommit } from './source-frames'
 import { StackTrace } from './stack-trace'
 
@@ -108,6 +108,8 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       framesOf('frames' in event ? event.frames : undefined, exception),
       exception['frames'],
     )
+    // The frames as sent, when the source maps changed any (`?frames=raw`, a plain link).
+    const raw = c.req.query('frames') === 'raw' && hasMapFields(frames)
     const now = deps.now()
     const base = `${deps.base}/projects/${project.id}`
     const back = `${base}/issues/${issue.id}`
@@ -169,15 +171,11 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
-          {'frames' in event && frames.some((f) => f.context_line === undefined) && (
+          {/* Where excerpts come from matters only for frames shown without the map's lines. */}
+          {'frames' in event && !raw && frames.some((f) => f.context_line === undefined) && (
             <SourceCommit commit={event.source_commit} />
           )}
-          <StackTrace
-            frames={frames}
-            settings={`${base}/settings#source`}
-            raw={c.req.query('frames') === 'raw'}
-            here={back}
-          />
+          <StackTrace frames={frames} settings={`${base}/settings#source`} raw={raw} here={back} />
           <h2>Request</h2>
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>

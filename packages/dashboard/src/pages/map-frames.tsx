@@ -143,7 +143,9 @@ export function SentAs({ frame }: { frame: ShownFrame }): Html | null {
   return (
     <p class="muted sent-as">
       {'Sent as '}
-      <code>{frame.raw.function ?? '<anonymous>'}</code> <code>{where(frame.raw)}</code>
+      <code>{frame.raw.function ?? '<anonymous>'}</code>
+      {' at '}
+      <code>{where(frame.raw)}</code>
       {`, mapped ${how}.`}
     </p>
   )
