@@ -75,6 +75,12 @@ export type {
   AnalyticsOutbox,
   ApiKeyRecord,
   ApiKeyStore,
+  ArtifactBundleRecord,
+  ArtifactChunkStore,
+  ArtifactFile,
+  ArtifactFileType,
+  ArtifactLookup,
+  ArtifactStore,
   BodyInflater,
   CachedSourceFile,
   CheckInQuery,
@@ -111,6 +117,7 @@ export type {
   MonitorRecord,
   MonitorUpdate,
   NewAlertChannel,
+  NewArtifactBundle,
   NewMobileToken,
   NewSession,
   OutboxClaim,
@@ -146,6 +153,7 @@ export type {
   SpanRecord,
   StorageUsage,
   StorageUsageOptions,
+  StoredArtifact,
   TransactionLatencyBucket,
   TransactionLatencyQuery,
   TransactionQuery,
@@ -158,16 +166,6 @@ export type {
   WriteOp,
   WriteOptions,
   WriteResult,
-} from './ports'
-export type {
-  ArtifactBundleRecord,
-  ArtifactChunkStore,
-  ArtifactFile,
-  ArtifactFileType,
-  ArtifactLookup,
-  ArtifactStore,
-  NewArtifactBundle,
-  StoredArtifact,
 } from './ports'
 export { STORAGE_USAGE_EXACT_ROWS } from './ports'
 export {
@@ -199,3 +197,23 @@ export {
   type SourceSettingsApi,
   type SourceSettingsApiOptions,
 } from './source/settings-api'
+export {
+  type BundleFile,
+  normalDebugId,
+  type ParsedBundle,
+  parseArtifactBundle,
+} from './sourcemaps/bundle'
+export {
+  createSourceMapsApi,
+  type SourceMapsApi,
+  type SourceMapsApiOptions,
+  type SourceMapsOperation,
+} from './sourcemaps/upload-api'
+export { BUNDLE_LIST_LIMIT } from './sourcemaps/upload-bundles'
+export { CHUNK_ACCEPT } from './sourcemaps/upload-chunks'
+export {
+  chunkBodyCap,
+  DEFAULT_SOURCE_MAP_LIMITS,
+  type SourceMapLimits,
+} from './sourcemaps/upload-limits'
+export { NULL_COMMIT_SHA, UNKNOWN_REPOSITORY } from './sourcemaps/upload-releases'

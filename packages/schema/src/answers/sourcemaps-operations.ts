@@ -1,0 +1,110 @@
+import * as z from 'zod'
+import type { OpenApiExtension, OpenApiObject } from '../openapi'
+import { errorResponse } from './error-responses'
+import { type ApiOperation, operationPaths } from './operations'
+import {
+  artifactBundleDetailSchema,
+  artifactBundleListSchema,
+  artifactBundleSchema,
+  artifactFileSchema,
+} from './sourcemaps-answers'
+import { SENTRY_UPLOAD_OPERATIONS, sentryErrorSchema } from './sourcemaps-upload-operations'
+
+const NOT_FOUND = errorResponse(404, 'No such project or bundle, or the user may not see it.')
+const UNAUTHORIZED = errorResponse(401, 'The access token is missing or unknown.')
+const BUNDLE = '/api/v1/projects/{id}/artifact_bundles/{bundle_id}'
+
+/** A project's uploaded source-map bundles: list, show, delete. */
+export const SOURCEMAPS_OPERATIONS: readonly ApiOperation[] = [
+  {
+    method: 'get',
+    path: '/api/v1/projects/{id}/artifact_bundles',
+    id: 'listArtifactBundles',
+    tag: 'sourcemaps',
+    summary: "List a project's source-map bundles",
+    description: 'Anyone who sees the project. Newest upload first.',
+    query: z.strictObject({
+      limit: z.int().min(1).max(1_000).optional().meta({ description: 'At most; default 100.' }),
+      release: z.string().optional().meta({ description: 'Only the bundles of this release.' }),
+    }),
+    responses: {
+      200: { description: 'The bundles.', body: artifactBundleListSchema },
+      401: UNAUTHORIZED,
+      404: NOT_FOUND,
+      422: errorResponse(422, '`limit` is not an integer from 1 to 1000.'),
+    },
+  },
+  {
+    method: 'get',
+    path: BUNDLE,
+    id: 'getArtifactBundle',
+    tag: 'sourcemaps',
+    summary: 'Show a source-map bundle and its files',
+    responses: {
+      200: { description: 'The bundle and its files.', body: artifactBundleDetailSchema },
+      401: UNAUTHORIZED,
+      404: NOT_FOUND,
+    },
+  },
+  {
+    method: 'delete',
+    path: BUNDLE,
+    id: 'deleteArtifactBundle',
+    tag: 'sourcemaps',
+    summary: 'Delete a source-map bundle (owner or administrator)',
+    description:
+      'Frames of events already stored keep their resolution only until read again: new reads of them no longer find this bundle.',
+    responses: {
+      204: { description: 'Deleted.' },
+      401: UNAUTHORIZED,
+      403: errorResponse(403, 'The user may see the project but not manage it.'),
+      404: NOT_FOUND,
+    },
+  },
+]
+
+/** The multipart body of a chunk upload, which the operation table cannot describe. */
+function withChunkForm(paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> {
+  for (const [path, item] of Object.entries(paths)) {
+    const post = item['post'] as OpenApiObject | undefined
+    if (!path.includes('chunk-upload') || !post) continue
+    post['requestBody'] = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            description:
+              'One or more parts named `file` (raw) or `file_gzip` (gzip), each with the SHA-1 of the raw chunk as its filename.',
+            properties: {
+              file_gzip: { type: 'string', format: 'binary' },
+              file: { type: 'string', format: 'binary' },
+            },
+          },
+        },
+      },
+    }
+  }
+  return paths
+}
+
+/** Source maps (issue 31): Sentry's upload protocol at `/api/0/` and the bundle list. */
+export const SOURCEMAPS_OPENAPI: OpenApiExtension = {
+  tags: [
+    { name: 'sourcemaps', description: "A project's source-map bundles (docs/sourcemaps.md)" },
+    {
+      name: 'sentry-upload',
+      description:
+        "Sentry's upload protocol, as sentry-cli 2/3 and the bundler plugins speak it (docs/sourcemaps.md, Uploading)",
+    },
+  ],
+  schemas: {
+    ArtifactBundle: artifactBundleSchema,
+    ArtifactFile: artifactFileSchema,
+    SentryError: sentryErrorSchema,
+  },
+  paths: {
+    ...operationPaths(SOURCEMAPS_OPERATIONS),
+    ...withChunkForm(operationPaths(SENTRY_UPLOAD_OPERATIONS)),
+  },
+}
