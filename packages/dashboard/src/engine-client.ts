@@ -5,6 +5,7 @@ import type {
   ManagementApi,
   ManagementOperation,
   ReadApi,
+  SourceMapsApi,
   SourceSettingsApi,
   UserRecord,
 } from '@tis/ingest'
@@ -32,13 +33,14 @@ export interface DashboardEngine {
   readonly sourceMaps?: DashboardSourceMaps
 }
 
-/** The source-map operations the settings page calls (`{ id }`, `{ id, bundle_id }`). */
-export interface DashboardSourceMaps {
-  /** `{ artifact_bundles: [...] }`, newest upload first. */
-  readonly listArtifactBundles: ManagementOperation
-  /** 204; 403 for a user who may not manage the project. */
-  readonly deleteArtifactBundle: ManagementOperation
-}
+/**
+ * The source-map operations the settings page calls (`{ id }`, `{ id, bundle_id }`): a part of
+ * `SourceMapsApi`, so any engine that composes `createSourceMapsApi` satisfies it.
+ */
+export type DashboardSourceMaps = Pick<
+  SourceMapsApi,
+  'listArtifactBundles' | 'deleteArtifactBundle'
+>
 
 /** What one engine call takes besides the signed-in user. */
 export interface CallInput {

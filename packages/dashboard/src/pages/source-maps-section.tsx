@@ -1,21 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
+import type { ArtifactBundleJson } from '@tis/schema'
 import { formatBytes, shortId } from '../format'
 import type { Html } from '../layout'
 import { PostButton, type SectionContext, SectionMessages, When } from './settings-section-parts'
 
 /** One uploaded bundle (or legacy release upload), as `GET …/artifact_bundles` lists it. */
-export interface ArtifactBundleJson {
-  readonly id: string
-  readonly bundle_debug_id: string
-  readonly release: string | null
-  readonly dist: string | null
-  readonly file_count: number
-  readonly size: number
-  readonly debug_ids: readonly string[]
-  readonly uploaded_at: string
-  readonly last_used_at: string
-}
+export type { ArtifactBundleJson }
 
 /** More debug IDs than this fold into a `<details>`: a bundle of a large app holds dozens. */
 const SHOWN_IDS = 3
