@@ -30,7 +30,7 @@ async function upload(url: string, token: string, projectId: string, release: st
       version: 3,
       file: 'app.min.js',
       sources: ['src/app.ts'],
-      sourcesContent: ['export function explode(n: number) {\n  throw new Error('boom ' + n)\n}\n'],
+      sourcesContent: ["export function explode(n: number) {\n  throw new Error('boom ' + n)\n}\n"],
       names: ['explode'],
       mappings: 'AAAA,SAASA',
     }
