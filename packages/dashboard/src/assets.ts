@@ -47,7 +47,8 @@ ol.frames>li{margin:.4em 0}
 .pager{margin:1em 0}
 .frame-switch a[aria-current=true]{font-weight:700;color:var(--fg);text-decoration:none}
 .sent-as,.map-problem{margin:.1em 0 .3em;font-size:.9em}.map-problem{color:#6c4400}
-li.library>details>summary{cursor:pointer;color:var(--muted)}ol.frames li.not-in-app>code{color:var(--muted)}
+ul.ids{list-style:none;margin:0;padding:0}
+li.library>details>summary,td details>summary{cursor:pointer;color:var(--muted)}ol.frames li.not-in-app>code{color:var(--muted)}
 `
 
 /**

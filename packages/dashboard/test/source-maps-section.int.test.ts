@@ -130,13 +130,16 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     const cells = row![2]!
     expect(cells).toMatch(/^<td>1\.2\.0<\/td><td><span class="muted">none<\/span><\/td>/)
     expect(cells).toContain('<td class="num">2</td>')
-    expect(cells).toMatch(/<td class="num">\d+ B<\/td>/)
+    expect(cells).toMatch(/<td class="num">\d+(\.\d)? k?B<\/td>/)
     // The files' debug ID, shortened, in full on hover.
     const id = cells.match(/<code title="([0-9a-f-]{36})">([0-9a-f]{8})<span class="skip">/)
     expect(id?.[1]?.startsWith(id[2]!)).toBe(true)
     expect(cells).toMatch(/<time datetime="[^"]+" title="[^"]+">\d+ seconds? ago<\/time>/)
     expect(cells).toContain(`action="${settings}/source-maps/${row![1]}/delete#source-maps"`)
-    expect(section).toContain(`--project ${project.id}`)
+    // The page's own origin (`app.request` answers as http://localhost).
+    expect(section).toContain(
+      `sentry-cli --url http://localhost --auth-token &lt;your access token&gt; \\\n  sourcemaps upload --org tis --project ${project.id} dist`,
+    )
     expect(section).toContain('<a href="/docs/sourcemaps.html">Source maps</a>')
   })
 

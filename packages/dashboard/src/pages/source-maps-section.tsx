@@ -35,17 +35,28 @@ function DebugIds({ ids }: { ids: readonly string[] }): Html {
   )
 }
 
-/** How to upload, in two commands; the guide holds the bundler plugins and our own CLI. */
+/** How to upload; the guide holds the bundler plugins, our own CLI's options and a checklist. */
 function UploadHint({ origin, projectId }: { origin: string; projectId: string }): Html {
+  const commands = [
+    'sentry-cli sourcemaps inject dist',
+    `sentry-cli --url ${origin} --auth-token <your access token> \\`,
+    `  sourcemaps upload --org tis --project ${projectId} dist`,
+    '# or, without the Sentry tooling:',
+    `tis sourcemaps upload dist --project ${projectId}`,
+  ]
   return (
-    <p class="muted" id="source-maps-hint">
-      Upload with the Sentry tooling, unchanged:{' '}
-      <code>{`sentry-cli sourcemaps inject dist && sentry-cli --url ${origin} --auth-token <your access token> sourcemaps upload --org tis --project ${projectId} dist`}</code>
-      , a Sentry bundler plugin, or{' '}
-      <code>{`tis sourcemaps upload dist --project ${projectId}`}</code>. See{' '}
-      <a href="/docs/sourcemaps.html">Source maps</a> for Vite, webpack and esbuild, and what to
-      check when frames stay minified.
-    </p>
+    <div id="source-maps-hint">
+      <p class="muted">
+        Upload with the Sentry tooling, unchanged (<code>sentry-cli</code> or a Sentry bundler
+        plugin), or with tis's own CLI. The token is a user access token of an owner or
+        administrator of this project.
+      </p>
+      <pre>{commands.join('\n')}</pre>
+      <p class="muted">
+        See <a href="/docs/sourcemaps.html">Source maps</a> for Vite, webpack and esbuild, and what
+        to check when frames stay minified.
+      </p>
+    </div>
   )
 }
 
