@@ -19,6 +19,7 @@ import { ALERT_BURSTS_MIGRATION } from './migrations/0017-alert-bursts'
 import { SENTRY_KEYS_MIGRATION } from './migrations/0018-sentry-keys'
 import { RETENTION_MIGRATION } from './migrations/0019-retention'
 import { INGEST_LOG_INLINE_MIGRATION } from './migrations/0020-ingest-log-inline'
+import { ARTIFACTS_MIGRATION } from './migrations/0021-artifacts'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SENTRY_KEYS_MIGRATION,
   RETENTION_MIGRATION,
   INGEST_LOG_INLINE_MIGRATION,
+  ARTIFACTS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -7,6 +7,12 @@ import {
   type StorageUsage,
   type UsageFigure,
 } from '@tis/ingest'
+import { artifactUsageOf } from './artifacts/bundles'
+import {
+  countExpiredArtifactBundles,
+  expireArtifactBundles,
+  expireArtifactChunks,
+} from './artifacts/expiry'
 import type { SqlExecutor } from './executor'
 import { spanKey } from './log/append'
 import { isUuid } from './uuid'
@@ -136,7 +142,7 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
     async expireTelemetry(options: RetentionPassOptions): Promise<RetentionReport> {
       const dryRun = options.dryRun ?? false
       if (options.projectId !== undefined && !isUuid(options.projectId)) {
-        return { dryRun, projects: [] }
+        return { dryRun, projects: [], artifactChunks: 0 }
       }
       const projects = await db.query<ProjectRow>(
         `select id::text as id, name, coalesce(retention_days, $1::int) as days from projects
@@ -147,7 +153,7 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
       for (const project of projects) {
         if (project.days <= 0 || options.signal?.aborted) continue
         const cutoff = new Date(options.now.getTime() - project.days * DAY_MS)
-        const figures = { events: 0, spans: 0, checkIns: 0, issues: 0 }
+        const figures = { events: 0, spans: 0, checkIns: 0, issues: 0, artifactBundles: 0 }
         for (const kind of ['checkIns', 'spans', 'events'] as const) {
           figures[kind] = dryRun
             ? await count(COUNT[kind], project.id, cutoff)
@@ -158,6 +164,9 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
           const marked = await db.query(`${MARK_ISSUES} returning 1`, [project.id, cutoff])
           figures.issues = marked.length
         }
+        figures.artifactBundles = dryRun
+          ? await countExpiredArtifactBundles(db, project.id, cutoff)
+          : await expireArtifactBundles(db, project.id, cutoff, options.batchSize, options.signal)
         out.push({
           projectId: project.id,
           projectName: project.name,
@@ -166,7 +175,12 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
           ...figures,
         })
       }
-      return { dryRun, projects: out }
+      // Chunks belong to no project: only a pass over all of them prunes them.
+      const artifactChunks =
+        options.projectId === undefined && !options.signal?.aborted
+          ? await expireArtifactChunks(db, options.now, dryRun)
+          : 0
+      return { dryRun, projects: out, artifactChunks }
     },
 
     async setProjectRetention(projectId, days) {
@@ -212,7 +226,12 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
       const events = figure('events')
       const spans = figure('spans')
       const checkIns = figure('check_ins')
-      return { events, spans, checkIns, totalBytes: events.bytes + spans.bytes + checkIns.bytes }
+      const stored = isUuid(projectId)
+        ? await artifactUsageOf(db, projectId)
+        : { bundles: 0, bytes: 0 }
+      const artifacts = { rows: stored.bundles, bytes: stored.bytes }
+      const totalBytes = events.bytes + spans.bytes + checkIns.bytes + artifacts.bytes
+      return { events, spans, checkIns, artifacts, totalBytes }
     },
   }
 }

@@ -3,6 +3,7 @@ import type {
   AnalyticsOutbox,
   IngestLog,
   IngestStore,
+  ProjectionEnricher,
   ProjectionStore,
   RateLimitStore,
   RetentionStore,
@@ -11,6 +12,7 @@ import { createAlertConfigQueries } from './alert-config'
 import { createAlertDeliveryQueries } from './alert-deliveries'
 import { createMissedMonitorQueries } from './alert-missed'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
+import { createArtifactQueries } from './artifacts'
 import { createApiKeyQueries } from './api-keys'
 import { createChartQueries } from './chart-reads'
 import { createCheckInQueries } from './check-in-reads'
@@ -72,6 +74,12 @@ export interface StoreOptions {
    * @default false
    */
   readonly analyticsOutbox?: boolean
+  /**
+   * Rewrites the ops of every projection round before they are written (source-map resolution
+   * of JavaScript frames), looking files up through the round's own transaction.
+   * @default undefined (ops are projected as logged)
+   */
+  readonly enrich?: ProjectionEnricher | undefined
 }
 
 /** Assembles the store from its query groups over one executor. */
@@ -95,8 +103,9 @@ export function createStore(
     ...createAlertDeliveryQueries(db),
     ...createMissedMonitorQueries(db),
     ...createRetentionQueries(db),
+    ...createArtifactQueries(db),
     writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
-    ...createLogQueries(db, { analyticsOutbox }),
+    ...createLogQueries(db, { analyticsOutbox, enrich: options.enrich }),
     outbox: createOutboxQueries(db),
     detachAnalytics: () => detachAnalytics(db),
     async migrate() {

@@ -27,6 +27,11 @@ export interface ProjectExpiry {
   readonly checkIns: number
   /** Issues found with every event expired: they stay, marked `events_expired`. */
   readonly issues: number
+  /**
+   * Source-map uploads (bundles and release files) no frame was resolved with since the cutoff;
+   * the contents no other upload uses go with them.
+   */
+  readonly artifactBundles: number
 }
 
 /** The outcome of one pass. */
@@ -34,6 +39,11 @@ export interface RetentionReport {
   readonly dryRun: boolean
   /** Projects with something expired, or with a period, in name order (kept ones omitted). */
   readonly projects: readonly ProjectExpiry[]
+  /**
+   * Chunks of source-map uploads stored more than a day before `now` (an upload that never
+   * assembled). Only a pass over every project prunes them; 0 for one project's pass.
+   */
+  readonly artifactChunks: number
 }
 
 /** Rows and approximate bytes of one kind of record. */
@@ -52,6 +62,12 @@ export interface StorageUsage {
   readonly events: UsageFigure
   readonly spans: UsageFigure
   readonly checkIns: UsageFigure
+  /**
+   * Source-map uploads: `rows` counts bundles (and release uploads), `bytes` their contents,
+   * each once per bundle that holds it (exact; contents shared with another project are stored
+   * once, so deleting may free less).
+   */
+  readonly artifacts: UsageFigure
   readonly totalBytes: number
 }
 
@@ -69,7 +85,8 @@ export interface RetentionStore {
   /**
    * Deletes, in transactions of at most `batchSize` rows, the events, spans and check-ins of
    * every project older than its period (and their idempotency keys), and marks the issues whose
-   * every event expired. Safe to run from several instances at once (a row goes once).
+   * every event expired. Source-map uploads unused for the period go too (with the contents no
+   * other upload uses), and chunks of uploads that never assembled after a day. Safe to run from several instances at once (a row goes once).
    */
   expireTelemetry(options: RetentionPassOptions): Promise<RetentionReport>
   /** Sets (or with `null` clears) a project's own period in days; `false` when unknown. */

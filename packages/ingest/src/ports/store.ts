@@ -7,6 +7,7 @@ import type { ReadinessProbe } from './readiness'
 import type { ReadStore } from './reads'
 import type { SessionStore } from './sessions'
 import type { SourceStore } from './source'
+import type { ArtifactStore } from './source-maps'
 
 /**
  * Every port a storage adapter of the reference server provides: the intersection of the roles
@@ -20,6 +21,7 @@ export interface IngestStore
     SourceStore,
     SessionStore,
     AlertConfigStore,
+    ArtifactStore,
     Partial<RateLimitStore>,
     Partial<ReadinessProbe> {
   /** Closes connections; pending writes must have been flushed by the engine first. */

@@ -58,7 +58,7 @@ async function readPart(
     )
   }
   const sent = new Uint8Array(await part.arrayBuffer())
-  let content = sent
+  let content: Uint8Array = sent
   const { chunkSize } = ctx.limits
   if (name === 'file_gzip') {
     if (!ctx.inflater) return sentryError(415, 'gzip chunks are not supported by this server.')

@@ -1,6 +1,7 @@
 import type {
   IngestLog,
   LogTarget,
+  ProjectionEnricher,
   ProjectionStore,
   WriteOp,
   WriteOptions,
@@ -35,6 +36,12 @@ export interface LogQueriesOptions {
    * Projected ones are not queued: the analytics export follows the projection by cursor.
    */
   readonly analyticsOutbox: boolean
+  /**
+   * Runs on the decoded ops of every projection round, inside the round's transaction and
+   * before they are planned (source-map resolution); its look-up reads through that transaction.
+   * @default undefined (ops are projected as logged)
+   */
+  readonly enrich?: ProjectionEnricher | undefined
 }
 
 /** Thrown inside an all-or-nothing append to roll it back; carries the answers. */
@@ -66,7 +73,7 @@ export function createLogQueries(
   db: SqlExecutor,
   options: LogQueriesOptions,
 ): IngestLog & ProjectionStore {
-  const { analyticsOutbox } = options
+  const { analyticsOutbox, enrich } = options
 
   async function append(batch: readonly WriteOp[], write: WriteOptions = {}) {
     const logged: { index: number; op: LoggedOp }[] = []
@@ -124,7 +131,7 @@ export function createLogQueries(
     append,
     async project(limit) {
       const round = (apply: typeof projectEntries, n = limit) =>
-        consumeLog(db, PROJECTION, n, apply)
+        consumeLog(db, PROJECTION, n, (tx, entries) => apply(tx, entries, enrich))
       try {
         const done = await round(projectEntries)
         return { busy: done.busy, projected: done.consumed, more: done.more }

@@ -1,4 +1,5 @@
-import { StoreError } from '@tis/ingest'
+import { type ProjectionEnricher, StoreError, type WriteOp } from '@tis/ingest'
+import { createArtifactLookup } from '../artifacts'
 import { planBatch } from '../batch-plan'
 import { planDedupe } from '../dedupe'
 import { type SqlExecutor, sqlState } from '../executor'
@@ -20,8 +21,16 @@ export const PROJECTION = 'projection'
  * entry is projected. Should one be (a row written around the log), the store redoes the round
  * entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
  */
-export async function projectEntries(tx: SqlExecutor, entries: readonly LogEntry[]): Promise<void> {
-  const ops = entries.map((e) => decodeOp(e.record))
+export async function projectEntries(
+  tx: SqlExecutor,
+  entries: readonly LogEntry[],
+  enrich?: ProjectionEnricher,
+): Promise<void> {
+  const ops = await enriched(
+    tx,
+    entries.map((e) => decodeOp(e.record)),
+    enrich,
+  )
   await runPlan(tx, planBatch(ops), false, logOf(entries))
 }
 
@@ -32,16 +41,35 @@ export async function projectEntries(tx: SqlExecutor, entries: readonly LogEntry
 export async function projectEntriesSkippingStored(
   tx: SqlExecutor,
   entries: readonly LogEntry[],
+  enrich?: ProjectionEnricher,
 ): Promise<void> {
   const ops: LoggedOp[] = entries.map((e) => ({ ...decodeOp(e.record), dedupe: true }))
   const { fresh } = await planDedupe(tx, ops)
   if (fresh.length === 0) return
-  await runPlan(
+  const kept = await enriched(
     tx,
-    planBatch(fresh.map((i) => ops[i]!)),
-    false,
-    logOf(fresh.map((i) => entries[i]!)),
+    fresh.map((i) => ops[i]!),
+    enrich,
   )
+  await runPlan(tx, planBatch(kept), false, logOf(fresh.map((i) => entries[i]!)))
+}
+
+/**
+ * The round's ops through the enricher, its look-up bound to the round's transaction: on
+ * PGlite's one connection a look-up outside it would wait for the round for ever, and on
+ * PostgreSQL it sees what the round sees. An enricher that loses or adds ops fails the round.
+ */
+async function enriched<T extends WriteOp>(
+  tx: SqlExecutor,
+  ops: readonly T[],
+  enrich: ProjectionEnricher | undefined,
+): Promise<readonly T[]> {
+  if (enrich === undefined || ops.length === 0) return ops
+  const out = await enrich(ops, createArtifactLookup(tx))
+  if (out.length !== ops.length) {
+    throw new Error(`the projection's enricher returned ${out.length} ops for ${ops.length}`)
+  }
+  return out
 }
 
 /** The log entries of a plan's ops, by op index. */
