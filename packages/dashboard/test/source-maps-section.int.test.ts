@@ -1,70 +1,82 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
-import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
+import { createHash } from 'node:crypto'
+import { createProjectAccess, createSourceMapsApi } from '@tis/ingest'
+import {
+  ADMIN_EMAIL,
+  createClient as createApi,
+  type Harness,
+  startPgliteHarness,
+} from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DashboardEngine } from '../src/engine-client'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV, sessionsOf } from './fixture'
 
-// The settings page's "Source maps" section over the real engine on PGlite, the bundles uploaded
-// by the real `sentry-cli` 2 (`sourcemaps inject` + `upload`) to the listening server: the list,
+// The settings page's "Source maps" section over the real engine and store on PGlite: the list,
 // delete for owners and administrators, the 403 of a member, and no section without the API.
-const SENTRY_CLI = fileURLToPath(
-  new URL('../../../apps/server/node_modules/sentry-cli-2/bin/sentry-cli', import.meta.url),
-)
-const run = promisify(execFile)
+// Bundles are stored through the store's own `saveArtifactBundle` (the upload API's tests drive
+// it with the real sentry-cli); the section calls the engine's `sourceMaps`, else the same
+// `createSourceMapsApi` over the server's store and access rule, as the server composes it.
 
-/** A minified file and its map in a fresh directory, injected with debug IDs and uploaded. */
-async function upload(url: string, token: string, projectId: string, release: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'tis-dash-maps-'))
-  try {
-    writeFileSync(
-      join(dir, 'app.min.js'),
-      'function o(n){throw new Error("boom "+n)}o(1);\n//# sourceMappingURL=app.min.js.map\n',
-    )
-    const map = {
-      version: 3,
-      file: 'app.min.js',
-      sources: ['src/app.ts'],
-      sourcesContent: ["export function explode(n: number) {\n  throw new Error('boom ' + n)\n}\n"],
-      names: ['explode'],
-      mappings: 'AAAA,SAASA',
+const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
+
+/** A bundle of a minified file and its map, both with one debug ID, as sentry-cli uploads it. */
+function bundleOf(projectId: string, release: string) {
+  const debugId = crypto.randomUUID()
+  const file = (url: string, type: 'minified_source' | 'source_map', text: string) => {
+    const content = new TextEncoder().encode(text)
+    return {
+      url,
+      type,
+      debugId,
+      headers: { 'debug-id': debugId },
+      sha1: sha1(content),
+      size: content.length,
+      content,
     }
-    writeFileSync(join(dir, 'app.min.js.map'), JSON.stringify(map))
-    const env = { ...process.env, SENTRY_DISABLE_UPDATE_CHECK: 'true', SENTRY_LOG_LEVEL: 'warn' }
-    await run(SENTRY_CLI, ['sourcemaps', 'inject', dir], { env })
-    await run(
-      SENTRY_CLI,
-      ['--url', url, '--auth-token', token, 'sourcemaps', 'upload'].concat([
-        '--org',
-        'tis',
-        '--project',
-        projectId,
-        '--release',
-        release,
-        dir,
-      ]),
-      { env },
-    )
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
+  }
+  const files = [
+    file(
+      '~/assets/app.min.js',
+      'minified_source',
+      `function o(n){throw new Error("boom "+n)}//# debugId=${debugId}`,
+    ),
+    file(
+      '~/assets/app.min.js.map',
+      'source_map',
+      JSON.stringify({ version: 3, sources: ['src/app.ts'], names: [], mappings: 'AAAA', debugId }),
+    ),
+  ]
+  return {
+    projectId,
+    checksum: sha1(new TextEncoder().encode(debugId)),
+    bundleDebugId: crypto.randomUUID(),
+    release,
+    dist: null,
+    files,
+    uploadedBy: null,
+    uploadedAt: new Date(),
   }
 }
 
 describe('the Source maps section of the settings page (PGlite)', () => {
   let harness: Harness
   let engine: DashboardEngine
+  let withMaps: DashboardEngine
   let dashboard: ReturnType<typeof createDashboard>
   const session = sessionsOf((path, init) => dashboard.request(path, init))
 
   beforeAll(async () => {
     harness = await startPgliteHarness(HARNESS_ENV)
     engine = harness.server.engine
-    dashboard = createDashboard({ engine })
+    const { store } = harness.server
+    const sourceMaps =
+      engine.sourceMaps ??
+      createSourceMapsApi({
+        store,
+        access: createProjectAccess({ store, adminEmails: [ADMIN_EMAIL] }),
+      })
+    withMaps = { ...engine, sourceMaps }
+    dashboard = createDashboard({ engine: withMaps })
   }, 60_000)
   afterAll(async () => {
     await harness?.close()
@@ -98,12 +110,12 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     const settings = `/projects/${project.id}/settings`
     const added = await post(`${settings}/members`, owner.token, { email: member.email })
     expect(added.status).toBe(303)
-    await upload(harness.url, owner.token, project.id, release)
-    return { owner, member, project, settings }
+    const bundle = await harness.server.store.saveArtifactBundle(bundleOf(project.id, release))
+    return { bundle, owner, member, project, settings }
   }
 
   it('has no section and no delete route over an engine without the source-map API', async () => {
-    const { sourceMaps: _, ...without } = engine
+    const { sourceMaps: _, ...without } = withMaps
     const plain = createDashboard({ engine: without })
     const { id } = await createApi(harness.url).createProject(ADMIN_TOKEN)
     const { cookie, csrf } = await sessionsOf((p, init) => plain.request(p, init))(ADMIN_TOKEN)
@@ -112,6 +124,8 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     ).text()
     expect(html).toContain('<h2 id="source">')
     expect(html).not.toContain('id="source-maps"')
+    // The same page over the engine with the API has the section.
+    expect((await get(`/projects/${id}/settings`)).text).toContain('<h2 id="source-maps">')
     const res = await plain.request(`/projects/${id}/settings/source-maps/x/delete`, {
       method: 'POST',
       body: new URLSearchParams({ _csrf: csrf }),
@@ -120,20 +134,21 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     expect(res.status).toBe(404)
   })
 
-  it('lists the bundles sentry-cli uploaded: release, files, size, debug IDs, upload time', async (ctx) => {
-    if (!engine.sourceMaps)
-      ctx.skip('the engine has no sourceMaps yet (not composed by the server)')
-    const { owner, project, settings } = await projectWithBundle('1.2.0')
+  it('lists the stored bundles: release, dist, files, size, debug IDs, upload time', async () => {
+    const { bundle, owner, project, settings } = await projectWithBundle('1.2.0')
     const section = sectionOf((await get(settings, owner.token)).text, 'source-maps')
     const row = section.match(/<tr data-bundle="([0-9a-f-]{36})">(.*?)<\/tr>/s)
     expect(row, section).not.toBeNull()
+    expect(row![1]).toBe(bundle.id)
     const cells = row![2]!
     expect(cells).toMatch(/^<td>1\.2\.0<\/td><td><span class="muted">none<\/span><\/td>/)
     expect(cells).toContain('<td class="num">2</td>')
-    expect(cells).toMatch(/<td class="num">\d+(\.\d)? k?B<\/td>/)
-    // The files' debug ID, shortened, in full on hover.
-    const id = cells.match(/<code title="([0-9a-f-]{36})">([0-9a-f]{8})<span class="skip">/)
-    expect(id?.[1]?.startsWith(id[2]!)).toBe(true)
+    expect(cells).toContain(`<td class="num">${bundle.size} B</td>`)
+    // The files' debug ID, shortened, in full on hover and for screen readers.
+    const [debugId] = bundle.debugIds
+    expect(cells).toContain(
+      `<code title="${debugId}">${debugId!.slice(0, 8)}<span class="skip">${debugId!.slice(8)}</span></code>`,
+    )
     expect(cells).toMatch(/<time datetime="[^"]+" title="[^"]+">\d+ seconds? ago<\/time>/)
     expect(cells).toContain(`action="${settings}/source-maps/${row![1]}/delete#source-maps"`)
     // The page's own origin (`app.request` answers as http://localhost).
@@ -143,9 +158,7 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     expect(section).toContain('<a href="/docs/sourcemaps.html">Source maps</a>')
   })
 
-  it('deletes a bundle for its owner; a member sees no delete button and is refused', async (ctx) => {
-    if (!engine.sourceMaps)
-      ctx.skip('the engine has no sourceMaps yet (not composed by the server)')
+  it('deletes a bundle for its owner; a member sees no delete button and is refused', async () => {
     const { owner, member, settings } = await projectWithBundle('2.0.0')
     const listed = sectionOf((await get(settings, member.token)).text, 'source-maps')
     const bundleId = listed.match(/<tr data-bundle="([0-9a-f-]{36})">/)?.[1]
