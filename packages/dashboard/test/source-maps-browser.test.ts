@@ -5,8 +5,9 @@ import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV } from './fixture'
-import { MAPPED_EVENT, MINIFIED } from './source-map-frames'
+import { bundleOf, MAPPED_EVENT, MINIFIED, withSourceMaps } from './source-map-fixtures'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))
 const AXE_SOURCE = readFileSync(
@@ -16,18 +17,22 @@ const AXE_SOURCE = readFileSync(
 
 // The stack trace of an event resolved with source maps, served by the real server to a real
 // headless Chromium: the folded library frames open on a click, the switch to the frames as sent
-// is a plain link, axe-core finds nothing serious; screenshots in test-artifacts/.
+// is a plain link; the settings page's Source maps section with a stored bundle. axe-core finds
+// nothing serious; screenshots in test-artifacts/.
 describeWithChromium('source-mapped stack traces in a browser (headless Chromium)', () => {
   let harness: Harness
   let browser: Browser
   let page: Page
   let issueUrl: string
+  let projectId: string
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true })
     harness = await startPgliteHarness(HARNESS_ENV)
     const api = createApi(harness.url)
-    const { projectId, key } = await api.projectWithKey()
+    const created = await api.projectWithKey()
+    projectId = created.projectId
+    const { key } = created
     expect((await api.ingest('/api/v1/ingest_events', key, { event: MAPPED_EVENT })).status).toBe(
       201,
     )
@@ -89,5 +94,37 @@ describeWithChromium('source-mapped stack traces in a browser (headless Chromium
     await page.getByRole('link', { name: 'original (source maps)' }).click()
     await page.waitForURL((url) => !url.search.includes('frames=raw'))
     expect(await page.getByText('explode', { exact: true }).isVisible()).toBe(true)
+  })
+
+  it('lists a stored bundle in the settings page, its debug IDs in full on hover', async () => {
+    // The server's engine has no sourceMaps yet: the dashboard over one with it, served to the
+    // browser through playwright's routing (`app.request`), on an origin of its own.
+    const dashboard = createDashboard({ engine: withSourceMaps(harness) })
+    const origin = 'http://dashboard.test'
+    await page.context().route(`${origin}/**`, async (route) => {
+      const request = route.request()
+      const url = new URL(request.url())
+      const body = request.postData()
+      const res = await dashboard.request(`${url.pathname}${url.search}`, {
+        method: request.method(),
+        headers: await request.allHeaders(),
+        ...(body === null ? {} : { body }),
+      })
+      await route.fulfill({
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: Buffer.from(await res.arrayBuffer()),
+      })
+    })
+    const bundle = await harness.server.store.saveArtifactBundle(bundleOf(projectId, '1.2.0'))
+    await page.goto(`${origin}/login`)
+    await page.getByLabel('User access token').fill(ADMIN_TOKEN)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${origin}/projects`)
+    await page.goto(`${origin}/projects/${projectId}/settings#source-maps`)
+    const row = page.locator(`tr[data-bundle="${bundle.id}"]`)
+    expect(await row.locator('code').first().getAttribute('title')).toBe(bundle.debugIds[0])
+    await page.locator('#source-maps').scrollIntoViewIfNeeded()
+    await check('settings-source-maps')
   })
 })

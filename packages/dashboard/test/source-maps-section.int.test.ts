@@ -1,15 +1,9 @@
-import { createHash } from 'node:crypto'
-import { createProjectAccess, createSourceMapsApi } from '@tis/ingest'
-import {
-  ADMIN_EMAIL,
-  createClient as createApi,
-  type Harness,
-  startPgliteHarness,
-} from '@tis/test-utils/server'
+import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DashboardEngine } from '../src/engine-client'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV, sessionsOf } from './fixture'
+import { bundleOf, withSourceMaps } from './source-map-fixtures'
 
 // The settings page's "Source maps" section over the real engine and store on PGlite: the list,
 // delete for owners and administrators, the 403 of a member, and no section without the API.
@@ -17,65 +11,15 @@ import { ADMIN_TOKEN, HARNESS_ENV, sessionsOf } from './fixture'
 // it with the real sentry-cli); the section calls the engine's `sourceMaps`, else the same
 // `createSourceMapsApi` over the server's store and access rule, as the server composes it.
 
-const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
-
-/** A bundle of a minified file and its map, both with one debug ID, as sentry-cli uploads it. */
-function bundleOf(projectId: string, release: string) {
-  const debugId = crypto.randomUUID()
-  const file = (url: string, type: 'minified_source' | 'source_map', text: string) => {
-    const content = new TextEncoder().encode(text)
-    return {
-      url,
-      type,
-      debugId,
-      headers: { 'debug-id': debugId },
-      sha1: sha1(content),
-      size: content.length,
-      content,
-    }
-  }
-  const files = [
-    file(
-      '~/assets/app.min.js',
-      'minified_source',
-      `function o(n){throw new Error("boom "+n)}//# debugId=${debugId}`,
-    ),
-    file(
-      '~/assets/app.min.js.map',
-      'source_map',
-      JSON.stringify({ version: 3, sources: ['src/app.ts'], names: [], mappings: 'AAAA', debugId }),
-    ),
-  ]
-  return {
-    projectId,
-    checksum: sha1(new TextEncoder().encode(debugId)),
-    bundleDebugId: crypto.randomUUID(),
-    release,
-    dist: null,
-    files,
-    uploadedBy: null,
-    uploadedAt: new Date(),
-  }
-}
-
 describe('the Source maps section of the settings page (PGlite)', () => {
   let harness: Harness
-  let engine: DashboardEngine
   let withMaps: DashboardEngine
   let dashboard: ReturnType<typeof createDashboard>
   const session = sessionsOf((path, init) => dashboard.request(path, init))
 
   beforeAll(async () => {
     harness = await startPgliteHarness(HARNESS_ENV)
-    engine = harness.server.engine
-    const { store } = harness.server
-    const sourceMaps =
-      engine.sourceMaps ??
-      createSourceMapsApi({
-        store,
-        access: createProjectAccess({ store, adminEmails: [ADMIN_EMAIL] }),
-      })
-    withMaps = { ...engine, sourceMaps }
+    withMaps = withSourceMaps(harness)
     dashboard = createDashboard({ engine: withMaps })
   }, 60_000)
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { createClient as createApi, type Harness, startPgliteHarness } from '@ti
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV, seedTelemetry, sessionsOf } from './fixture'
-import { MAPPED_EVENT, MINIFIED, VENDOR } from './source-map-frames'
+import { MAPPED_EVENT, MINIFIED, VENDOR } from './source-map-fixtures'
 
 // The issue page's stack trace over the real engine on PGlite, for frames in the stored shape of
 // docs/sourcemaps.md (what the projection writes once it resolved them): original lines, the

@@ -1,4 +1,9 @@
-// Frames in the stored shape of docs/sourcemaps.md, as the projection writes them once it
+import { createHash } from 'node:crypto'
+import { createProjectAccess, createSourceMapsApi, type NewArtifactBundle } from '@tis/ingest'
+import { ADMIN_EMAIL, type Harness } from '@tis/test-utils/server'
+import type { DashboardEngine } from '../src/engine-client'
+
+// Source maps in the dashboard's tests. Frames in the stored shape of docs/sourcemaps.md, as the projection writes them once it
 // resolved them: one with its original lines, one whose map has no sources, two library frames
 // (react-dom), and one without a map.
 
@@ -75,4 +80,57 @@ export const MAPPED_EVENT = {
   message: 'Error: boom mapped',
   release: '1.2.0',
   context: { exception: { class: 'Error', message: 'boom mapped', frames: FRAMES } },
+}
+
+/**
+ * The server's engine with `sourceMaps`: its own, else `createSourceMapsApi` over the server's
+ * store and access rule, composed as the server composes it.
+ */
+export function withSourceMaps(harness: Harness): DashboardEngine {
+  const engine: DashboardEngine = harness.server.engine
+  const { store } = harness.server
+  const access = createProjectAccess({ store, adminEmails: [ADMIN_EMAIL] })
+  return { ...engine, sourceMaps: engine.sourceMaps ?? createSourceMapsApi({ store, access }) }
+}
+
+/** SHA-1 hex, the key of stored contents. */
+const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
+
+/** A bundle of a minified file and its map, both with one debug ID, as sentry-cli uploads it. */
+export function bundleOf(projectId: string, release: string): NewArtifactBundle {
+  const debugId = crypto.randomUUID()
+  const file = (url: string, type: 'minified_source' | 'source_map', text: string) => {
+    const content = new TextEncoder().encode(text)
+    return {
+      url,
+      type,
+      debugId,
+      headers: { 'debug-id': debugId },
+      sha1: sha1(content),
+      size: content.length,
+      content,
+    }
+  }
+  const files = [
+    file(
+      '~/assets/app.min.js',
+      'minified_source',
+      `function o(n){throw new Error("boom "+n)}//# debugId=${debugId}`,
+    ),
+    file(
+      '~/assets/app.min.js.map',
+      'source_map',
+      JSON.stringify({ version: 3, sources: ['src/app.ts'], names: [], mappings: 'AAAA', debugId }),
+    ),
+  ]
+  return {
+    projectId,
+    checksum: sha1(new TextEncoder().encode(debugId)),
+    bundleDebugId: crypto.randomUUID(),
+    release,
+    dist: null,
+    files,
+    uploadedBy: null,
+    uploadedAt: new Date(),
+  }
 }
