@@ -18,7 +18,8 @@ import { SourceSettingsSection } from './source-settings'
 
 /**
  * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits,
- * retention and disk use, source settings, uploaded source maps and alerts (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its section.
+ * retention and disk use, source settings, uploaded source maps and alerts (channels, rules, the
+ * delivery log), with `outcome` (a form's notice or refusal) shown in its section.
  */
 export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const session = c.get('session')
