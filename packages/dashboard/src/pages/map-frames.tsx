@@ -47,7 +47,19 @@ function mapFieldsOf(o: Record<string, unknown>): Partial<ShownFrame> {
   const pre = lines(o['pre_context'])
   const post = lines(o['post_context'])
   const line = typeof o['context_line'] === 'string' ? o['context_line'] : undefined
+  // A frame the resolution touched is the truth about its position: the detail's frames may have
+  // been read from the stored, minified payload when the read API resolved the event afresh.
+  const position =
+    raw || map
+      ? {
+          function: text(o['function']),
+          filename: text(o['filename']) ?? text(o['abs_path']),
+          lineno: int(o['lineno']),
+          colno: int(o['colno']),
+        }
+      : {}
   return {
+    ...position,
     ...(pre ? { pre_context: pre } : {}),
     ...(line === undefined ? {} : { context_line: line }),
     ...(post ? { post_context: post } : {}),
