@@ -45,6 +45,10 @@ ol.frames>li{margin:.4em 0}
 .excerpt td{border:0;padding:0 8px}.excerpt td code{white-space:pre-wrap;word-break:break-all}
 .excerpt tr.hit{background:#fff8c5;box-shadow:inset 3px 0 #a40e26}.excerpt tr.hit th,.excerpt tr.hit td{font-weight:700;color:var(--fg)}
 .pager{margin:1em 0}
+.frame-switch a[aria-current=true]{font-weight:700;color:var(--fg);text-decoration:none}
+.sent-as,.map-problem{margin:.1em 0 .3em;font-size:.9em}.map-problem{color:#6c4400}
+ul.ids{list-style:none;margin:0;padding:0}
+li.library>details>summary,td details>summary{cursor:pointer;color:var(--muted)}ol.frames li.not-in-app>code{color:var(--muted)}
 `
 
 /**

@@ -5,6 +5,7 @@ import type {
   ManagementApi,
   ManagementOperation,
   ReadApi,
+  SourceMapsApi,
   SourceSettingsApi,
   UserRecord,
 } from '@tis/ingest'
@@ -25,7 +26,21 @@ export interface DashboardEngine {
    * it (an `IngestEngine` alone: the server composes alerts beside it) the page has no alerts.
    */
   readonly alerts?: AlertsApi
+  /**
+   * A project's uploaded source maps: list and delete its artifact bundles (the settings page).
+   * Without it (an engine that does not store source maps) the page has no source maps section.
+   */
+  readonly sourceMaps?: DashboardSourceMaps
 }
+
+/**
+ * The source-map operations the settings page calls (`{ id }`, `{ id, bundle_id }`): a part of
+ * `SourceMapsApi`, so any engine that composes `createSourceMapsApi` satisfies it.
+ */
+export type DashboardSourceMaps = Pick<
+  SourceMapsApi,
+  'listArtifactBundles' | 'deleteArtifactBundle'
+>
 
 /** What one engine call takes besides the signed-in user. */
 export interface CallInput {

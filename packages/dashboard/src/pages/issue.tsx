@@ -18,7 +18,9 @@ import { loadProject, renderPage } from '../render'
 import { DeploymentLinks } from './deployment-links'
 import { EventTable } from './event-table'
 import { IssueActions } from './issue-actions'
-import { SourceCommit, SourceFrames } from './source-frames'
+import { hasMapFields, withMapFields } from './map-frames'
+import { SourceCommit } from './source-frames'
+import { StackTrace } from './stack-trace'
 
 const record = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -102,7 +104,12 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       (firstDeploy ? ok<DeploymentPage>(firstDeploy).deployments[0] : undefined) ?? event.deployment
     const context = record(event.event?.context)
     const exception = record(context['exception'])
-    const frames = framesOf('frames' in event ? event.frames : undefined, exception)
+    const frames = withMapFields(
+      framesOf('frames' in event ? event.frames : undefined, exception),
+      exception['frames'],
+    )
+    // The frames as sent, when the source maps changed any (`?frames=raw`, a plain link).
+    const raw = c.req.query('frames') === 'raw' && hasMapFields(frames)
     const now = deps.now()
     const base = `${deps.base}/projects/${project.id}`
     const back = `${base}/issues/${issue.id}`
@@ -158,14 +165,17 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               <code>POST /api/v1/deployments</code>.
             </p>
           )}
-          <h2>Stack trace</h2>
+          <h2 id="stack-trace">Stack trace</h2>
           {exception['message'] ? (
             <p>
               <code>{String(exception['message'])}</code>
             </p>
           ) : null}
-          {'frames' in event && frames.length > 0 && <SourceCommit commit={event.source_commit} />}
-          <SourceFrames frames={frames} settings={`${base}/settings#source`} />
+          {/* Where excerpts come from matters only for frames shown without the map's lines. */}
+          {'frames' in event && !raw && frames.some((f) => f.context_line === undefined) && (
+            <SourceCommit commit={event.source_commit} />
+          )}
+          <StackTrace frames={frames} settings={`${base}/settings#source`} raw={raw} here={back} />
           <h2>Request</h2>
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>

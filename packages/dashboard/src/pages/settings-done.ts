@@ -13,6 +13,7 @@ export const DONE = {
   'limits-saved': ['rate-limits', 'The rate limits were saved.'],
   'retention-saved': ['retention', 'The retention period was saved.'],
   'source-saved': ['source', 'The source code settings were saved.'],
+  'bundle-deleted': ['source-maps', 'The source map bundle was deleted.'],
   'channel-created': ['alert-channels', 'The channel was created.'],
   'channel-deleted': ['alert-channels', 'The channel was deleted.'],
   'channel-tested': ['alert-channels', 'Test message queued: see the delivery log below.'],

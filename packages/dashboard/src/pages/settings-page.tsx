@@ -3,7 +3,7 @@
 
 import type { Member as MemberJson, SourceSettings as SourceSettingsJson } from '@tis/schema'
 import type { DashboardContext, Deps } from '../context'
-import { ok } from '../engine-client'
+import { errorMessages, ok } from '../engine-client'
 import { loadProject, renderPage } from '../render'
 import { AlertsSections, loadAlerts } from './alerts-sections'
 import { type ApiKeyJson, ApiKeysSection } from './api-keys-section'
@@ -13,11 +13,13 @@ import { ProjectSection } from './project-section'
 import { type RateLimitJson, RateLimitsSection } from './rate-limits-section'
 import { type RetentionJson, RetentionSection } from './retention-section'
 import type { Outcome, SectionContext } from './settings-section-parts'
+import { type ArtifactBundleJson, SourceMapsSection } from './source-maps-section'
 import { SourceSettingsSection } from './source-settings'
 
 /**
  * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits,
- * retention and disk use, source settings and alerts (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its section.
+ * retention and disk use, source settings, uploaded source maps and alerts (channels, rules, the
+ * delivery log), with `outcome` (a form's notice or refusal) shown in its section.
  */
 export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const session = c.get('session')
@@ -25,7 +27,8 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const m = deps.engine.management
   const params = { id: project.id }
   const alerts = deps.engine.alerts
-  const [keys, mobile, limits, people, source, kept, alertsData] = await Promise.all([
+  const maps = deps.engine.sourceMaps
+  const [keys, mobile, limits, people, source, kept, alertsData, listed] = await Promise.all([
     session.call(m.listApiKeys, { params }),
     session.call(m.listMobileTokens, { params }),
     session.call(m.getRateLimits, { params }),
@@ -33,6 +36,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
     session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
     session.call(m.getRetention, { params }),
     alerts ? loadAlerts(session, alerts, params) : null,
+    maps ? session.call(maps.listArtifactBundles, { params }) : null,
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
@@ -44,6 +48,11 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const manages =
     session.admin ||
     members.some((p) => p.role === 'owner' && p.email.toLowerCase() === session.email.toLowerCase())
+  const bundles = !listed
+    ? null
+    : listed.status === 200
+      ? (listed.body as { artifact_bundles: ArtifactBundleJson[] }).artifact_bundles
+      : { error: errorMessages(listed).join('; ') }
   const path = `${deps.base}/projects/${project.id}/settings`
   const now = deps.now()
   const ctx: SectionContext = { path, csrf: session.csrf, now, outcome }
@@ -71,6 +80,15 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
         <RetentionSection ctx={ctx} retention={retention} manages={manages} />
         <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
+        {bundles && (
+          <SourceMapsSection
+            ctx={ctx}
+            bundles={bundles}
+            manages={manages}
+            origin={new URL(c.req.url).origin}
+            projectId={project.id}
+          />
+        )}
         {alertsData && <AlertsSections ctx={ctx} data={alertsData} />}
       </>
     ),

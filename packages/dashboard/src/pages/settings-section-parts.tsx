@@ -15,6 +15,7 @@ export type SectionId =
   | 'rate-limits'
   | 'retention'
   | 'source'
+  | 'source-maps'
   | 'alert-channels'
   | 'alert-rules'
   | 'alert-deliveries'

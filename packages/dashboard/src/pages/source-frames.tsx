@@ -1,15 +1,12 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import type {
-  Frame as FrameJson,
-  FrameSource as SourceJson,
-  SourceCommit as StoredSourceCommit,
-} from '@tis/schema'
+import type { FrameSource as SourceJson, SourceCommit as StoredSourceCommit } from '@tis/schema'
 import { shortId } from '../format'
 import type { Html } from '../layout'
 
-type OkSource = Extract<SourceJson, { status: 'ok' }>
+/** A frame's excerpt from the code host. */
+export type OkSource = Extract<SourceJson, { status: 'ok' }>
 
 /** Why a frame shows no code, in words (docs/source-excerpts.md, `source.status`). */
 const NO_SOURCE: Record<string, string> = {
@@ -27,14 +24,15 @@ const NO_SOURCE: Record<string, string> = {
   skipped: 'Not fetched: only the first 20 files of a stack are.',
 }
 
-const isOk = (source: SourceJson | undefined): source is OkSource =>
+/** Whether a frame has an excerpt from the code host. */
+export const isOk = (source: SourceJson | undefined): source is OkSource =>
   source?.status === 'ok' && Array.isArray((source as OkSource).lines)
 
 /** Only web links: the page never renders a `javascript:` or other scheme as a link. */
 const webUrl = (url: string) => /^https?:\/\//i.test(url)
 
 /** The lines around the frame's line, numbered, the frame's own line marked for every reader. */
-function Excerpt({ source, label }: { source: OkSource; label: string }): Html {
+export function Excerpt({ source, label }: { source: OkSource; label: string }): Html {
   const sha = shortId(source.commit_sha, 7)
   return (
     <div class="excerpt">
@@ -82,7 +80,13 @@ function Excerpt({ source, label }: { source: OkSource; label: string }): Html {
 }
 
 /** A frame's status in words, linked to the settings where the fix is made there. */
-function NoSource({ source, settings }: { source: SourceJson | undefined; settings: string }) {
+export function NoSource({
+  source,
+  settings,
+}: {
+  source: SourceJson | undefined
+  settings: string
+}) {
   if (!source) return null
   const { message } = source as { message?: string }
   // Why a file is not the repository's is specific (a dependency, an unmapped absolute path).
@@ -119,31 +123,5 @@ export function SourceCommit({ commit }: { commit: StoredSourceCommit | undefine
         ? ', the commit sent with the event.'
         : ", the commit of the event's deployment."}
     </p>
-  )
-}
-
-/** The stack frames of the event, each with its excerpt or why there is none. */
-export function SourceFrames(props: { frames: readonly FrameJson[]; settings: string }): Html {
-  if (props.frames.length === 0) return <p class="muted">No stack frames were sent.</p>
-  return (
-    <ol class="frames">
-      {props.frames.map((f) => {
-        const where = `${f.filename ?? '?'}:${f.lineno ?? '?'}:${f.colno ?? '?'}`
-        const name = f.function || '<anonymous>'
-        return (
-          <li class={f.in_app ? 'in-app' : 'not-in-app'}>
-            <code>{name}</code> <span class="muted">{where}</span>
-            {isOk(f.source) ? (
-              <Excerpt
-                source={f.source}
-                label={`${name}, ${f.source.path} line ${f.source.line}`}
-              />
-            ) : (
-              <NoSource source={f.source} settings={props.settings} />
-            )}
-          </li>
-        )
-      })}
-    </ol>
   )
 }
