@@ -1,5 +1,5 @@
 import { createDashboard } from '@tis/dashboard'
-import { chunkBodyCap, StoreError } from '@tis/ingest'
+import { chunkBodyCap, DEFAULT_SOURCE_MAP_LIMITS, StoreError } from '@tis/ingest'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -38,6 +38,12 @@ export interface AppOptions {
    * @default maxBodyBytes
    */
   readonly maxBatchBodyBytes?: number
+  /**
+   * Largest body of a source-map chunk upload as sent: one chunk plus 64 KiB
+   * (`SERVICE_SOURCEMAPS_CHUNK_BYTES`), or `maxBodyBytes` when larger.
+   * @default chunkBodyCap(DEFAULT_SOURCE_MAP_LIMITS)
+   */
+  readonly maxChunkBodyBytes?: number
   /** `SERVICE_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is trusted. */
   readonly trustedProxies: readonly string[]
   /**
@@ -145,7 +151,10 @@ export function createApp(options: AppOptions): TisApp {
   // The batch endpoint has its own cap (Logister's clients send up to 2 MiB there).
   const BATCH_PATH = '/api/v1/ingest_events/batch'
   // Chunks of source-map uploads: one chunk (SERVICE_SOURCEMAPS_CHUNK_BYTES) plus 64 KiB.
-  const chunkCap = Math.max(options.maxBodyBytes, chunkBodyCap(engine.sourceMaps.limits))
+  const chunkCap = Math.max(
+    options.maxBodyBytes,
+    options.maxChunkBodyBytes ?? chunkBodyCap(DEFAULT_SOURCE_MAP_LIMITS),
+  )
   const capOf = (c: Context) =>
     c.req.path === BATCH_PATH
       ? (options.maxBatchBodyBytes ?? options.maxBodyBytes)

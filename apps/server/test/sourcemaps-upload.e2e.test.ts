@@ -27,6 +27,8 @@ interface Bundle {
 }
 
 let server: TisServer
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+const jsonOf = async (r: Response): Promise<any> => r.json()
 let projectId: string
 const bundles = async (): Promise<Bundle[]> =>
   (await server.read(`/api/v1/projects/${projectId}/artifact_bundles`)).artifact_bundles
@@ -166,7 +168,7 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
       body: JSON.stringify(body),
     })
   const missing = async (sha: string) =>
-    (await (await assemble({ checksum: sha, chunks: [sha], projects: [projectId] })).json())
+    (await jsonOf(await assemble({ checksum: sha, chunks: [sha], projects: [projectId] })))
       .missingChunks
 
   it('refuses a missing or wrong token with 401, on every upload endpoint', async () => {
@@ -180,7 +182,7 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
       ] as const) {
         const res = await fetch(`${server.url}${path}`, { method, ...(headers ? { headers } : {}) })
         expect([path, res.status]).toEqual([path, 401])
-        expect((await res.json()).detail).toContain('tis user access token')
+        expect((await jsonOf(res)).detail).toContain('tis user access token')
       }
     }
     // Never 401 for an organization (the JS uploader would stop).
@@ -220,13 +222,13 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
     const content = new TextEncoder().encode('a chunk')
     const real = sha1(content)
     const corrupt = await chunkPost([{ name: 'file_gzip', filename: real, bytes: content }])
-    expect([corrupt.status, (await corrupt.json()).detail]).toEqual([
+    expect([corrupt.status, (await jsonOf(corrupt)).detail]).toEqual([
       400,
       `Chunk ${real} is not valid gzip.`,
     ])
     const wrong = 'c'.repeat(40)
     const mismatch = await chunkPost([{ name: 'file', filename: wrong, bytes: content }])
-    expect([mismatch.status, (await mismatch.json()).detail]).toEqual([
+    expect([mismatch.status, (await jsonOf(mismatch)).detail]).toEqual([
       400,
       `Chunk ${wrong} is corrupt: its content hashes to ${real}.`,
     ])
@@ -258,7 +260,7 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
         projects: [projectId],
       })
       expect(res.status).toBe(400)
-      const body = await res.json()
+      const body = await jsonOf(res)
       expect(body).toMatchObject({ state: 'error', missingChunks: [] })
       expect(body.detail).toContain(detail)
     }
@@ -269,7 +271,7 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
     const big = new Uint8Array(2 * 1024 * 1024 + 1).fill(97)
     const over = await chunkPost([{ name: 'file', filename: sha1(big), bytes: big }])
     expect(over.status).toBe(413)
-    expect((await over.json()).detail).toContain('larger than the chunk size (2097152 bytes)')
+    expect((await jsonOf(over)).detail).toContain('larger than the chunk size (2097152 bytes)')
     // Past chunk size + 64 KiB the server answers before reading the body, and closes.
     const huge = new Uint8Array(2 * 1024 * 1024 + 70 * 1024).fill(98)
     const status = await new Promise<number>((done, fail) => {

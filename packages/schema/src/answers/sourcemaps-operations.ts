@@ -8,7 +8,12 @@ import {
   artifactBundleSchema,
   artifactFileSchema,
 } from './sourcemaps-answers'
-import { SENTRY_UPLOAD_OPERATIONS, sentryErrorSchema } from './sourcemaps-upload-operations'
+import {
+  assembleRequestSchema,
+  assembleStateSchema,
+  SENTRY_UPLOAD_OPERATIONS,
+  sentryErrorSchema,
+} from './sourcemaps-upload-operations'
 
 const NOT_FOUND = errorResponse(404, 'No such project or bundle, or the user may not see it.')
 const UNAUTHORIZED = errorResponse(401, 'The access token is missing or unknown.')
@@ -63,6 +68,11 @@ export const SOURCEMAPS_OPERATIONS: readonly ApiOperation[] = [
   },
 ]
 
+/** The chunk form of the HTTP API page's example: one raw chunk, `hello`, named by its SHA-1. */
+const CHUNK_FORM_EXAMPLE = {
+  file: { filename: 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d', content: 'hello' },
+}
+
 /** The multipart body of a chunk upload, which the operation table cannot describe. */
 function withChunkForm(paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> {
   for (const [path, item] of Object.entries(paths)) {
@@ -72,6 +82,7 @@ function withChunkForm(paths: Record<string, OpenApiObject>): Record<string, Ope
       required: true,
       content: {
         'multipart/form-data': {
+          example: CHUNK_FORM_EXAMPLE,
           schema: {
             type: 'object',
             description:
@@ -102,6 +113,8 @@ export const SOURCEMAPS_OPENAPI: OpenApiExtension = {
     ArtifactBundle: artifactBundleSchema,
     ArtifactFile: artifactFileSchema,
     SentryError: sentryErrorSchema,
+    SentryAssembleRequest: assembleRequestSchema,
+    SentryAssembleState: assembleStateSchema,
   },
   paths: {
     ...operationPaths(SOURCEMAPS_OPERATIONS),

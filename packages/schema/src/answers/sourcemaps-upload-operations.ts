@@ -24,7 +24,8 @@ const FORBIDDEN = err(
 const BAD_PROJECT = err('No project, or an unknown one (also one the user may not see).')
 const anyJson = (description: string) => z.looseObject({}).meta({ description })
 
-const assembleRequest = component(
+/** `POST …/artifactbundle/assemble/` body, for the document (the engine checks it itself). */
+export const assembleRequestSchema = component(
   'SentryAssembleRequest',
   z
     .looseObject({
@@ -50,7 +51,8 @@ const assembleRequest = component(
       },
     }),
 )
-const assembleAnswer = component(
+/** The assemble answer. */
+export const assembleStateSchema = component(
   'SentryAssembleState',
   z.looseObject({
     state: z.enum(['ok', 'not_found', 'error']),
@@ -120,23 +122,23 @@ const rows: Omit<ApiOperation, 'tag' | 'security'>[] = [
     id: 'sentryAssembleArtifactBundle',
     summary: 'Assemble an artifact bundle from uploaded chunks',
     params: { org: ORG },
-    body: assembleRequest,
+    body: assembleRequestSchema,
     responses: {
       200: {
         description: '`ok` (stored, or stored before) or `not_found` with the missing chunks.',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
       400: {
         description:
           'A bad body (`error`), an unknown project, or `state: error` naming why: checksum mismatch, not a zip, no manifest.json, a file the manifest names but the zip lacks, no debug IDs and no release. Nothing is stored.',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
       401: UNAUTHORIZED,
       403: FORBIDDEN,
       413: {
         description:
           'Over SERVICE_SOURCEMAPS_MAX_BUNDLE_BYTES, the files-per-bundle cap or the project total (SERVICE_SOURCEMAPS_MAX_PROJECT_BYTES).',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
     },
   },
