@@ -2,7 +2,7 @@ import type { EngineRequest, EngineResponse, SourceMapsApi } from '@tis/ingest'
 import type { Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
 import { sendEngineResponse } from './respond'
-import type { RouteSpec } from './routes'
+import type { RouteSpec } from './route-spec'
 
 // Source maps (issue 31): Sentry's upload protocol at `/api/0/` (docs/sourcemaps.md
 // "Uploading") and the project's bundle list at `/api/v1/projects/:id/artifact_bundles`.
