@@ -78,6 +78,25 @@ describe.each([2, 3] as const)('sentry-cli %i', (version) => {
     ])
   }, 60_000)
 
+  it("accepts the project's number (its DSN's) as --project", async () => {
+    const { project } = await server.read(`/api/v1/projects/${projectId}`)
+    const dist = await buildApp(`number${version}`)
+    const release = `number-${version}`
+    const run = await sentryCli(version, server.url, ADMIN_TOKEN, [
+      'sourcemaps',
+      'upload',
+      '--org',
+      'any-org',
+      '--project',
+      String(project.number),
+      '--release',
+      release,
+      dist,
+    ])
+    expect(run.code, run.out).toBe(0)
+    expect((await bundles()).map((b) => b.release)).toContain(release)
+  }, 60_000)
+
   it('`sourcemaps upload --release` of files without debug IDs: found by release and URL', async () => {
     const dist = await buildApp(`legacy${version}`)
     const release = `legacy-${version}.0.0`

@@ -1,6 +1,12 @@
 import type { EngineRequest, EngineResponse } from '../http'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
-import type { AcceptanceStore, ArtifactStore, BodyInflater, ProjectLookup } from '../ports'
+import type {
+  AcceptanceStore,
+  ArtifactStore,
+  BodyInflater,
+  ProjectLookup,
+  ProjectStore,
+} from '../ports'
 import { assembleBundle } from './upload-assemble'
 import { bundleOperations } from './upload-bundles'
 import { chunkOptions, uploadChunks } from './upload-chunks'
@@ -49,8 +55,11 @@ export interface SourceMapsApi {
 
 /** Options of {@link createSourceMapsApi}. */
 export interface SourceMapsApiOptions {
-  /** Bundles, files, chunks, and the projects uploads name. */
-  readonly store: ArtifactStore & ProjectLookup
+  /**
+   * Bundles, files, chunks, and the projects uploads name; with `listProjects`, `--project` may
+   * also be a project's number.
+   */
+  readonly store: ArtifactStore & ProjectLookup & Partial<Pick<ProjectStore, 'listProjects'>>
   /** The access rule: user access tokens; uploads need an owner or administrator. */
   readonly access: ProjectAccess
   /** Where a Sentry deploy records its tis deployment. @default deploys are answered, not kept */
