@@ -15,7 +15,9 @@ export const sentryErrorSchema = component(
 
 const ORG = z.string().meta({ description: 'Any organization slug: tis has none.' })
 const VERSION = z.string().meta({ description: 'The release.' })
-const PROJECT = z.uuid().meta({ description: 'The tis project id (`--project`).' })
+const PROJECT = z.string().meta({
+  description: "The tis project id (`--project`: a UUID, or the project's number).",
+})
 const err = (description: string): ApiResponse => ({ description, body: sentryErrorSchema })
 const UNAUTHORIZED = err('No tis user access token, or an unknown one.')
 const FORBIDDEN = err(
