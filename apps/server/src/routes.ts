@@ -263,4 +263,4 @@ export function alertRoutes(api: AlertsApi, clientIp: ClientIpResolver): RouteSp
   ]
 }
 
-export { CHUNK_UPLOAD_PATH, sourceMapRoutes } from './routes-sourcemaps'
+export { sourceMapRoutes, UPLOAD_BODY_PATH } from './routes-sourcemaps'

@@ -187,6 +187,27 @@ for (const [scope, params] of [
 }
 rows.push(
   {
+    method: 'post',
+    path: '/api/0/projects/{org}/{project_id}/releases/{version}/files/',
+    id: 'sentryUploadReleaseFile',
+    summary: "Upload one release file (sentry-cli 2's legacy per-file upload)",
+    description:
+      'Multipart parts `file`, `name` (`~/app.min.js`; default `~/` + the filename), `dist`, and repeated `header` (`Sourcemap:app.min.js.map`, `debug-id:<uuid>`). Stored as a one-file bundle of the release. The body may be a chunk plus 64 KiB (SERVICE_SOURCEMAPS_CHUNK_BYTES).',
+    params: { org: ORG, project_id: PROJECT, version: VERSION },
+    body: z.unknown(),
+    responses: {
+      200: {
+        description: 'The same file (release, dist, name, content) was stored before.',
+        body: anyJson('A Sentry release file.'),
+      },
+      201: { description: 'Stored.', body: anyJson('A Sentry release file.') },
+      400: err('Not multipart, no `file` part, or an unknown project.'),
+      401: UNAUTHORIZED,
+      403: FORBIDDEN,
+      413: err('Over the body cap or the project total.'),
+    },
+  },
+  {
     method: 'get',
     path: '/api/0/organizations/{org}/repos/',
     id: 'sentryListRepos',
