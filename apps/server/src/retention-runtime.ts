@@ -46,14 +46,16 @@ export function createRetentionRuntime(options: RetentionRuntimeOptions): Retent
         batchSize: config.batchSize,
         signal: abort.signal,
       })
-      const total = (k: 'events' | 'spans' | 'checkIns') =>
+      const total = (k: 'events' | 'spans' | 'checkIns' | 'artifactBundles') =>
         report.projects.reduce((n, p) => n + p[k], 0)
       const deleted = {
         events: total('events'),
         spans: total('spans'),
         checkIns: total('checkIns'),
+        artifactBundles: total('artifactBundles'),
+        artifactChunks: report.artifactChunks,
       }
-      if (deleted.events + deleted.spans + deleted.checkIns > 0) {
+      if (Object.values(deleted).some((n) => n > 0)) {
         logger.info('retention pass deleted expired telemetry', {
           ...deleted,
           projects: report.projects.length,

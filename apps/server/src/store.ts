@@ -1,4 +1,9 @@
-import type { AnalyticsOutbox, BatchWriterOptions, IngestStore } from '@tis/ingest'
+import type {
+  AnalyticsOutbox,
+  BatchWriterOptions,
+  IngestStore,
+  ProjectionEnricher,
+} from '@tis/ingest'
 import { openPgliteStore, openPostgresStore } from '@tis/storage-postgres'
 import type { DatabaseConfig } from './config'
 
@@ -32,13 +37,15 @@ const noReconnectPause = () => 0
 
 /**
  * Opens and migrates the database the configuration names (PGlite creates its directory). With
- * `analyticsOutbox`, every event and span written from now on is also queued for export.
+ * `analyticsOutbox`, every event and span written from now on is also queued for export. With
+ * `enrich`, the projection runs it on every round's ops (source-map resolution).
  */
 export async function openStore(
   database: DatabaseConfig,
-  options: { analyticsOutbox?: boolean } = {},
+  options: { analyticsOutbox?: boolean; enrich?: ProjectionEnricher | undefined } = {},
 ): Promise<OpenedStore> {
   const analyticsOutbox = options.analyticsOutbox ?? false
+  const { enrich } = options
   if (database.kind === 'postgres') {
     const store = await openPostgresStore(database.url, {
       client: {
@@ -47,9 +54,14 @@ export async function openStore(
         backoff: noReconnectPause,
       },
       analyticsOutbox,
+      enrich,
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }
-  const store = await openPgliteStore(database.dataDir, { analyticsOutbox, sync: database.sync })
+  const store = await openPgliteStore(database.dataDir, {
+    analyticsOutbox,
+    enrich,
+    sync: database.sync,
+  })
   return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }

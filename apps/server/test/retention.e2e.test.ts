@@ -46,7 +46,7 @@ function describeRetention(h: () => Harness) {
       days: 90,
       project_days: null,
       default_days: 90,
-      usage: { events: { rows: 3 } },
+      usage: { events: { rows: 3 }, artifacts: { rows: 0, bytes: 0 } },
     })
     expect(shown.body.retention.usage.total_bytes).toBeGreaterThan(0)
     // An owner who is not an administrator: shorter yes, longer or forever no.
@@ -116,11 +116,18 @@ describeOnEachStore(
       expect((await read('/events')).body.events).toHaveLength(3)
       const dry = await tis('prune', '--dry-run', '--project', projectId)
       expect(dry.code, dry.text).toBe(0)
-      expect(dry.text).toMatch(/Dry run: would delete 2 events, 0 spans and 0 check-ins/)
+      expect(dry.text).toMatch(
+        /Dry run: would delete 2 events, 0 spans, 0 check-ins, 0 source-map uploads/,
+      )
       expect((await read('/events')).body.events).toHaveLength(3)
       expect(dry.text).toContain(`${projectId}  90 days`)
       const done = await tis('prune', '--project', projectId, '--json')
-      expect(JSON.parse(done.text).projects[0]).toMatchObject({ projectId, events: 2, issues: 1 })
+      expect(JSON.parse(done.text).projects[0]).toMatchObject({
+        projectId,
+        events: 2,
+        issues: 1,
+        artifactBundles: 0,
+      })
       expect((await read('/events')).body.events).toHaveLength(1)
     })
   },

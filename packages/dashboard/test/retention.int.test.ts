@@ -50,6 +50,22 @@ describe('dashboard retention over the engine (PGlite)', () => {
   it('shows the period in force, the server default and the approximate disk use', async () => {
     const { projectId, key } = await createApi(harness.url).projectWithKey()
     await seedTelemetry(harness, key, 'ret1')
+    // A source-map upload of one 1234-byte file, as the upload API stores it (migration 21).
+    const sha1 = 'c'.repeat(40)
+    await harness.query(
+      `insert into artifact_blobs (sha1, content, size)
+       values ($1, convert_to(repeat('x', 1234), 'UTF8'), 1234) on conflict do nothing`,
+      [sha1],
+    )
+    await harness.query(
+      `with b as (insert into artifact_bundles (id, project_id, checksum, bundle_debug_id,
+                    file_count, size, uploaded_at, last_used_at)
+                  values (gen_random_uuid(), $1::uuid, 'ret1', 'ret1', 1, 1234, now(), now())
+                  returning id)
+       insert into artifact_files (bundle_id, position, project_id, url, type, headers, sha1, size)
+       select b.id, 0, $1::uuid, '~/app.js', 'minified_source', '{}', $2, 1234 from b`,
+      [projectId, sha1],
+    )
     const page = await get(`/projects/${projectId}/settings`)
     expect(page.res.status).toBe(200)
     const section = sectionOf(page.text, 'retention')
@@ -62,6 +78,9 @@ describe('dashboard retention over the engine (PGlite)', () => {
     )
     expect(rowOf(section, 'Spans')).toMatch(/<td class="num">3<\/td>/)
     expect(rowOf(section, 'Check-ins')).toMatch(/<td class="num">1<\/td>/)
+    expect(rowOf(section, 'Source-map uploads')).toMatch(
+      /<td class="num">1<\/td><td class="num">1.2 kB</,
+    )
     expect(rowOf(section, 'Total')).toMatch(/\d+(\.\d)? [kM]?B/)
     expect(section).toContain('Save retention')
   })

@@ -1,10 +1,7 @@
 import { StoreError } from '@tis/ingest'
 
-/**
- * A value bound to a `$n` placeholder. Dates are sent as ISO strings by both drivers; a
- * `Uint8Array` binds a `bytea` (one value: arrays of bytea are left out, as the drivers differ).
- */
-export type SqlParam = string | number | boolean | Date | null | readonly string[] | Uint8Array
+/** A value bound to a `$n` placeholder. Dates are sent as ISO strings by both drivers. */
+export type SqlParam = string | number | boolean | Date | null | readonly string[]
 
 /** One statement of a {@link SqlExecutor.pipeline}. */
 export interface Statement {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
 import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-alert-deliveries'
+import { describeArtifactStoreContract } from '@tis/test-utils/store-contract-artifacts'
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
@@ -29,6 +30,19 @@ describeAlertDeliveriesContract('PGlite', async () => {
     first,
     second: createPgliteStore(db),
     query: <T>(text: string, params: readonly string[]) => sql.query(text, params) as Promise<T[]>,
+    close: () => db.close(),
+  }
+})
+
+describeArtifactStoreContract('PGlite', async ({ enrich }) => {
+  const db = await PGlite.create()
+  const store = createPgliteStore(db, { enrich })
+  await store.migrate()
+  const sql = createPgliteExecutor(db)
+  return {
+    store,
+    query: <T>(text: string, params: readonly string[] = []) =>
+      sql.query(text, params) as Promise<T[]>,
     close: () => db.close(),
   }
 })

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { describeStoreContract } from '@tis/test-utils/store-contract'
 import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-alert-deliveries'
+import { describeArtifactStoreContract } from '@tis/test-utils/store-contract-artifacts'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
@@ -60,6 +61,22 @@ describeWithTestDatabase('PostgreSQL', (url) => {
         exec.query(text, params) as Promise<T[]>,
       async close() {
         await Promise.all([first.close(), second.close(), sql.end()])
+        await drop()
+      },
+    }
+  })
+
+  describeArtifactStoreContract('PostgreSQL', async ({ enrich }) => {
+    const { schema, drop } = await createSchema(url)
+    const store = await openPostgresStore(url, { client: clientFor(schema), enrich })
+    const sql = postgres(url, clientFor(schema))
+    const exec = createPostgresExecutor(sql)
+    return {
+      store,
+      query: <T>(text: string, params: readonly string[] = []) =>
+        exec.query(text, params) as Promise<T[]>,
+      async close() {
+        await Promise.all([store.close(), sql.end()])
         await drop()
       },
     }

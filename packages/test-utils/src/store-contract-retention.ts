@@ -155,7 +155,10 @@ export function describeRetentionContract(h: () => StoreHarness) {
       expect(usage.spans.rows).toBe(2)
       expect(usage.checkIns.rows).toBe(2)
       expect(usage.events.bytes).toBeGreaterThan(0)
-      expect(usage.totalBytes).toBe(usage.events.bytes + usage.spans.bytes + usage.checkIns.bytes)
+      expect(usage.artifacts).toEqual({ rows: 0, bytes: 0 })
+      expect(usage.totalBytes).toBe(
+        usage.events.bytes + usage.spans.bytes + usage.checkIns.bytes + usage.artifacts.bytes,
+      )
     })
 
     it('estimates rows past the exact count from a sample of the table, never below the count', async () => {

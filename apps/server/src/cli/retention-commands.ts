@@ -16,6 +16,7 @@ export function retentionDetails(r: Retention): string {
       ['events', r.usage.events],
       ['spans', r.usage.spans],
       ['check-ins', r.usage.check_ins],
+      ['source-map uploads', r.usage.artifacts],
     ] as const
   ).map(([kind, f]) => [kind, String(f.rows), formatBytes(f.bytes)])
   return [
@@ -69,13 +70,25 @@ export function pruneReport(report: RetentionReport): string {
     String(p.spans),
     String(p.checkIns),
     String(p.issues),
+    String(p.artifactBundles),
   ])
-  const sum = (k: 'events' | 'spans' | 'checkIns') => report.projects.reduce((n, p) => n + p[k], 0)
+  const sum = (k: 'events' | 'spans' | 'checkIns' | 'artifactBundles') =>
+    report.projects.reduce((n, p) => n + p[k], 0)
   return [
     table(
-      ['project', 'id', 'kept', 'before', 'events', 'spans', 'check-ins', 'issues emptied'],
+      [
+        'project',
+        'id',
+        'kept',
+        'before',
+        'events',
+        'spans',
+        'check-ins',
+        'issues emptied',
+        'source-map uploads',
+      ],
       rows,
     ),
-    `${report.dryRun ? 'Dry run: ' : ''}${verb} ${sum('events')} events, ${sum('spans')} spans and ${sum('checkIns')} check-ins.\n`,
+    `${report.dryRun ? 'Dry run: ' : ''}${verb} ${sum('events')} events, ${sum('spans')} spans, ${sum('checkIns')} check-ins, ${sum('artifactBundles')} source-map uploads and ${report.artifactChunks} stale upload chunks.\n`,
   ].join('\n')
 }

@@ -14,6 +14,7 @@ const KINDS = [
   ['events', 'Events'],
   ['spans', 'Spans'],
   ['check_ins', 'Check-ins'],
+  ['artifacts', 'Source-map uploads'],
 ] as const
 
 /**

@@ -36,6 +36,7 @@ function usageJson(usage: StorageUsage): RetentionAnswer['retention']['usage'] {
     events: usage.events,
     spans: usage.spans,
     check_ins: usage.checkIns,
+    artifacts: usage.artifacts,
     total_bytes: usage.totalBytes,
   }
 }

@@ -28,6 +28,19 @@ export const retentionSchema = component(
       events: figure,
       spans: figure,
       check_ins: figure,
+      artifacts: z
+        .strictObject({
+          rows: count.meta({
+            description: 'Source-map uploads stored: artifact bundles and release uploads.',
+          }),
+          bytes: count.meta({
+            description:
+              'Bytes of their files, each content once per upload that holds it (contents shared with another project are stored once).',
+          }),
+        })
+        .meta({
+          description: 'Uploaded source maps and sources (`sentry-cli sourcemaps upload`).',
+        }),
       total_bytes: count,
     }),
   }),

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../executor'
+import { base64Of } from './rows'
 
 /**
  * Stores the contents a bundle's files need that are not stored yet, in the caller's
@@ -18,14 +19,14 @@ export async function storeBlobs(
   const have = new Set(present.map((r) => r.sha1))
   const missing = [...contents].filter(([sha1]) => !have.has(sha1))
   if (missing.length === 0) return
-  // One statement per content (a bytea parameter each: arrays of bytea differ between the
-  // drivers), sent together. `on conflict`: another upload of the same content may commit first.
-  await tx.pipeline(
-    missing.map(([sha1, content]) => ({
-      text: `insert into artifact_blobs (sha1, content, size)
-             values ($1::text, $2::bytea, $3::int8) on conflict (sha1) do nothing`,
-      params: [sha1, content, content.byteLength],
-    })),
+  // `on conflict`: another upload of the same content may commit first.
+  await tx.query(
+    `insert into artifact_blobs (sha1, content, size)
+     select c.sha1, c.content, length(c.content)
+       from (select sha1, decode(b64, 'base64') as content
+               from unnest($1::text[], $2::text[]) as u (sha1, b64)) c
+     on conflict (sha1) do nothing`,
+    [missing.map(([sha1]) => sha1), missing.map(([, content]) => base64Of(content))],
   )
 }
 

@@ -87,7 +87,13 @@ async function save(tx: SqlExecutor, bundle: NewArtifactBundle): Promise<Artifac
     size: f.content.byteLength,
   }))
   if (rows.length > 0) {
-    await tx.query(INSERT_FILES, [toJsonParam(rows), id, bundle.projectId, bundle.release, bundle.dist])
+    await tx.query(INSERT_FILES, [
+      toJsonParam(rows),
+      id,
+      bundle.projectId,
+      bundle.release,
+      bundle.dist,
+    ])
   }
   return (await findByChecksum(tx, bundle.projectId, bundle.checksum))!
 }
@@ -178,11 +184,13 @@ export async function deleteBundles(
  * it (what the project would free by deleting them all, were no other project to share them).
  */
 export async function artifactUsageOf(db: SqlExecutor, projectId: string) {
+  // Through the project's bundles and each bundle's files (both by index), not a scan of files.
   const [row] = await db.query<{ bundles: number; bytes: number }>(
-    `select (select count(*) from artifact_bundles where project_id = $1::uuid)::int as bundles,
-            coalesce((select sum(d.size) from (select distinct f.bundle_id, f.sha1, f.size
-                                                from artifact_files f
-                                               where f.project_id = $1::uuid) d), 0)::int8 as bytes`,
+    `with b as (select id from artifact_bundles where project_id = $1::uuid)
+     select (select count(*) from b)::int as bundles,
+            coalesce((select sum(d.size) from b
+                        cross join lateral (select distinct f.sha1, f.size from artifact_files f
+                                             where f.bundle_id = b.id) d), 0)::int8 as bytes`,
     [projectId],
   )
   return { bundles: row?.bundles ?? 0, bytes: row?.bytes ?? 0 }

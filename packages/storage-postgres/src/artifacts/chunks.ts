@@ -1,6 +1,6 @@
 import type { ArtifactChunkStore } from '@tis/ingest'
 import type { SqlExecutor } from '../executor'
-import { bytesOf } from './rows'
+import { base64Of, bytesOf } from './rows'
 
 /** The chunks of uploads in progress (`artifact_chunks`), per owner. */
 export function createArtifactChunkQueries(db: SqlExecutor): ArtifactChunkStore {
@@ -18,23 +18,21 @@ export function createArtifactChunkQueries(db: SqlExecutor): ArtifactChunkStore 
 
     async putChunks(ownerId, chunks, at) {
       if (chunks.length === 0) return
-      // One statement per chunk (a bytea parameter each; arrays of bytea differ between the
-      // drivers), sent together. A chunk is immutable by its hash: storing it again keeps the first.
-      await db.pipeline(
-        chunks.map((c) => ({
-          text: `insert into artifact_chunks (owner_id, sha1, content, created_at)
-                 values ($1::text, $2::text, $3::bytea, $4::timestamptz)
-                 on conflict (owner_id, sha1) do nothing`,
-          params: [ownerId, c.sha1, c.content, at],
-        })),
+      // A chunk is immutable by its hash: storing it again keeps the first.
+      await db.query(
+        `insert into artifact_chunks (owner_id, sha1, content, created_at)
+         select $1::text, c.sha1, decode(c.content, 'base64'), $4::timestamptz
+           from unnest($2::text[], $3::text[]) as c (sha1, content)
+         on conflict (owner_id, sha1) do nothing`,
+        [ownerId, chunks.map((c) => c.sha1), chunks.map((c) => base64Of(c.content)), at],
       )
     },
 
     async readChunks(ownerId, sha1s) {
       const out = new Map<string, Uint8Array>()
       if (sha1s.length === 0) return out
-      const rows = await db.query<{ sha1: string; content: unknown }>(
-        `select sha1, content from artifact_chunks
+      const rows = await db.query<{ sha1: string; content: string }>(
+        `select sha1, encode(content, 'base64') as content from artifact_chunks
           where owner_id = $1::text and sha1 = any($2::text[])`,
         [ownerId, [...new Set(sha1s)]],
       )

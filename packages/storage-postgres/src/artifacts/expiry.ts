@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../executor'
+import { deleteOrphanBlobs } from './blobs'
 import { deleteBundles } from './bundles'
 
 // Retention of source-map uploads: a bundle lives while frames are resolved with it
@@ -55,9 +56,14 @@ export async function countExpiredArtifactBundles(
   return row?.n ?? 0
 }
 
-/** The chunks a pass at `now` prunes (or, dry, would): stored over a day before. */
+/**
+ * The chunks a pass at `now` prunes (or, dry, would): stored over a day before. A pass that
+ * deletes also sweeps contents no file uses (left behind by a project deleted with its bundles,
+ * which cascades past {@link deleteOrphanBlobs}).
+ */
 export async function expireArtifactChunks(db: SqlExecutor, now: Date, dryRun: boolean) {
   const before = new Date(now.getTime() - ARTIFACT_CHUNK_TTL_MS)
+  if (!dryRun) await sweepOrphanBlobs(db)
   const [row] = await db.query<{ n: number }>(
     dryRun
       ? 'select count(*)::int as n from artifact_chunks where created_at < $1::timestamptz'
@@ -66,4 +72,27 @@ export async function expireArtifactChunks(db: SqlExecutor, now: Date, dryRun: b
     [before],
   )
   return row?.n ?? 0
+}
+
+/** Deletes every content no file uses, a batch at a time; resolves how many went. */
+async function sweepOrphanBlobs(db: SqlExecutor, batch = 1000): Promise<number> {
+  let total = 0
+  for (;;) {
+    const gone = await db.transaction(async (tx) => {
+      const rows = await tx.query<{ sha1: string }>(
+        `select b.sha1 from artifact_blobs b
+          where not exists (select 1 from artifact_files f where f.sha1 = b.sha1)
+          limit $1::int`,
+        [batch],
+      )
+      // Locked and checked again there: an upload reusing one meanwhile keeps it.
+      const deleted = await deleteOrphanBlobs(
+        tx,
+        rows.map((r) => r.sha1),
+      )
+      return { found: rows.length, deleted }
+    })
+    total += gone.deleted
+    if (gone.found < batch) return total
+  }
 }

@@ -41,8 +41,9 @@ export function createArtifactLookup(db: SqlExecutor): ArtifactLookup {
     async readArtifacts(sha1s) {
       const out = new Map<string, Uint8Array>()
       if (sha1s.length === 0) return out
-      const rows = await db.query<{ sha1: string; content: unknown }>(
-        'select sha1, content from artifact_blobs where sha1 = any($1::text[])',
+      const rows = await db.query<{ sha1: string; content: string }>(
+        `select sha1, encode(content, 'base64') as content from artifact_blobs
+          where sha1 = any($1::text[])`,
         [[...new Set(sha1s)]],
       )
       for (const r of rows) out.set(r.sha1, bytesOf(r.content))

@@ -68,15 +68,26 @@ export const bundleRecordOf = (r: BundleRow): ArtifactBundleRecord => ({
   lastUsedAt: r.last_used_at,
 })
 
+// Contents cross the driver as base64 text (`decode($n, 'base64')`, `encode(content, 'base64')`),
+// not as bytea values: the same statements on both drivers, arrays of them in one parameter,
+// and PGlite's own bytea conversion is ten times slower (10 MB: 2.5 s in, 0.9 s out, against
+// 0.2 s and 0.1 s as base64 text).
+
+/** Bytes as the base64 text a statement decodes. */
+export const base64Of = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+
 /**
- * A `bytea` value as a plain `Uint8Array`: postgres.js answers a Node `Buffer` (a view on a
- * shared pool), PGlite a `Uint8Array`; both drivers' callers then see the same type.
+ * Bytes from the base64 text of `encode(…, 'base64')` (its line breaks are skipped), as a
+ * plain `Uint8Array` rather than a `Buffer`, the same from both drivers.
  */
-export function bytesOf(value: unknown): Uint8Array {
-  if (!(value instanceof Uint8Array)) throw new TypeError('expected a bytea value')
-  return value.constructor === Uint8Array
-    ? value
-    : new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+export function bytesOf(text: unknown): Uint8Array {
+  if (typeof text !== 'string') throw new TypeError('expected base64 text')
+  const buffer = Buffer.from(text, 'base64')
+  // A small Buffer is a slice of Node's shared pool: copied, so `.buffer` holds only these bytes.
+  return buffer.byteLength === buffer.buffer.byteLength
+    ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+    : new Uint8Array(buffer)
 }
 
 /** The UUIDs among `ids`: any other id is unknown, never a PostgreSQL syntax error. */

@@ -20,6 +20,9 @@ export const PROJECTION = 'projection'
  * Acceptance already refused repeated ids, so a record is never in the read model before its
  * entry is projected. Should one be (a row written around the log), the store redoes the round
  * entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
+ *
+ * With `enrich`, the decoded ops go through it first (source-map resolution), its look-up
+ * reading through `tx`.
  */
 export async function projectEntries(
   tx: SqlExecutor,
