@@ -1,5 +1,5 @@
 import { createDashboard } from '@tis/dashboard'
-import { chunkBodyCap, StoreError } from '@tis/ingest'
+import { chunkBodyCap, DEFAULT_SOURCE_MAP_LIMITS, StoreError } from '@tis/ingest'
 import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -15,7 +15,6 @@ import { sendEngineResponse, sendJson } from './respond'
 import {
   accountRoutes,
   alertRoutes,
-  CHUNK_UPLOAD_PATH,
   ingestRoutes,
   managementRoutes,
   OTLP_PATHS,
@@ -24,6 +23,7 @@ import {
   SENTRY_PATHS,
   sourceMapRoutes,
   sourceSettingsRoutes,
+  UPLOAD_BODY_PATH,
 } from './routes'
 
 /** Options of {@link createApp}. */
@@ -38,6 +38,12 @@ export interface AppOptions {
    * @default maxBodyBytes
    */
   readonly maxBatchBodyBytes?: number
+  /**
+   * Largest body of a source-map chunk upload as sent: one chunk plus 64 KiB
+   * (`SERVICE_SOURCEMAPS_CHUNK_BYTES`), or `maxBodyBytes` when larger.
+   * @default chunkBodyCap(DEFAULT_SOURCE_MAP_LIMITS)
+   */
+  readonly maxChunkBodyBytes?: number
   /** `SERVICE_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is trusted. */
   readonly trustedProxies: readonly string[]
   /**
@@ -144,12 +150,15 @@ export function createApp(options: AppOptions): TisApp {
   })
   // The batch endpoint has its own cap (Logister's clients send up to 2 MiB there).
   const BATCH_PATH = '/api/v1/ingest_events/batch'
-  // Chunks of source-map uploads: one chunk (SERVICE_SOURCEMAPS_CHUNK_BYTES) plus 64 KiB.
-  const chunkCap = Math.max(options.maxBodyBytes, chunkBodyCap(engine.sourceMaps.limits))
+  // Source-map uploads: one chunk (SERVICE_SOURCEMAPS_CHUNK_BYTES) plus 64 KiB.
+  const chunkCap = Math.max(
+    options.maxBodyBytes,
+    options.maxChunkBodyBytes ?? chunkBodyCap(DEFAULT_SOURCE_MAP_LIMITS),
+  )
   const capOf = (c: Context) =>
     c.req.path === BATCH_PATH
       ? (options.maxBatchBodyBytes ?? options.maxBodyBytes)
-      : CHUNK_UPLOAD_PATH.test(c.req.path)
+      : UPLOAD_BODY_PATH.test(c.req.path)
         ? chunkCap
         : options.maxBodyBytes
   const tooLarge = (c: Context) =>
@@ -178,7 +187,7 @@ export function createApp(options: AppOptions): TisApp {
       if (Number(declared) > capOf(c)) return tooLarge(c)
       return next()
     }
-    if (CHUNK_UPLOAD_PATH.test(c.req.path)) return chunkStreamingLimit(c, next)
+    if (UPLOAD_BODY_PATH.test(c.req.path)) return chunkStreamingLimit(c, next)
     return (c.req.path === BATCH_PATH ? batchStreamingLimit : streamingLimit)(c, next)
   })
 

@@ -2,15 +2,19 @@ import type { EngineRequest, EngineResponse, SourceMapsApi } from '@tis/ingest'
 import type { Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
 import { sendEngineResponse } from './respond'
-import type { RouteSpec } from './routes'
+import type { RouteSpec } from './route-spec'
 
 // Source maps (issue 31): Sentry's upload protocol at `/api/0/` (docs/sourcemaps.md
 // "Uploading") and the project's bundle list at `/api/v1/projects/:id/artifact_bundles`.
 
 type Operation = (request: EngineRequest) => Promise<EngineResponse>
 
-/** The path of chunk POSTs, which get a body cap of their own (a chunk plus 64 KiB). */
-export const CHUNK_UPLOAD_PATH = /^\/api\/0\/organizations\/[^/]+\/chunk-upload\/?$/
+/**
+ * The paths of binary uploads (chunks, sentry-cli 2's per-file release uploads), which get a
+ * body cap of their own: a chunk plus 64 KiB.
+ */
+export const UPLOAD_BODY_PATH =
+  /^\/api\/0\/(organizations\/[^/]+\/chunk-upload|projects\/[^/]+\/[^/]+\/releases\/[^/]+\/files)\/?$/
 
 /**
  * A source-map route: headers, client IP, path and query parameters, and the body as bytes for
@@ -51,6 +55,11 @@ function uploadPaths(api: SourceMapsApi): [RouteSpec['method'], string, Operatio
       ['GET', `${scope}/releases/:version/files/`, api.emptyList],
     )
   }
+  rows.push([
+    'POST',
+    '/api/0/projects/:org/:project_id/releases/:version/files/',
+    api.uploadReleaseFile,
+  ])
   // With the trailing slash the clients send, and without it.
   return rows.flatMap((r) => [r, [r[0], r[1].slice(0, -1), r[2]]])
 }
@@ -71,7 +80,11 @@ export function sourceMapRoutes(api: SourceMapsApi, clientIp: ClientIpResolver):
       ([method, path, op]): RouteSpec => ({
         method,
         path,
-        handler: route(withProject(op), clientIp, op === api.uploadChunks),
+        handler: route(
+          withProject(op),
+          clientIp,
+          op === api.uploadChunks || op === api.uploadReleaseFile,
+        ),
       }),
     ),
     { method: 'GET', path: bundles, handler: route(api.listArtifactBundles, clientIp) },

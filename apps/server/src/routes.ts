@@ -11,13 +11,9 @@ import type {
 import type { Context, Handler } from 'hono'
 import type { ClientIpResolver } from './client-ip'
 import { sendEngineResponse } from './respond'
+import type { RouteSpec } from './route-spec'
 
-/** One route of the server: a method, a Hono path pattern and its handler. */
-export interface RouteSpec {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  readonly path: string
-  readonly handler: Handler
-}
+export type { RouteSpec } from './route-spec'
 
 type Operation = (request: EngineRequest) => Promise<EngineResponse>
 
@@ -267,4 +263,4 @@ export function alertRoutes(api: AlertsApi, clientIp: ClientIpResolver): RouteSp
   ]
 }
 
-export { CHUNK_UPLOAD_PATH, sourceMapRoutes } from './routes-sourcemaps'
+export { sourceMapRoutes, UPLOAD_BODY_PATH } from './routes-sourcemaps'

@@ -6,6 +6,7 @@ import {
   type BootstrapResult,
   bootstrapAdmin,
   checkAlertTarget,
+  chunkBodyCap,
   type IngestStore,
 } from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
@@ -227,6 +228,7 @@ export async function createServer(
     analytics,
     maxBodyBytes: config.maxBodyBytes,
     maxBatchBodyBytes: config.batchLimits.maxBodyBytes,
+    maxChunkBodyBytes: chunkBodyCap(config.sourceMaps),
     trustedProxies: config.trustedProxies,
     corsOrigins: config.corsOrigins,
     ...(publicUrl ? { publicUrl } : {}),

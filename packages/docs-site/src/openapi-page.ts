@@ -77,7 +77,14 @@ function curlExample(doc: OpenApiDocument, { method, path, op }: Operation): str
   const content = isObject(body['content']) ? body['content'] : {}
   const [type, media] = Object.entries(content)[0] ?? []
   let prefix = ''
-  if (type && isObject(media)) {
+  if (type?.startsWith('multipart/form-data') && isObject(media) && isObject(media['example'])) {
+    // A form: one `-F` per part of the example (`{ part: { filename, content } }`), the content
+    // on stdin; curl writes the Content-Type with its boundary.
+    const [part, file] = Object.entries(media['example'])[0] ?? []
+    const { filename, content } = isObject(file) ? file : {}
+    prefix = `printf '%s' '${String(content ?? '').replaceAll("'", "'\\''")}' |\n  `
+    lines.push(`-F '${part}=@-;filename=${String(filename ?? part)}'`)
+  } else if (type && isObject(media)) {
     lines.push(`-H 'Content-Type: ${type}'`)
     if (type === 'application/json') {
       // A string that names a shell variable (`"$CHANNEL_ID"`, an id the body refers to) is

@@ -122,6 +122,19 @@ describe('upload and assemble', () => {
     expect([...memory.bundles.values()][0]?.release).toBeNull()
   })
 
+  it("accepts the project's number as --project", async () => {
+    const { send, memory } = setup()
+    expect((await send(cliBundle(), { projects: ['42'] })).body).toMatchObject({ state: 'ok' })
+    expect([...memory.bundles.values()][0]?.projectId).toBe(PROJECT.id)
+    const { assemble } = setup()
+    const unknown = await assemble('owner', {
+      checksum: 'a'.repeat(40),
+      chunks: [],
+      projects: ['43'],
+    })
+    expect(unknown.status).toBe(400)
+  })
+
   it("scopes chunks to the token's user", async () => {
     const { assemble, upload } = setup()
     const bundle = cliBundle()

@@ -27,6 +27,7 @@ export const PROJECT: ProjectRecord = {
   createdAt: new Date(0),
   archivedAt: null,
   rateLimit: null,
+  number: 42,
 }
 export const DEBUG_ID = 'f6252536-61a8-5fd0-8deb-93c12ba4ecc7'
 
@@ -49,6 +50,8 @@ export function setup(limits: Partial<SourceMapLimits> = {}) {
       ...memory.store,
       findProject: async (id) => (id === PROJECT.id ? PROJECT : null),
       isMember: async (_p, u) => u === 'u-member',
+      // What the caller sees: the owner, the member and (null) an administrator.
+      listProjects: async (user: string | null) => (user === 'u-stranger' ? [] : [PROJECT]),
     },
     access,
     deployments: {

@@ -106,6 +106,7 @@ export function fakeEngine(
       createRelease: op('createRelease'),
       updateRelease: op('updateRelease'),
       emptyList: op('emptyList'),
+      uploadReleaseFile: op('uploadReleaseFile'),
       createDeploy: op('createDeploy'),
       listArtifactBundles: op('listArtifactBundles'),
       getArtifactBundle: op('getArtifactBundle'),

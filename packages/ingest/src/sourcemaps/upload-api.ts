@@ -1,12 +1,19 @@
 import type { EngineRequest, EngineResponse } from '../http'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
-import type { AcceptanceStore, ArtifactStore, BodyInflater, ProjectLookup } from '../ports'
+import type {
+  AcceptanceStore,
+  ArtifactStore,
+  BodyInflater,
+  ProjectLookup,
+  ProjectStore,
+} from '../ports'
 import { assembleBundle } from './upload-assemble'
 import { bundleOperations } from './upload-bundles'
 import { chunkOptions, uploadChunks } from './upload-chunks'
 import type { UploadContext } from './upload-context'
 import { caller, isResponse } from './upload-context'
 import { DEFAULT_SOURCE_MAP_LIMITS, type SourceMapLimits } from './upload-limits'
+import { uploadReleaseFile } from './upload-release-files'
 import { createDeploy, createRelease, emptyList, updateRelease } from './upload-releases'
 import { ok, sentryError } from './upload-respond'
 
@@ -35,6 +42,11 @@ export interface SourceMapsApi {
   readonly updateRelease: SourceMapsOperation
   /** `GET /api/0/organizations/{org}/repos/` and `GET …/releases/{v}/files/`: `[]`. */
   readonly emptyList: SourceMapsOperation
+  /**
+   * `POST /api/0/projects/{org}/{project}/releases/{version}/files/` (sentry-cli 2's legacy
+   * per-file upload): a one-file bundle of the release; 200 when stored before.
+   */
+  readonly uploadReleaseFile: SourceMapsOperation
   /** `POST /api/0/organizations/{org}/releases/{version}/deploys/`: a tis deployment. */
   readonly createDeploy: SourceMapsOperation
   /** `GET /api/v1/projects/:id/artifact_bundles` (`limit`, `release`). */
@@ -49,8 +61,11 @@ export interface SourceMapsApi {
 
 /** Options of {@link createSourceMapsApi}. */
 export interface SourceMapsApiOptions {
-  /** Bundles, files, chunks, and the projects uploads name. */
-  readonly store: ArtifactStore & ProjectLookup
+  /**
+   * Bundles, files, chunks, and the projects uploads name; with `listProjects`, `--project` may
+   * also be a project's number.
+   */
+  readonly store: ArtifactStore & ProjectLookup & Partial<Pick<ProjectStore, 'listProjects'>>
   /** The access rule: user access tokens; uploads need an owner or administrator. */
   readonly access: ProjectAccess
   /** Where a Sentry deploy records its tis deployment. @default deploys are answered, not kept */
@@ -93,6 +108,7 @@ export function createSourceMapsApi(options: SourceMapsApiOptions): SourceMapsAp
     createRelease: bind(createRelease),
     updateRelease: bind(updateRelease),
     emptyList: bind(emptyList),
+    uploadReleaseFile: bind(uploadReleaseFile),
     createDeploy: bind(createDeploy),
     ...bundleOperations(ctx),
     limits: ctx.limits,

@@ -6,13 +6,15 @@ import type {
   BodyInflater,
   ProjectLookup,
   ProjectRecord,
+  ProjectStore,
 } from '../ports'
 import type { SourceMapLimits } from './upload-limits'
 import { sentryError, UNAUTHORIZED_DETAIL } from './upload-respond'
 
 /** What every operation of the source-map API shares (built by `createSourceMapsApi`). */
 export interface UploadContext {
-  readonly store: ArtifactStore & ProjectLookup
+  /** With `listProjects`, `--project` may also be the project's number (its DSN's). */
+  readonly store: ArtifactStore & ProjectLookup & Partial<Pick<ProjectStore, 'listProjects'>>
   readonly access: ProjectAccess
   /** Where `deploys new` records its deployment; without it the deploy is answered, not kept. */
   readonly deployments: Pick<AcceptanceStore, 'writeBatch'> | undefined
@@ -38,6 +40,14 @@ export function isResponse(value: unknown): value is EngineResponse {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value
 }
 
+/** A project by id, or by number among the projects the caller sees. */
+async function findProject(ctx: UploadContext, auth: Authenticated, id: string) {
+  if (UUID.test(id)) return ctx.store.findProject(id.toLowerCase())
+  if (!/^\d{1,18}$/.test(id) || !ctx.store.listProjects) return null
+  const mine = await ctx.store.listProjects(auth.admin ? null : auth.user.id)
+  return mine.find((p) => p.number != null && String(p.number) === id) ?? null
+}
+
 /**
  * The projects a request names (`--project`: tis project ids), each one the caller may manage:
  * 400 for an unknown one (and one the caller may not see, so ids are not disclosed), 403 for
@@ -54,11 +64,11 @@ export async function managedProjects(
   }
   const projects: ProjectRecord[] = []
   for (const id of new Set(ids)) {
-    const project = UUID.test(id) ? await ctx.store.findProject(id.toLowerCase()) : null
+    const project = await findProject(ctx, auth, id)
     if (!project || !(await ctx.access.canSee(project, auth.user, auth.admin))) {
       return sentryError(
         400,
-        `Unknown project "${id}": --project takes the tis project id (a UUID) of a project you own.`,
+        `Unknown project "${id}": --project takes the tis project id (a UUID, or the project's number) of a project you own.`,
       )
     }
     if (!auth.admin && project.ownerId !== auth.user.id) {

@@ -8,7 +8,12 @@ import {
   artifactBundleSchema,
   artifactFileSchema,
 } from './sourcemaps-answers'
-import { SENTRY_UPLOAD_OPERATIONS, sentryErrorSchema } from './sourcemaps-upload-operations'
+import {
+  assembleRequestSchema,
+  assembleStateSchema,
+  SENTRY_UPLOAD_OPERATIONS,
+  sentryErrorSchema,
+} from './sourcemaps-upload-operations'
 
 const NOT_FOUND = errorResponse(404, 'No such project or bundle, or the user may not see it.')
 const UNAUTHORIZED = errorResponse(401, 'The access token is missing or unknown.')
@@ -63,27 +68,39 @@ export const SOURCEMAPS_OPERATIONS: readonly ApiOperation[] = [
   },
 ]
 
-/** The multipart body of a chunk upload, which the operation table cannot describe. */
-function withChunkForm(paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> {
+/** A multipart form body; `example` is what the HTTP API page's curl example sends. */
+const form = (description: string, example: object, parts: string[]): OpenApiObject => ({
+  required: true,
+  content: {
+    'multipart/form-data': {
+      example,
+      schema: {
+        type: 'object',
+        description,
+        properties: Object.fromEntries(parts.map((p) => [p, { type: 'string', format: 'binary' }])),
+      },
+    },
+  },
+})
+
+const CHUNK_FORM = form(
+  'One or more parts named `file` (raw) or `file_gzip` (gzip), each with the SHA-1 of the raw chunk as its filename.',
+  // One raw chunk, `hello`, named by its SHA-1.
+  { file: { filename: 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d', content: 'hello' } },
+  ['file', 'file_gzip'],
+)
+const RELEASE_FILE_FORM = form(
+  'Parts `file` (the content), `name` (its URL, `~/app.min.js`), `dist`, and repeated `header` (`Key:Value`).',
+  { file: { filename: 'app.min.js', content: 'console.log(1)' } },
+  ['file', 'name', 'dist', 'header'],
+)
+
+/** The multipart bodies, which the operation table cannot describe. */
+function withForms(paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> {
   for (const [path, item] of Object.entries(paths)) {
     const post = item['post'] as OpenApiObject | undefined
-    if (!path.includes('chunk-upload') || !post) continue
-    post['requestBody'] = {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            description:
-              'One or more parts named `file` (raw) or `file_gzip` (gzip), each with the SHA-1 of the raw chunk as its filename.',
-            properties: {
-              file_gzip: { type: 'string', format: 'binary' },
-              file: { type: 'string', format: 'binary' },
-            },
-          },
-        },
-      },
-    }
+    if (!/chunk-upload|files\/?$/.test(path) || !post) continue
+    post['requestBody'] = path.includes('chunk-upload') ? CHUNK_FORM : RELEASE_FILE_FORM
   }
   return paths
 }
@@ -102,9 +119,11 @@ export const SOURCEMAPS_OPENAPI: OpenApiExtension = {
     ArtifactBundle: artifactBundleSchema,
     ArtifactFile: artifactFileSchema,
     SentryError: sentryErrorSchema,
+    SentryAssembleRequest: assembleRequestSchema,
+    SentryAssembleState: assembleStateSchema,
   },
   paths: {
     ...operationPaths(SOURCEMAPS_OPERATIONS),
-    ...withChunkForm(operationPaths(SENTRY_UPLOAD_OPERATIONS)),
+    ...withForms(operationPaths(SENTRY_UPLOAD_OPERATIONS)),
   },
 }

@@ -15,7 +15,9 @@ export const sentryErrorSchema = component(
 
 const ORG = z.string().meta({ description: 'Any organization slug: tis has none.' })
 const VERSION = z.string().meta({ description: 'The release.' })
-const PROJECT = z.uuid().meta({ description: 'The tis project id (`--project`).' })
+const PROJECT = z.string().meta({
+  description: "The tis project id (`--project`: a UUID, or the project's number).",
+})
 const err = (description: string): ApiResponse => ({ description, body: sentryErrorSchema })
 const UNAUTHORIZED = err('No tis user access token, or an unknown one.')
 const FORBIDDEN = err(
@@ -24,7 +26,8 @@ const FORBIDDEN = err(
 const BAD_PROJECT = err('No project, or an unknown one (also one the user may not see).')
 const anyJson = (description: string) => z.looseObject({}).meta({ description })
 
-const assembleRequest = component(
+/** `POST …/artifactbundle/assemble/` body, for the document (the engine checks it itself). */
+export const assembleRequestSchema = component(
   'SentryAssembleRequest',
   z
     .looseObject({
@@ -50,7 +53,8 @@ const assembleRequest = component(
       },
     }),
 )
-const assembleAnswer = component(
+/** The assemble answer. */
+export const assembleStateSchema = component(
   'SentryAssembleState',
   z.looseObject({
     state: z.enum(['ok', 'not_found', 'error']),
@@ -120,23 +124,23 @@ const rows: Omit<ApiOperation, 'tag' | 'security'>[] = [
     id: 'sentryAssembleArtifactBundle',
     summary: 'Assemble an artifact bundle from uploaded chunks',
     params: { org: ORG },
-    body: assembleRequest,
+    body: assembleRequestSchema,
     responses: {
       200: {
         description: '`ok` (stored, or stored before) or `not_found` with the missing chunks.',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
       400: {
         description:
           'A bad body (`error`), an unknown project, or `state: error` naming why: checksum mismatch, not a zip, no manifest.json, a file the manifest names but the zip lacks, no debug IDs and no release. Nothing is stored.',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
       401: UNAUTHORIZED,
       403: FORBIDDEN,
       413: {
         description:
           'Over SERVICE_SOURCEMAPS_MAX_BUNDLE_BYTES, the files-per-bundle cap or the project total (SERVICE_SOURCEMAPS_MAX_PROJECT_BYTES).',
-        body: assembleAnswer,
+        body: assembleStateSchema,
       },
     },
   },
@@ -182,6 +186,27 @@ for (const [scope, params] of [
   )
 }
 rows.push(
+  {
+    method: 'post',
+    path: '/api/0/projects/{org}/{project_id}/releases/{version}/files/',
+    id: 'sentryUploadReleaseFile',
+    summary: "Upload one release file (sentry-cli 2's legacy per-file upload)",
+    description:
+      'Multipart parts `file`, `name` (`~/app.min.js`; default `~/` + the filename), `dist`, and repeated `header` (`Sourcemap:app.min.js.map`, `debug-id:<uuid>`). Stored as a one-file bundle of the release. The body may be a chunk plus 64 KiB (SERVICE_SOURCEMAPS_CHUNK_BYTES).',
+    params: { org: ORG, project_id: PROJECT, version: VERSION },
+    body: z.unknown(),
+    responses: {
+      200: {
+        description: 'The same file (release, dist, name, content) was stored before.',
+        body: anyJson('A Sentry release file.'),
+      },
+      201: { description: 'Stored.', body: anyJson('A Sentry release file.') },
+      400: err('Not multipart, no `file` part, or an unknown project.'),
+      401: UNAUTHORIZED,
+      403: FORBIDDEN,
+      413: err('Over the body cap or the project total.'),
+    },
+  },
   {
     method: 'get',
     path: '/api/0/organizations/{org}/repos/',
