@@ -18,6 +18,7 @@ import {
   type ManagementApi,
   type ReadApi,
   type RetentionStore,
+  type SourceMapResolver,
   type SourceMapsApi,
   type SourceSettingsApi,
 } from '@tis/ingest'
@@ -73,6 +74,11 @@ export interface ComposeOptions {
    * barrier, readiness reports the lag. Without it, records are written directly.
    */
   readonly projection?: ProjectionRuntime | undefined
+  /**
+   * The process's source-map resolver (the one the projection enriches with): the read API
+   * resolves with it the frames of errors stored before their maps were uploaded.
+   */
+  readonly sourceMapResolver?: SourceMapResolver | undefined
 }
 
 /**
@@ -81,7 +87,7 @@ export interface ComposeOptions {
  * docs/embedding.md).
  */
 export function composeEngine(options: ComposeOptions): ServerEngine {
-  const { config, store, logger, batch, now, projection } = options
+  const { config, store, logger, batch, now, projection, sourceMapResolver } = options
   const clock = now ? { now } : {}
   // Reads wait for the projection to pass what was acknowledged before them (once their caller
   // may see the project); readiness shows its lag.
@@ -125,7 +131,14 @@ export function composeEngine(options: ComposeOptions): ServerEngine {
         : {}),
       ...clock,
     }),
-    reads: createReadApi({ store, access, sources: excerpts, ...barrier, ...clock }),
+    reads: createReadApi({
+      store,
+      access,
+      sources: excerpts,
+      ...(sourceMapResolver ? { sourceMaps: { resolver: sourceMapResolver, lookup: store } } : {}),
+      ...barrier,
+      ...clock,
+    }),
     sourceSettings: createSourceSettingsApi({ store, access, excerpts, ...clock }),
     account: createAccountApi({ store, access, settings: config.sessions, ...clock }),
     alerts: createAlertsApi({

@@ -1,6 +1,9 @@
 import { type ConfigVariable, integer } from './config-rules'
 
-/** The caps of the source-map upload API (docs/sourcemaps.md "Limits"); past them, 413. */
+/**
+ * The caps of the source-map upload API (docs/sourcemaps.md "Limits"; past them, 413) and the
+ * bound of the parsed-map cache frames are resolved with.
+ */
 export const SOURCEMAP_VARIABLES = {
   SERVICE_SOURCEMAPS_CHUNK_BYTES: {
     description:
@@ -28,5 +31,11 @@ export const SOURCEMAP_VARIABLES = {
       "Most bytes of source-map files one project may keep (counted as the project's disk use shows them); an upload past it gets 413 until old bundles are deleted or expire.",
     default: '1073741824',
     schema: integer(1),
+  },
+  SERVICE_SOURCEMAPS_CACHE_BYTES: {
+    description:
+      'Bound of the cache of parsed source maps that the projection and the read API resolve JavaScript frames with, in bytes of map files (a parsed map takes about two to three times its file in memory). A map larger than this is parsed each time it is needed.',
+    default: '134217728',
+    schema: integer(0),
   },
 } as const satisfies Record<string, ConfigVariable>

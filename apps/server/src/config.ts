@@ -83,8 +83,11 @@ export interface ServerConfig {
   readonly analytics: AnalyticsConfig
   /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
   readonly sources: SourcesConfig
-  /** `SERVICE_SOURCEMAPS_*`: the caps of the source-map upload API (issue 31). */
-  readonly sourceMaps: SourceMapLimits
+  /** `SERVICE_SOURCEMAPS_*`: the caps of the source-map upload API and the parsed-map cache. */
+  readonly sourceMaps: SourceMapLimits & {
+    /** Bound of the parsed-map cache, in bytes of map files. */
+    readonly cacheBytes: number
+  }
   /** Alerts (issue 21): private targets and the SMTP server of email channels. */
   readonly alerts: AlertsConfig
   /** Retention (issue 23): `SERVICE_RETENTION_*` and the analytics store's periods. */
@@ -255,6 +258,7 @@ export function loadConfig(
       maxUnpackedBytes: e.SERVICE_SOURCEMAPS_MAX_UNPACKED_BYTES,
       maxFilesPerBundle: e.SERVICE_SOURCEMAPS_MAX_BUNDLE_FILES,
       maxProjectBytes: e.SERVICE_SOURCEMAPS_MAX_PROJECT_BYTES,
+      cacheBytes: e.SERVICE_SOURCEMAPS_CACHE_BYTES,
     },
     alerts: {
       allowPrivateTargets: e.SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS,

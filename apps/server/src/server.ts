@@ -7,7 +7,9 @@ import {
   bootstrapAdmin,
   checkAlertTarget,
   chunkBodyCap,
+  createSourceMapResolver,
   type IngestStore,
+  type ProjectionEnricher,
 } from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
 import type { SmtpSettings } from './alerts-mailer'
@@ -32,9 +34,10 @@ export interface CreateServerOptions {
   readonly publicUrl?: string
   /**
    * A store to use instead of opening `config.database` (tests that query the database directly).
-   * Its batches are written one at a time; `close()` closes it.
+   * Its batches are written one at a time; `close()` closes it. Given as a function, it is made
+   * with the server's projection enricher (source-map resolution), as an opened store is.
    */
-  readonly store?: IngestStore
+  readonly store?: IngestStore | ((options: { enrich: ProjectionEnricher }) => IngestStore)
   /** The analytics outbox of an injected `store` (queue it was created with). */
   readonly outbox?: AnalyticsOutbox
   /**
@@ -141,13 +144,22 @@ export async function createServer(
   options: CreateServerOptions = {},
 ): Promise<TisServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
-  const opened: OpenedStore = options.store
+  // One per process: the projection resolves frames with it, the read API too, sharing its cache.
+  const sourceMapResolver = createSourceMapResolver({ cacheBytes: config.sourceMaps.cacheBytes })
+  const injected =
+    typeof options.store === 'function'
+      ? options.store({ enrich: sourceMapResolver.enrich })
+      : options.store
+  const opened: OpenedStore = injected
     ? {
-        store: options.store,
+        store: injected,
         batch: { concurrency: 1 },
         ...(options.outbox ? { outbox: options.outbox } : {}),
       }
-    : await openStore(config.database, { analyticsOutbox: config.analytics.enabled })
+    : await openStore(config.database, {
+        analyticsOutbox: config.analytics.enabled,
+        enrich: sourceMapResolver.enrich,
+      })
   const { store } = opened
   let bootstrap: BootstrapResult
   try {
@@ -192,6 +204,7 @@ export async function createServer(
     config,
     store,
     projection,
+    sourceMapResolver,
     logger,
     batch: opened.batch,
     ...(options.now ? { now: options.now } : {}),

@@ -74,12 +74,12 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
 
   const upload = (build: ShopBuild, major: 2 | 3) =>
     runSentryCli(major, [
-      'sourcemaps',
-      'upload',
       '--url',
       harness.url,
       '--auth-token',
       ADMIN_TOKEN,
+      'sourcemaps',
+      'upload',
       '--org',
       'shop',
       '--project',
@@ -156,7 +156,8 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
       expect(top.pre_context.length).toBeGreaterThan(0)
       expect(top.post_context.length).toBeGreaterThan(0)
     }
-    expect(appFrames(eventA)[0].raw.colno).not.toBe(appFrames(eventB)[0].raw.colno)
+    const sent = (e: unknown) => [appFrames(e)[0].raw.lineno, appFrames(e)[0].raw.colno]
+    expect(sent(eventA)).not.toEqual(sent(eventB))
     expect(eventB.issue_id).toBe(eventA.issue_id)
     const { issue } = await project.read(`/issues/${eventA.issue_id}`)
     expect(issue.count).toBe(2)

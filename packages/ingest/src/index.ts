@@ -179,6 +179,7 @@ export {
 export { createReadinessCheck, type ReadinessOptions } from './readiness'
 export { createReadApi, type ReadApi, type ReadApiOptions } from './reads/api'
 export { READ_OPERATIONS, READS_OPENAPI } from './reads/openapi'
+export type { ReadSourceMaps } from './reads/resolved-events'
 export { AGGREGATE_BOUNDS } from './reads/stored-values'
 export { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads/traces'
 export { MAX_METRIC_BUCKETS } from './reads/window-query'

@@ -1,3 +1,4 @@
+import { createSourceMapResolver } from '@tis/ingest'
 import { createAnalyticsRuntime, migrateAnalytics } from '../analytics'
 import { hasRetention } from '../compose'
 import { ConfigError, loadConfig, type ServerConfig } from '../config'
@@ -150,7 +151,12 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         level: c.logLevel,
         write: (line) => io.stdout(line),
       })
-      const open = await opened(io, c, { analyticsOutbox: c.analytics.enabled })
+      // The worker's projection resolves source maps like the server's (its own cache).
+      const resolver = createSourceMapResolver({ cacheBytes: c.sourceMaps.cacheBytes })
+      const open = await opened(io, c, {
+        analyticsOutbox: c.analytics.enabled,
+        enrich: resolver.enrich,
+      })
       if (!open) return FAILED
       const { store } = open
       const projection = hasLog(store)

@@ -38,6 +38,7 @@ import {
   parseRootSpanQuery,
 } from './query'
 import type { ReadApi, ReadApiOptions } from './read-api-types'
+import { withResolvedFrames } from './resolved-events'
 import { finiteOrNull } from './stored-values'
 import {
   inStartOrder,
@@ -190,7 +191,8 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         (e) => ({ at: e.occurredAt, id: e.id }),
       )
       if ('status' in result) return result
-      return ok<EventPage>({ events: result.rows.map(eventJson), next_cursor: result.next })
+      const rows = await withResolvedFrames(options.sourceMaps, project.id, result.rows)
+      return ok<EventPage>({ events: rows.map(eventJson), next_cursor: result.next })
     }),
 
     listMonitors: withProject(async (request, project) => {
@@ -232,8 +234,11 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     }),
 
     getEvent: withProject(async (request, project) => {
-      const event = await store.findEvent(project.id, request.params?.['event_id'] ?? '')
-      if (!event) return json(404, NOT_FOUND)
+      const found = await store.findEvent(project.id, request.params?.['event_id'] ?? '')
+      if (!found) return json(404, NOT_FOUND)
+      const [event] = (await withResolvedFrames(options.sourceMaps, project.id, [found])) as [
+        EventRecord,
+      ]
       const [issue, deployment, related] = await Promise.all([
         event.issueId === null ? null : store.findIssue(project.id, event.issueId),
         deploymentOf(project.id, event),

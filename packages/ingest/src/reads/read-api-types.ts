@@ -2,6 +2,7 @@ import type { ReadBarrier } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
 import type { ReadStore } from '../ports'
 import type { SourceExcerpts } from '../source/excerpts'
+import type { ReadSourceMaps } from './resolved-events'
 
 /** The read API of the issues inbox and the event list (issue 5). */
 export interface ReadApi {
@@ -51,4 +52,9 @@ export interface ReadApiOptions {
    * from the read model at once.
    */
   readonly barrier?: ReadBarrier
+  /**
+   * Resolves the JavaScript frames of errors stored before their source maps were uploaded, at
+   * read time (the event detail and the event list). Without it, events read as projected.
+   */
+  readonly sourceMaps?: ReadSourceMaps
 }

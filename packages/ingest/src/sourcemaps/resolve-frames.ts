@@ -29,8 +29,19 @@ export function sentFrame(frame: Frame): Frame {
   return rest
 }
 
+const OUTSIDE = ' is outside the map'
+
+/** Why a frame whose map was found covers no original code at its place. */
+const outsideMap = (where: string, url?: string) => `${where}${OUTSIDE}${url ? ` ${url}` : ''}`
+
+/**
+ * A frame left as sent, with why. One whose map was found but covers nothing at its place is
+ * not in the app: code the bundler or a tool added (the debug-ID snippet, a banner) or code
+ * evaluated at run time, whose place differs from build to build and must not split an issue.
+ */
 const unresolved = (sent: Frame, problem: string): Frame => ({
   ...sent,
+  ...(problem.includes(OUTSIDE) ? { in_app: false } : {}),
   sourcemap: { resolved: false, problem } satisfies FrameSourceMap,
 })
 
@@ -75,10 +86,10 @@ function positionOf(
   const lineno = sent['lineno']
   const colno = typeof sent['colno'] === 'number' ? sent['colno'] : 1
   if (typeof lineno !== 'number') return 'the frame has no line number'
-  if (lineno < 1) return `line ${lineno} is outside the map`
+  if (lineno < 1) return outsideMap(`line ${lineno}`)
   try {
     const p = originalPositionFor(cached.map, { line: lineno, column: Math.max(0, colno - 1) })
-    if (p.source === null) return `line ${lineno}, column ${colno} is outside the map ${loc.url}`
+    if (p.source === null) return outsideMap(`line ${lineno}, column ${colno}`, loc.url)
     const { source, line, column, name } = p
     return {
       map: cached.map,

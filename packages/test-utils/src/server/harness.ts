@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import { createServer, loadConfig, type TisServer } from '@tis/server'
+import type { ProjectionEnricher } from '@tis/ingest'
 import { createPgliteStore } from '@tis/storage-postgres'
 import postgres from 'postgres'
 
@@ -91,10 +92,11 @@ async function listen(server: TisServer) {
  */
 export async function startPgliteHarness(env: Record<string, string> = {}): Promise<Harness> {
   const db = await PGlite.create()
-  const store = createPgliteStore(db)
-  await store.migrate()
+  await createPgliteStore(db).migrate()
   const config = loadConfig({ ...SUITE_ENV, ...env })
   const clock = testClock()
+  // Made with the server's projection enricher (source maps), as the server opens its own.
+  const store = ({ enrich }: { enrich: ProjectionEnricher }) => createPgliteStore(db, { enrich })
   const server = await createServer(config, { store, now: clock.now })
   const url = await listen(server)
   return {
