@@ -36,6 +36,14 @@ const CACHE_BYTES = Number(
 )
 const RELEASE = 'shop@1.0.0'
 
+/** Heap in use after a full collection (`--expose-gc`); `null` without it. */
+function settledHeap(): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc) return null
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
 /** A project of the bench with its Sentry number and DSN key. */
 async function benchProject(store: PostgresIngestStore) {
   const { projectId } = await seedProject(store)
@@ -117,11 +125,19 @@ async function main() {
       if (round % 2 === 1) plan.unshift(...plan.splice(1, 1))
       const results: Runs[number] = {}
       for (const [variant, store, kind, project] of plan) {
+        const heapBefore = variant === 'cold' && round === 0 ? settledHeap() : null
         const started = performance.now()
         const ids = await acceptEvents(api, project, { count: EVENTS, kind, stacks }, target)
         const acceptSeconds = (performance.now() - started) / 1000
         const run = await timeProjection(store, meters)
         results[variant] = run
+        const heapAfter = heapBefore === null ? null : settledHeap()
+        if (heapBefore !== null && heapAfter !== null) {
+          const mib = (heapAfter - heapBefore) / 1048576
+          notes.push(
+            `heap held after the cold run (the parsed map, after a GC): ${mib.toFixed(1)} MiB, ${((heapAfter - heapBefore) / bundle.map.length).toFixed(1)}× the map file`,
+          )
+        }
         samples[variant] = [...(samples[variant] ?? []), ...ids.slice(0, 5), ...ids.slice(-5)]
         console.log(
           `round ${round + 1}, ${variant}: accepted in ${acceptSeconds.toFixed(1)} s, projected in ${run.seconds.toFixed(1)} s`,
@@ -133,6 +149,8 @@ async function main() {
         throw new Error(`the cache holds ${cache.bytes} bytes, over its bound of ${cache.maxBytes}`)
       }
       await enriched.close()
+      // A closed store keeps its enricher, and with it the resolver's cache.
+      opened.splice(opened.indexOf(enriched), 1)
     }
     const memory = process.memoryUsage()
     notes.push(
@@ -156,7 +174,7 @@ async function main() {
 async function checkResolution(sql: postgres.Sql, samples: Partial<Record<Variant, string[]>>) {
   const notes: string[] = []
   for (const [variant, ids] of Object.entries(samples) as Array<[Variant, string[]]>) {
-    const { states, events, problem } = await frameStates(sql, ids)
+    const { states, events, problem, bytes } = await frameStates(sql, ids)
     const resolvable = variant === 'cold' || variant === 'warm'
     const ok =
       events === ids.length &&
@@ -164,7 +182,7 @@ async function checkResolution(sql: postgres.Sql, samples: Partial<Record<Varian
         ? states.resolved > 0 && states.unresolved === 0
         : states.resolved === 0 &&
           (variant === 'unmapped' ? states.unresolved > 0 : states.unresolved === 0))
-    const line = `check ${variant}: ${events}/${ids.length} events read back, frames ${states.resolved} resolved, ${states.unresolved} unresolved${problem ? ` ("${problem}")` : ''}, ${states.untouched} untouched`
+    const line = `check ${variant}: ${events}/${ids.length} events read back, frames ${states.resolved} resolved, ${states.unresolved} unresolved${problem ? ` ("${problem}")` : ''}, ${states.untouched} untouched; payload ${bytes.toLocaleString('en-US')} bytes`
     if (!ok) throw new Error(`resolution check failed: ${line}`)
     notes.push(line)
   }

@@ -65,14 +65,21 @@ type FrameState = 'resolved' | 'unresolved' | 'untouched'
 
 /**
  * The states of the frames of the stored events `ids` (the `events` rows' payloads), with the
- * first `problem` an unresolved frame gives.
+ * first `problem` an unresolved frame gives and the payloads' mean size.
  */
 export async function frameStates(
   sql: postgres.Sql,
   ids: readonly string[],
-): Promise<{ states: Record<FrameState, number>; events: number; problem: string | null }> {
-  const rows = await sql<Array<{ payload: { context?: Record<string, unknown> } }>>`
-    select payload from events where id = any(${ids as string[]}::uuid[])`
+): Promise<{
+  states: Record<FrameState, number>
+  events: number
+  problem: string | null
+  /** Mean size of the payloads as JSON text, in bytes. */
+  bytes: number
+}> {
+  const rows = await sql<Array<{ payload: { context?: Record<string, unknown> }; bytes: number }>>`
+    select payload, octet_length(payload::text) as bytes
+      from events where id = any(${ids as string[]}::uuid[])`
   const states: Record<FrameState, number> = { resolved: 0, unresolved: 0, untouched: 0 }
   let problem: string | null = null
   for (const { payload } of rows) {
@@ -86,5 +93,6 @@ export async function frameStates(
       } else states.untouched++
     }
   }
-  return { states, events: rows.length, problem }
+  const bytes = Math.round(rows.reduce((n, r) => n + r.bytes, 0) / Math.max(1, rows.length))
+  return { states, events: rows.length, problem, bytes }
 }
