@@ -84,12 +84,14 @@ const EVENT_VALUES = `${EVENT_COLUMNS.replace('name_key', NAME_KEY)
  * The rows of a projected statement's parameter, each joined to its ingest log entry for the
  * payload: `$1` carries no payload, so a round's payloads are neither serialised in Node nor
  * parsed again by PostgreSQL; they are copied out of the log's jsonb (the op's `event`, exactly
- * what the row would have carried). Rows name their entry by (`log_xid`, `legacy_id` = seq).
+ * what the row would have carried). Rows name their entry by (`log_xid`, `legacy_id` = seq). A
+ * row whose op the projection's enricher rewrote carries its payload as `enriched` instead: the
+ * log holds the event as accepted, before its frames were resolved.
  */
 const fromLog = (input: string) =>
   input
-    .replace(PAYLOAD_TAIL, 'legacy_id bigint, log_xid xid8)')
-    .replace(/^/, "(select r.*, l.record -> 'op' -> 'event' as payload from ")
+    .replace(PAYLOAD_TAIL, 'enriched jsonb, legacy_id bigint, log_xid xid8)')
+    .replace(/^/, "(select r.*, coalesce(r.enriched, l.record -> 'op' -> 'event') as payload from ")
     .concat(' join ingest_log l on l.xid = r.log_xid and l.seq = r.legacy_id)')
 
 /** Inserts projected events (payloads from the log, see {@link fromLog}); reports nothing. */

@@ -128,6 +128,8 @@ const STATEMENTS = {
 export interface PlanEntries {
   readonly seqs: readonly number[]
   readonly xids: readonly string[]
+  /** Ops the projection's enricher rewrote (by op index): their rows carry their own payload. */
+  readonly rewritten?: ReadonlySet<number>
 }
 
 /**
@@ -148,6 +150,7 @@ export async function runPlan(
     ...row,
     legacy_id: log!.seqs[row.ord]!,
     log_xid: log!.xids[row.ord]!,
+    ...(log!.rewritten?.has(row.ord) ? { enriched: payload } : {}),
   })
   // Every statement depends only on the effects of the ones before it (events find their issue,
   // check-ins their monitor, by natural key), so the batch goes out as one pipeline.

@@ -165,6 +165,13 @@ export function describeArtifactLifecycleContract(
         const byId = await messages(projectId)
         expect(byId.get(ops[0]!.id)).toBe(`resolved ${text}`)
         expect(byId.get(ops[1]!.id)).toBe('hello')
+        // The stored payload is the rewritten event too, not the one the log holds.
+        const payloads = await h().query<{ id: string; message: string }>(
+          `select id::text as id, payload ->> 'message' as message from events
+            where project_id = $1::uuid`,
+          [projectId],
+        )
+        expect(new Map(payloads.map((m) => [m.id, m.message]))).toEqual(byId)
         expect(await lastUsed(bundle.id)).toEqual(touchAt)
       } finally {
         setEnricher(undefined)

@@ -29,12 +29,12 @@ export async function projectEntries(
   entries: readonly LogEntry[],
   enrich?: ProjectionEnricher,
 ): Promise<void> {
-  const ops = await enriched(
+  const { ops, rewritten } = await enriched(
     tx,
     entries.map((e) => decodeOp(e.record)),
     enrich,
   )
-  await runPlan(tx, planBatch(ops), false, logOf(entries))
+  await runPlan(tx, planBatch(ops), false, { ...logOf(entries), rewritten })
 }
 
 /**
@@ -54,25 +54,34 @@ export async function projectEntriesSkippingStored(
     fresh.map((i) => ops[i]!),
     enrich,
   )
-  await runPlan(tx, planBatch(kept), false, logOf(fresh.map((i) => entries[i]!)))
+  await runPlan(tx, planBatch(kept.ops), false, {
+    ...logOf(fresh.map((i) => entries[i]!)),
+    rewritten: kept.rewritten,
+  })
 }
 
 /**
  * The round's ops through the enricher, its look-up bound to the round's transaction: on
  * PGlite's one connection a look-up outside it would wait for the round for ever, and on
  * PostgreSQL it sees what the round sees. An enricher that loses or adds ops fails the round.
+ * `rewritten` names the ops it gave back as other objects: their rows must carry their own
+ * payload rather than copy the logged one.
  */
 async function enriched<T extends WriteOp>(
   tx: SqlExecutor,
   ops: readonly T[],
   enrich: ProjectionEnricher | undefined,
-): Promise<readonly T[]> {
-  if (enrich === undefined || ops.length === 0) return ops
+): Promise<{ ops: readonly T[]; rewritten: ReadonlySet<number> }> {
+  if (enrich === undefined || ops.length === 0) return { ops, rewritten: new Set() }
   const out = await enrich(ops, createArtifactLookup(tx))
   if (out.length !== ops.length) {
     throw new Error(`the projection's enricher returned ${out.length} ops for ${ops.length}`)
   }
-  return out
+  const rewritten = new Set<number>()
+  out.forEach((op, i) => {
+    if (op !== ops[i]) rewritten.add(i)
+  })
+  return { ops: out, rewritten }
 }
 
 /** The log entries of a plan's ops, by op index. */
