@@ -5,8 +5,10 @@
 // store contract, the resolution's in @tis/ingest.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
-import { ADMIN_TOKEN, type Harness, startPgliteHarness } from '@tis/test-utils/server'
+import { ADMIN_TOKEN, createClient, type Harness, startPgliteHarness } from '@tis/test-utils/server'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { bundleSentryBrowser } from './support/sentry-browser-page'
 import { createSentryProject, type SentryProject, uuidOf } from './support/sentry-clients'
@@ -14,15 +16,39 @@ import { buildShop, runSentryCli, type ShopBuild } from './support/sourcemap-bui
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>
 
+/** `@tis/sdk` with `@tis/browser`, bundled for the page as the global `tis`. */
+async function bundleTisBrowser(): Promise<string> {
+  const result = await build({
+    stdin: {
+      contents: `export * from '@tis/sdk'\nexport * from '@tis/browser'`,
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'iife',
+    globalName: 'tis',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['@tis/source'],
+    write: false,
+    logLevel: 'silent',
+  })
+  return result.outputFiles[0]!.text
+}
+
 /** A page server whose `/assets/…` serve the builds handed to it. */
-async function startShopPage(vendor: string) {
-  const files = new Map<string, string>([['/sentry.js', vendor]])
+async function startShopPage(vendor: string, tis: string) {
+  const files = new Map<string, string>([
+    ['/sentry.js', vendor],
+    ['/tis.js', tis],
+  ])
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://page').pathname
     if (path === '/') {
-      const script = new URL(req.url ?? '/', 'http://page').searchParams.get('script')
+      const query = new URL(req.url ?? '/', 'http://page').searchParams
+      const [script, sdk] = [query.get('script'), query.get('sdk') ?? 'sentry']
       const html = `<!doctype html><html><head><title>shop</title>
-<script src="/sentry.js"></script><script src="/${script}"></script></head><body></body></html>`
+<script src="/${sdk}.js"></script><script src="/${script}"></script></head><body></body></html>`
       return res.writeHead(200, { 'Content-Type': 'text/html' }).end(html)
     }
     const body = files.get(path)
@@ -51,7 +77,7 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
   const builds: ShopBuild[] = []
 
   beforeAll(async () => {
-    page = await startShopPage(await bundleSentryBrowser())
+    page = await startShopPage(await bundleSentryBrowser(), await bundleTisBrowser())
     harness = await startPgliteHarness({ SERVICE_CORS_ORIGINS: page.origin })
     browser = await launchChromium()
     project = await createSentryProject(harness)
@@ -72,7 +98,7 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
     return build
   }
 
-  const upload = (build: ShopBuild, major: 2 | 3) =>
+  const upload = (build: ShopBuild, major: 2 | 3, projectId = project.projectId) =>
     runSentryCli(major, [
       '--url',
       harness.url,
@@ -83,7 +109,7 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
       '--org',
       'shop',
       '--project',
-      project.projectId,
+      projectId,
       build.dist,
     ])
 
@@ -161,5 +187,46 @@ describeWithChromium('source maps: sentry-cli uploads, @sentry/browser reports',
     expect(eventB.issue_id).toBe(eventA.issue_id)
     const { issue } = await project.read(`/issues/${eventA.issue_id}`)
     expect(issue.count).toBe(2)
+  }, 90_000)
+
+  it('resolves the frames @tis/sdk sends with the debug IDs of @tis/browser the same way', async () => {
+    const a = builds[0]!
+    const c = createClient(harness.url)
+    const { projectId, key } = await c.projectWithKey()
+    await upload(a, 3, projectId)
+    const tab = await browser.newPage()
+    try {
+      await tab.goto(`${page.origin}/?sdk=tis&script=${encodeURIComponent(a.script)}`)
+      const flushed = await tab.evaluate(
+        async ([baseUrl, apiKey]) => {
+          // biome-ignore lint/suspicious/noExplicitAny: the page's globals, untyped in Node
+          const g = globalThis as any
+          const client = g.tis.createClient({
+            baseUrl,
+            apiKey,
+            release: 'shop@1',
+            integrations: [g.tis.debugIdsIntegration()],
+          })
+          g.runShop((e: unknown) => client.captureException(e))
+          return client.flush(5000)
+        },
+        [harness.url, key] as const,
+      )
+      expect(flushed).toMatchObject({ sent: 1, pending: 0 })
+    } finally {
+      await tab.close()
+    }
+    const r = await c.api('GET', `/api/v1/projects/${projectId}/events`, { token: ADMIN_TOKEN })
+    const [event] = r.body.events
+    expect(event.context.debug_meta.images).toEqual([
+      expect.objectContaining({ type: 'sourcemap', code_file: `${page.origin}/${a.script}` }),
+    ])
+    expect(appFrames(event)[0]).toMatchObject({
+      function: 'validateOrder',
+      lineno: await a.lineOf('checkout.ts', 'throw new Error'),
+      context_line: expect.stringContaining('cannot place an empty order'),
+      sourcemap: { resolved: true, with: 'debug_id' },
+      raw: { filename: `${page.origin}/${a.script}` },
+    })
   }, 90_000)
 })

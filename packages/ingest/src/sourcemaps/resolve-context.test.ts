@@ -14,6 +14,17 @@ describe('context lines', () => {
     expect(contextOf(source, 21, 0)).toBeUndefined()
   })
 
+  it('reads the same lines whatever the line breaks, and again from the kept offsets', () => {
+    const source = 'a\nb\r\nc\rd\n'
+    for (let round = 0; round < 2; round++) {
+      expect(contextOf(source, 3, 0)).toEqual({
+        pre_context: ['a', 'b'],
+        context_line: 'c',
+        post_context: ['d', ''],
+      })
+    }
+  })
+
   it('cuts lines over 150 characters to 140 around the column, marked {snip}', () => {
     const long = `${'x'.repeat(100)}HERE${'y'.repeat(300)}`
     const cut = trimLine(long, 100)
