@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
-import { createServer, loadConfig, type TisServer } from '@tis/server'
 import type { ProjectionEnricher } from '@tis/ingest'
+import { createServer, loadConfig, type TisServer } from '@tis/server'
 import { createPgliteStore } from '@tis/storage-postgres'
 import postgres from 'postgres'
 
