@@ -9,7 +9,6 @@ import {
   chunkBodyCap,
   createSourceMapResolver,
   type IngestStore,
-  type ProjectionEnricher,
 } from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
 import type { SmtpSettings } from './alerts-mailer'
@@ -21,7 +20,7 @@ import { type ServerConfig, secureCookies } from './config'
 import { createLogger, type Logger } from './logger'
 import { createProjectionRuntime, hasLog, type ProjectionRuntime } from './projection'
 import { createRetentionRuntime, type RetentionRuntime } from './retention-runtime'
-import { type OpenedStore, openStore } from './store'
+import { type InjectedStore, serverStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
 export interface CreateServerOptions {
@@ -37,7 +36,7 @@ export interface CreateServerOptions {
    * Its batches are written one at a time; `close()` closes it. Given as a function, it is made
    * with the server's projection enricher (source-map resolution), as an opened store is.
    */
-  readonly store?: IngestStore | ((options: { enrich: ProjectionEnricher }) => IngestStore)
+  readonly store?: InjectedStore
   /** The analytics outbox of an injected `store` (queue it was created with). */
   readonly outbox?: AnalyticsOutbox
   /**
@@ -146,20 +145,7 @@ export async function createServer(
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   // One per process: the projection resolves frames with it, the read API too, sharing its cache.
   const sourceMapResolver = createSourceMapResolver({ cacheBytes: config.sourceMaps.cacheBytes })
-  const injected =
-    typeof options.store === 'function'
-      ? options.store({ enrich: sourceMapResolver.enrich })
-      : options.store
-  const opened: OpenedStore = injected
-    ? {
-        store: injected,
-        batch: { concurrency: 1 },
-        ...(options.outbox ? { outbox: options.outbox } : {}),
-      }
-    : await openStore(config.database, {
-        analyticsOutbox: config.analytics.enabled,
-        enrich: sourceMapResolver.enrich,
-      })
+  const opened = await serverStore(config, options, sourceMapResolver.enrich)
   const { store } = opened
   let bootstrap: BootstrapResult
   try {

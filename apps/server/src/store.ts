@@ -65,3 +65,27 @@ export async function openStore(
   })
   return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }
+
+/** A store a host hands the server: made already, or made with the server's enricher. */
+export type InjectedStore = IngestStore | ((options: { enrich: ProjectionEnricher }) => IngestStore)
+
+/**
+ * The store a server runs on: the injected one (a function is called with `enrich`, so its
+ * projection resolves source maps as an opened store's does), else the configured database,
+ * opened with `enrich`.
+ */
+export async function serverStore(
+  config: { readonly database: DatabaseConfig; readonly analytics: { readonly enabled: boolean } },
+  injection: { readonly store?: InjectedStore; readonly outbox?: AnalyticsOutbox },
+  enrich: ProjectionEnricher,
+): Promise<OpenedStore> {
+  const store =
+    typeof injection.store === 'function' ? injection.store({ enrich }) : injection.store
+  if (!store)
+    return openStore(config.database, { analyticsOutbox: config.analytics.enabled, enrich })
+  return {
+    store,
+    batch: { concurrency: 1 },
+    ...(injection.outbox ? { outbox: injection.outbox } : {}),
+  }
+}
