@@ -31,7 +31,10 @@ export const storedEventSchema = component(
     message: nullableString,
     fingerprint: nullableString,
     occurred_at: storedTimeField,
-    context: jsonObjectField,
+    context: jsonObjectField.meta({
+      description:
+        'The event context as accepted. For an error, `exception.frames` (innermost first) holds the JavaScript frames resolved with uploaded source maps (docs/sourcemaps.md): original `function`, `filename`, `abs_path`, `lineno`, `colno` (1-based), `in_app`, `pre_context`/`context_line`/`post_context`, the frame as sent under `raw`, and `sourcemap` `{resolved, with: "debug_id"|"release", debug_id, map, problem}`; a JavaScript frame that could not be resolved keeps its fields as sent with `sourcemap.resolved: false` and the `problem`. An error stored before its maps were uploaded reads resolved once they are (it keeps its issue). `debug_meta.images` lists the debug IDs the SDK sent.',
+    }),
     issue_id: uuidField.nullable(),
     environment: nullableString,
     release: nullableString,
