@@ -81,7 +81,7 @@ export interface ArtifactLookup {
   ): Promise<readonly StoredArtifact[]>
   /** The bytes of stored contents by SHA-1 (absent ones are left out). */
   readArtifacts(sha1s: readonly string[]): Promise<ReadonlyMap<string, Uint8Array>>
-  /** Marks bundles as used at `at` (what retention keeps). */
+  /** Marks bundles as used at `at` (what retention keeps); a store may skip a bundle marked within the hour. */
   touchArtifactBundles(bundleIds: readonly string[], at: Date): Promise<void>
 }
 

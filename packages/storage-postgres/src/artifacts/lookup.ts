@@ -53,11 +53,11 @@ export function createArtifactLookup(db: SqlExecutor): ArtifactLookup {
     async touchArtifactBundles(bundleIds, at) {
       const ids = uuidsOf(bundleIds)
       if (ids.length === 0) return
-      // Only forward, and only rows that change: a round resolving many frames of one bundle
-      // writes it once, and an older clock never moves it back.
+      // Only forward, and at most once an hour a bundle (retention counts in days): a bundle in
+      // use is not rewritten, nor its row locked, by every projection round and read.
       await db.query(
         `update artifact_bundles set last_used_at = $2::timestamptz
-          where id = any($1::uuid[]) and last_used_at < $2::timestamptz`,
+          where id = any($1::uuid[]) and last_used_at < $2::timestamptz - interval '1 hour'`,
         [[...new Set(ids)], at],
       )
     },
