@@ -208,6 +208,22 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
     expect((await fetch(`${server.url}/api/0/organizations/any-org/`)).status).toBe(404)
   })
 
+  it('advertises the chunk URL on the origin the client used, behind a proxy too', async () => {
+    const options = async (headers: Record<string, string>) =>
+      (
+        await jsonOf(
+          await fetch(`${org()}/chunk-upload/`, {
+            headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
+          }),
+        )
+      ).url
+    expect(await options({})).toBe(`${server.url}/api/0/organizations/any-org/chunk-upload/`)
+    const proxied = { 'X-Forwarded-Host': 'errors.shop.example', 'X-Forwarded-Proto': 'https' }
+    expect(await options(proxied)).toBe(
+      'https://errors.shop.example/api/0/organizations/any-org/chunk-upload/',
+    )
+  })
+
   it('refuses a user who may not manage the project with 403 (sentry-cli fails, nothing stored)', async () => {
     const client = createClient(server.url)
     const member = await client.createUser()
