@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { ADMIN_TOKEN, createClient } from '@tis/test-utils/server'
+import { ADMIN_TOKEN, call, createClient } from '@tis/test-utils/server'
 import { startTisServer, type TisServer } from '@tis/test-utils/tis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -30,10 +30,17 @@ let server: TisServer
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 const jsonOf = async (r: Response): Promise<any> => r.json()
 let projectId: string
-const bundles = async (): Promise<Bundle[]> =>
-  (await server.read(`/api/v1/projects/${projectId}/artifact_bundles`)).artifact_bundles
+// Through the harness client, which checks every answer against the OpenAPI document.
+const read = async (path: string) => {
+  const reply = await call(server.url, 'GET', `/api/v1/projects/${projectId}${path}`, {
+    token: ADMIN_TOKEN,
+  })
+  expect(reply.status).toBe(200)
+  return reply.body
+}
+const bundles = async (): Promise<Bundle[]> => (await read('/artifact_bundles')).artifact_bundles
 const files = async (bundle: string) =>
-  (await server.read(`/api/v1/projects/${projectId}/artifact_bundles/${bundle}`)).files as {
+  (await read(`/artifact_bundles/${bundle}`)).files as {
     url: string
     type: string
     debug_id: string | null
