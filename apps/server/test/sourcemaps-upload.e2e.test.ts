@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { ADMIN_TOKEN, createClient } from '@tis/test-utils/server'
+import { ADMIN_TOKEN, call, createClient } from '@tis/test-utils/server'
 import { startTisServer, type TisServer } from '@tis/test-utils/tis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -30,10 +30,17 @@ let server: TisServer
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 const jsonOf = async (r: Response): Promise<any> => r.json()
 let projectId: string
-const bundles = async (): Promise<Bundle[]> =>
-  (await server.read(`/api/v1/projects/${projectId}/artifact_bundles`)).artifact_bundles
+// Through the harness client, which checks every answer against the OpenAPI document.
+const read = async (path: string) => {
+  const reply = await call(server.url, 'GET', `/api/v1/projects/${projectId}${path}`, {
+    token: ADMIN_TOKEN,
+  })
+  expect(reply.status).toBe(200)
+  return reply.body
+}
+const bundles = async (): Promise<Bundle[]> => (await read('/artifact_bundles')).artifact_bundles
 const files = async (bundle: string) =>
-  (await server.read(`/api/v1/projects/${projectId}/artifact_bundles/${bundle}`)).files as {
+  (await read(`/artifact_bundles/${bundle}`)).files as {
     url: string
     type: string
     debug_id: string | null
@@ -206,6 +213,22 @@ describe('bad input: a clear 4xx naming the problem, nothing stored', () => {
     }
     // Never 401 for an organization (the JS uploader would stop).
     expect((await fetch(`${server.url}/api/0/organizations/any-org/`)).status).toBe(404)
+  })
+
+  it('advertises the chunk URL on the origin the client used, behind a proxy too', async () => {
+    const options = async (headers: Record<string, string>) =>
+      (
+        await jsonOf(
+          await fetch(`${org()}/chunk-upload/`, {
+            headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
+          }),
+        )
+      ).url
+    expect(await options({})).toBe(`${server.url}/api/0/organizations/any-org/chunk-upload/`)
+    const proxied = { 'X-Forwarded-Host': 'errors.shop.example', 'X-Forwarded-Proto': 'https' }
+    expect(await options(proxied)).toBe(
+      'https://errors.shop.example/api/0/organizations/any-org/chunk-upload/',
+    )
   })
 
   it('refuses a user who may not manage the project with 403 (sentry-cli fails, nothing stored)', async () => {

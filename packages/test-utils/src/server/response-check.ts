@@ -5,8 +5,14 @@ import {
   type ResponseExchange,
 } from '../response-check/index'
 
-/** The tags of the operations whose answers the harness client checks: reads, management, alerts. */
-export const CHECKED_TAGS: readonly string[] = ['management', 'reads', 'account', 'alerts']
+/** The tags of the operations whose answers the harness client checks: reads, management, alerts, bundles. */
+export const CHECKED_TAGS: readonly string[] = [
+  'management',
+  'reads',
+  'account',
+  'alerts',
+  'sourcemaps',
+]
 
 /** The API paths every successful answer of which the document must describe. */
 export const DOCUMENTED_PATHS = /^\/api\/v1\/(projects|users)(\/|$)/
