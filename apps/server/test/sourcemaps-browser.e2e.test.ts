@@ -7,8 +7,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import { bundleForPage } from '@tis/test-utils/page-bundle'
 import { ADMIN_TOKEN, createClient, type Harness, startPgliteHarness } from '@tis/test-utils/server'
-import { build } from 'esbuild'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { bundleSentryBrowser } from './support/sentry-browser-page'
 import { createSentryProject, type SentryProject, uuidOf } from './support/sentry-clients'
@@ -17,24 +17,12 @@ import { buildShop, runSentryCli, type ShopBuild } from './support/sourcemap-bui
 type Browser = Awaited<ReturnType<typeof launchChromium>>
 
 /** `@tis/sdk` with `@tis/browser`, bundled for the page as the global `tis`. */
-async function bundleTisBrowser(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: `export * from '@tis/sdk'\nexport * from '@tis/browser'`,
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    globalName: 'tis',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['@tis/source'],
-    write: false,
-    logLevel: 'silent',
-  })
-  return result.outputFiles[0]!.text
-}
+const bundleTisBrowser = () =>
+  bundleForPage(
+    `export * from '@tis/sdk'\nexport * from '@tis/browser'`,
+    fileURLToPath(new URL('..', import.meta.url)),
+    'tis',
+  )
 
 /** A page server whose `/assets/…` serve the builds handed to it. */
 async function startShopPage(vendor: string, tis: string) {

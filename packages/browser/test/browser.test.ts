@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import { bundleForPage } from '@tis/test-utils/page-bundle'
 import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
-import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
@@ -46,22 +46,11 @@ describeWithChromium('page load in headless Chromium, cross-origin to tis', () =
 <body><h1>Product</h1><img src="/img/a.svg"><img src="/img/b.svg"><img src="/img/c.svg">${slow ? '<img src="/img/slow.svg">' : ''}</body></html>`
 
   beforeAll(async () => {
-    const result = await build({
-      stdin: {
-        contents: `export * from '@tis/sdk'\nexport * from './src/index.ts'`,
-        resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-        loader: 'ts',
-      },
-      bundle: true,
-      format: 'iife',
-      globalName: 'tis',
-      platform: 'browser',
-      target: 'es2022',
-      conditions: ['@tis/source'],
-      write: false,
-      logLevel: 'silent',
-    })
-    bundle = result.outputFiles[0]!.text
+    bundle = await bundleForPage(
+      `export * from '@tis/sdk'\nexport * from './src/index.ts'`,
+      fileURLToPath(new URL('..', import.meta.url)),
+      'tis',
+    )
     pages = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://page')
       const asset = ASSETS[url.pathname]

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
+import { bundleForPage } from '@tis/test-utils/page-bundle'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -55,23 +56,11 @@ describeWithChromium('debug IDs in headless Chromium (sentry-cli sourcemaps inje
     app = readFileSync(join(dir, 'app.min.js'), 'utf8')
     debugId = /\/\/# debugId=([0-9a-f-]{36})/.exec(app)![1]!
     expect(app).toContain('_sentryDebugIds')
-    tis = (
-      await build({
-        stdin: {
-          contents: `export * from '@tis/sdk'\nexport * from './src/index.ts'`,
-          resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-          loader: 'ts',
-        },
-        bundle: true,
-        format: 'iife',
-        globalName: 'tis',
-        platform: 'browser',
-        target: 'es2022',
-        conditions: ['@tis/source'],
-        write: false,
-        logLevel: 'silent',
-      })
-    ).outputFiles[0]!.text
+    tis = await bundleForPage(
+      `export * from '@tis/sdk'\nexport * from './src/index.ts'`,
+      fileURLToPath(new URL('..', import.meta.url)),
+      'tis',
+    )
     server = createServer((req, res) => {
       if (req.method === 'POST') {
         let body = ''

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { bundleForPage } from '@tis/test-utils/page-bundle'
 
 const APP_FILE = new URL('../fixtures/sentry-browser-app.js', import.meta.url)
 
@@ -23,23 +23,12 @@ export interface SentryBrowserPage {
 }
 
 /** @sentry/browser from node_modules, bundled for the page as the global `Sentry`. */
-export async function bundleSentryBrowser(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: `export * from '@sentry/browser'`,
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    globalName: 'Sentry',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  })
-  return result.outputFiles[0]!.text
-}
+export const bundleSentryBrowser = () =>
+  bundleForPage(
+    `export * from '@sentry/browser'`,
+    fileURLToPath(new URL('..', import.meta.url)),
+    'Sentry',
+  )
 
 /** Serves the page (`/`), the SDK (`/sentry.js`) and the application (`/app.js`). */
 export async function startSentryBrowserPage(): Promise<SentryBrowserPage> {
