@@ -145,7 +145,8 @@ export async function resolveEventFrames(
     const frames = framesOf(event)
     if (frames === undefined) return undefined
     const images = debugIdsOf(event)
-    return { frames, requests: frames.map((f) => requestOf(f, projectId, event, images)) }
+    const requests = frames.map((f) => requestOf(f, projectId, event, images))
+    return { frames, requests, withDebugIds: images.size > 0 }
   })
   const requests = plans.flatMap((p) => p?.requests.filter((r) => r !== undefined) ?? [])
   if (requests.length === 0) return items.map((i) => i.event)
@@ -168,6 +169,11 @@ export async function resolveEventFrames(
     const plan = plans[i]
     const at = positions[i]
     if (plan === undefined || at === undefined) return event
+    // An event whose SDK sent no debug IDs and none of whose scripts has a map uploaded is
+    // code the project does not map (a Node service, say): left as it is, rather than every
+    // frame saying "no source map uploaded" (and the payload growing by that at every event).
+    const mapped = plan.requests.some((r) => r !== undefined && locations.get(requestKey(r))?.found)
+    if (!plan.withDebugIds && !mapped) return event
     const out = resolveFrames(plan.frames, at, sources)
     for (const id of out.bundleIds) used.add(id)
     return withFrames(event, out.frames)

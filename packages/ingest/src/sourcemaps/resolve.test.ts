@@ -170,13 +170,11 @@ describe('createSourceMapResolver: the projection enricher', () => {
       lineno: 3,
       sourcemap: { resolved: true, map: '~/b/app.min.js (inline)' },
     })
-    // Without a dist the event matches only files uploaded without one.
-    expect(await resolve('https://x.example/a/app.min.js', app.js)).toMatchObject({
-      sourcemap: {
-        resolved: false,
-        problem: 'no source map uploaded for ~/a/app.min.js in release 2.0.0',
-      },
-    })
+    // Without a dist the event matches only files uploaded without one: none here, and with no
+    // debug ID sent either, the frame is left as sent (no "no source map" on code nobody maps).
+    const unmapped = await resolve('https://x.example/a/app.min.js', app.js)
+    expect(unmapped).toMatchObject({ filename: 'https://x.example/a/app.min.js' })
+    expect(unmapped).not.toHaveProperty('sourcemap')
   })
 
   it("resolves a native tis event's frames (the @tis/sdk shape) by release and URL", async () => {
