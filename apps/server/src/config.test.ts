@@ -64,6 +64,7 @@ describe('loadConfig', () => {
         maxUnpackedBytes: 268_435_456,
         maxFilesPerBundle: 10_000,
         maxProjectBytes: 1_073_741_824,
+        cacheBytes: 134_217_728,
       },
       alerts: { allowPrivateTargets: false, worker: true, leaseSeconds: 60, smtp: null },
       retention: {
