@@ -220,10 +220,13 @@ describe('createSourceMapResolver: the projection enricher', () => {
     const zero = sentryEvent([{ ...(sent[0] as (typeof sent)[0]), lineno: 0 }], {
       images: [{ code_file: URL, debug_id: ID }],
     })
-    expect(framesOf(await resolver.resolveEvent(P, zero, lookup))[0]?.['sourcemap']).toEqual({
+    const [uncovered] = framesOf(await resolver.resolveEvent(P, zero, lookup))
+    expect(uncovered?.['sourcemap']).toEqual({
       resolved: false,
       problem: 'line 0 is outside the map',
     })
+    // Code its map does not cover is no part of the app (and so of no stack fingerprint).
+    expect(uncovered?.['in_app']).toBe(false)
     const native = sentryEvent([
       { filename: 'node:internal/x', function: 'f', lineno: 1, colno: 1, in_app: false },
     ])
