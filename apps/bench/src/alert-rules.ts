@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-// Issue 21's bench condition: "ingest throughput with ten rules active stays within 5% of none".
+// The bench condition: "ingest throughput with ten rules active stays within 5% of none".
 // The rules are made over the management API, as a user would, and notify a webhook that
 // answers 200 at once (a local sink, so the server runs with private targets allowed).
 

@@ -1,4 +1,4 @@
-// `pnpm bench` (issues 6 and 19): drain throughput of `tis worker` (rows/s into ClickHouse, the
+// `pnpm bench`: drain throughput of `tis worker` (rows/s into ClickHouse, the
 // export following the projection by cursor; timed once the projection has caught up) next to
 // direct JSONEachRow inserts of the same rows, and the accept-to-visible lag of the analytics
 // store at sustained ingest rates next to the drainer's 1 s pacing interval, in one run.
@@ -15,10 +15,11 @@ import postgres from 'postgres'
 import { BENCH_EVENT_BODY as body } from './bench-event'
 import { createDrainClickHouse } from './drain-clickhouse'
 import { measureDrainInterleaved } from './drain-interleaved'
-import { measureLag, quantile } from './drain-lag'
+import { measureLag } from './drain-lag'
 import { drainRound, EVENTS, fmt, untilDrained } from './drain-round'
 import { createProjectWithKey } from './management-client'
 import { startNode } from './processes'
+import { quantile } from './quantile'
 import { type Figure, saveFigures } from './results'
 
 const RATES = (process.env['BENCH_DRAIN_RATES'] ?? '500,1500').split(',').map(Number)

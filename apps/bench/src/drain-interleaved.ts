@@ -69,7 +69,7 @@ function eventOp(projectId: string, i: number): WriteOp {
 export async function measureDrainInterleaved(
   options: InterleavedDrainOptions,
 ): Promise<InterleavedDrain> {
-  const store = await openPostgresStore(options.postgresUrl, { analyticsOutbox: true })
+  const store = await openPostgresStore(options.postgresUrl, { analytics: true })
   const client = createClient({ url: options.clickhouseUrl })
   try {
     const userId = randomUUID()

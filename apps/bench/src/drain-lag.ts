@@ -38,12 +38,6 @@ export interface LagResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** The value at quantile `q` of ascending `sorted` (nearest rank). */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN
-}
-
 /**
  * Drives `rate` req/s of `POST /api/v1/ingest_events` for `seconds` and meanwhile sends a marker
  * event (its own request, a unique message) every `markerEveryMs`; one poller asks ClickHouse for

@@ -8,11 +8,12 @@ import { cp } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { bootstrapAdmin, createIngestEngine, createMemoryRateLimiter } from '@tis/ingest'
+import { bootstrapAdmin, createEngine, createMemoryRateLimiter } from '@tis/ingest'
 import { openPgliteStore, type PostgresIngestStore } from '@tis/storage-postgres'
 import { batches, singles } from './durability-load'
 import { type Run, report } from './durability-report'
 import { VARIANTS } from './durability-variants'
+import { quantile } from './quantile'
 import { saveFigures } from './results'
 
 const ROUNDS = Number(process.env['BENCH_DURABILITY_ROUNDS'] ?? 3)
@@ -34,7 +35,7 @@ function fsyncLatency(dir: string): { p50: number; p99: number } {
   }
   closeSync(fd)
   times.sort((a, b) => a - b)
-  return { p50: Math.round(times[150] ?? 0), p99: Math.round(times[296] ?? 0) }
+  return { p50: Math.round(quantile(times, 0.5)), p99: Math.round(quantile(times, 0.99)) }
 }
 
 /** Events of `projectId` stored in the database of `dir` (opened after the store closed). */
@@ -61,13 +62,17 @@ async function measure(
   const started = performance.now()
   const store = await open(dir)
   const openMs = Math.round(performance.now() - started)
-  const engine = createIngestEngine({
+  const engine = createEngine({
     store,
-    adminEmails: [ADMIN.email],
-    rateLimits: { requests: 1_000_000_000 },
-    // As the server on PGlite: counters in memory, so every commit is an ingest batch.
-    limiter: createMemoryRateLimiter(),
+    config: {
+      adminEmails: [ADMIN.email],
+      rateLimits: { requests: 1_000_000_000 },
+      projection: { embedded: true },
+    },
+    // As the server on PGlite: counters in memory, so every commit is an acknowledgement.
+    adapters: { limiter: createMemoryRateLimiter() },
   })
+  engine.start()
   let projectId = ''
   let acknowledged = 0
   let result: Omit<Run, 'missing'>
@@ -80,13 +85,15 @@ async function measure(
     projectId = (project.body as { project: { id: string } }).project.id
     const key = await engine.management.createApiKey({ headers: admin, params: { id: projectId } })
     const { token } = key.body as { token: string }
-    const warmUp = await singles(engine, token, 1, CONNECTIONS)
-    const single = await singles(engine, token, SECONDS, CONNECTIONS)
-    const batch = await batches(engine, token, { ...BATCH, seconds: SECONDS })
+    const warmUp = await singles(engine.ingest, token, 1, CONNECTIONS)
+    const single = await singles(engine.ingest, token, SECONDS, CONNECTIONS)
+    const batch = await batches(engine.ingest, token, { ...BATCH, seconds: SECONDS })
     acknowledged = warmUp.events + single.events + batch.events
     result = { openMs, single, batch }
   } finally {
-    await engine.close()
+    // Everything acknowledged is in the read model before the store closes and is counted.
+    await engine.settled(600_000)
+    await engine.stop()
     await store.close()
   }
   try {

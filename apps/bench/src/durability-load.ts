@@ -2,6 +2,7 @@
 // for their answer before sending the next request, for a fixed time.
 import { randomUUID } from 'node:crypto'
 import type { IngestApi } from '@tis/ingest'
+import { quantile } from './quantile'
 
 /** What one load run acknowledged. */
 export interface LoadResult {
@@ -21,9 +22,6 @@ const event = (message: string) => ({
   release: 'api@1.42.0',
   context: { request: { method: 'GET', url: 'https://api.acme.test/orders/17' } },
 })
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
 
 /** Runs `concurrency` loops of `send` for `seconds`; `send` resolves the events it got acked. */
 async function run(
@@ -49,8 +47,8 @@ async function run(
   return {
     events,
     eventsPerSecond: Math.round(events / elapsed),
-    p50: Math.round(percentile(latencies, 0.5) * 10) / 10,
-    p99: Math.round(percentile(latencies, 0.99) * 10) / 10,
+    p50: Math.round(quantile(latencies, 0.5) * 10) / 10,
+    p99: Math.round(quantile(latencies, 0.99) * 10) / 10,
   }
 }
 

@@ -3,6 +3,7 @@
 // reported with its range: on a shared machine the absolute rates drift far more than that.
 import type { LoadResult } from './durability-load'
 import type { Variant } from './durability-variants'
+import { median } from './quantile'
 import type { Figure } from './results'
 
 /** One measured run of one variant. */
@@ -14,10 +15,6 @@ export interface Run {
   readonly missing: number
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN
-}
 const fixed = (n: number) => n.toFixed(2)
 
 /** Median and range of the per-round ratios of `pick(run)` to the baseline's. */

@@ -7,7 +7,7 @@ import {
   sentryBenchEvent,
 } from './sentry-bench-event'
 
-// The bodies of the envelope comparison (issue 22): the bench's native event, Sentry envelopes
+// The bodies of the envelope comparison: the bench's native event, Sentry envelopes
 // carrying the same error (as a Sentry SDK sends it, and as @sentry/node sends it with frames,
 // contexts and sdk), and the native twin of the rich envelope's event,
 // each with a fresh event id per request (idempotency dedupes by it). All are templates split at

@@ -17,7 +17,7 @@ import { startNode } from './processes'
 import { caughtUp } from './projection-lag'
 import type { Figure } from './results'
 
-// Issue 22: "ingest throughput of an envelope with one error event ≥ 0.8× native single-event
+// The target: "ingest throughput of an envelope with one error event ≥ 0.8× native single-event
 // ingest". One tis server on a durable PostgreSQL, loaded in alternating rounds with the bench's
 // native event (`POST /api/v1/ingest_events`) and a Sentry envelope carrying the same error as a
 // Sentry SDK sends it (`POST /api/<number>/envelope/`): the bar, the protocol's cost. Two more

@@ -26,7 +26,7 @@ async function main() {
   const figures: Figure[] = []
   figures.push(...(await measurePglite(base, { rows, notes, summary })))
   figures.push(...(await measurePostgres(baseline, { rows, notes, summary })))
-  // Issue 22: a Sentry envelope with one error event against the native single event.
+  // A Sentry envelope with one error event against the native single event.
   figures.push(...(await measureEnvelope({ rows, notes, summary }, base)).figures)
 
   console.log(

@@ -4,6 +4,7 @@ import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
 import { createProjectWithKey } from './management-client'
 import { startNode } from './processes'
 import { projectionLag } from './projection-lag'
+import { quantile } from './quantile'
 import type { Figure } from './results'
 
 /** Seconds of the projection-lag run at half the peak rate. */
@@ -38,7 +39,7 @@ export async function measureLag(
     sampling = false
     await sampler
     const sorted = [...samples].sort((a, b) => a - b)
-    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0
+    const p99 = quantile(sorted, 0.99) || 0
     const quarter = Math.max(1, Math.floor(samples.length / 4))
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
     const first = mean(samples.slice(0, quarter))

@@ -55,7 +55,7 @@ export async function measurePostgres(
       ['1 fingerprint', {}, { groups: 1 }],
       [`${FINGERPRINTS.toLocaleString('en-US')} fingerprints`, {}, { groups: FINGERPRINTS }],
       ['1 fingerprint, rate limiting off', { SERVICE_PUBLIC_API_RATE_LIMIT_STORE: 'none' }, {}],
-      // Issue 21: ten alert rules of every trigger on a webhook, against the runs above.
+      // Ten alert rules of every trigger on a webhook, against the runs above.
       ['1 fingerprint, ten alert rules', {}, { alertRules: true }],
       [
         `${FINGERPRINTS.toLocaleString('en-US')} fingerprints, ten alert rules`,
@@ -64,7 +64,7 @@ export async function measurePostgres(
       ],
     ] as const
     const runs: Record<string, TisRun[]> = {}
-    // Two rounds of every plan; the alert comparison (issue 21: within 5%) gets three more pairs,
+    // Two rounds of every plan; the alert comparison (within 5%) gets three more pairs,
     // since single 10 s runs of one plan varied by ±25% on a shared 2-core machine.
     const alertPairs = new Set<string>([plans[0][0], plans[1][0], plans[3][0], plans[4][0]])
     for (let round = 1; round <= ALERT_ROUNDS; round++) {

@@ -1,5 +1,5 @@
 // `pnpm --filter @tis/bench run bench:reads`: p50/p99 and req/s of every read endpoint of the
-// reference server on PostgreSQL holding 1 million events (issue 5: each p50 under 50 ms), next
+// reference server on PostgreSQL holding 1 million events (each p50 under 50 ms), next
 // to a no-op Hono handler answering a GET with the same load, in the same run.
 import { fileURLToPath } from 'node:url'
 import { startTestPostgres } from '@tis/test-utils/postgres'
@@ -9,8 +9,9 @@ import { startNode } from './processes'
 import { ingestOverHttp } from './read-ingest'
 import { type LoadOptions, measure, type ProbeResult } from './read-load'
 import { probes, resolveFixtures } from './read-probes'
-import { explain, PROPOSALS } from './read-proposals'
+import { PROPOSALS } from './read-proposals'
 import { seed, tableSizes } from './read-seed'
+import { explain, type RunSql, type Statement } from './read-statements'
 import { saveFigures } from './results'
 
 const EVENTS = Number(process.env['BENCH_READ_EVENTS'] ?? 1_000_000)
@@ -44,11 +45,14 @@ async function measureProposals(
   rows: ProbeResult[],
 ) {
   const all = probes(projectId, await resolveFixtures(sql, url, projectId, load.headers))
+  const run: RunSql = (text, params) => sql.unsafe(text, params as never)
+  const print = async (label: string, statement: Statement) =>
+    console.log(
+      `\n-- ${label}\n${statement.text}\n-- parameters: ${JSON.stringify(statement.params)}\n${await explain(run, statement)}`,
+    )
   for (const proposal of PROPOSALS) {
     const show = async (label: string) => {
-      for (const statement of proposal.explain(projectId)) {
-        console.log(`\n-- ${label}\n${statement}\n${await explain(sql, statement)}`)
-      }
+      for (const statement of await proposal.explain(projectId)) await print(label, statement)
     }
     await show(`before: ${proposal.name}`)
     const started = performance.now()
@@ -57,10 +61,8 @@ async function measureProposals(
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     console.log(`\n${proposal.name}: built in ${seconds} s`)
     await show(`after: ${proposal.name}`)
-    for (const statement of proposal.variants?.(projectId) ?? []) {
-      console.log(
-        `\n-- variant with ${proposal.name}\n${statement}\n${await explain(sql, statement)}`,
-      )
+    for (const statement of (await proposal.variants?.(projectId)) ?? []) {
+      await print(`variant with ${proposal.name}`, statement)
     }
     for (const probe of all.filter((p) => proposal.probes.some((n) => p.name.startsWith(n)))) {
       const r = await measure(url, probe, load)

@@ -28,7 +28,7 @@ export interface ProbeResult {
   readonly 'non-2xx': number
 }
 
-/** Issue 5's bound on every read endpoint's p50. */
+/** The bound on every read endpoint's p50. */
 export const TARGET_MS = 50
 
 /** Runs `probe` against `url` with autocannon; the warm-up's figures are dropped. */

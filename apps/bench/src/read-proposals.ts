@@ -1,49 +1,35 @@
-import type { Sql } from 'postgres'
+import { type Statement, statementOf } from './read-statements'
 
-// The statements the server sends (packages/storage-postgres/src/reads.ts, copied here with
-// literal parameters so the benchmark can EXPLAIN them; the server is not changed).
+// The reads are the store's own (read-statements.ts: the statement it sends, with its
+// parameters), called as the read API calls them by default: a page of 50 events (51 asked, to
+// know whether there is a next page), 50 transaction names and 15-minute metric buckets over
+// the last 24 hours.
+const DAY_MS = 86_400_000
+const lastDay = () => ({ since: new Date(Date.now() - DAY_MS), until: new Date() })
 
-const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
-  e.fingerprint, e.occurred_at, e.payload, e.issue_id::text as issue_id, e.environment,
-  e.release, e.trace_id, e.request_id, e.session_id`
+const eventSearch = (projectId: string, q: string) =>
+  statementOf((s) => s.listEvents({ projectId, q, limit: 51 }))
+const transactions = (projectId: string) =>
+  statementOf((s) => s.summarizeTransactions({ projectId, ...lastDay(), limit: 50 }))
+const metric = (projectId: string) =>
+  statementOf((s) =>
+    s.metricBuckets({ projectId, name: 'db.query', ...lastDay(), intervalSeconds: 900 }),
+  )
 
-/** `listEvents` for `GET …/events?q=…`. */
-function eventSearchSql(projectId: string, q: string): string {
-  const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll("'", "''")
-  return `select ${EVENT_COLUMNS} from events e where e.project_id = '${projectId}'::uuid
-    and e.message ilike '%' || '${escaped}'::text || '%'
-  order by e.occurred_at desc, e.id desc limit 51`
-}
+const PERCENTILES =
+  /percentile_cont\(0\.5\) within group \(order by (.+?)\) as p50,\s*percentile_cont\(0\.95\)[^,]*,\s*percentile_cont\(0\.99\)[^,]*as p99/s
 
-const THREE_PERCENTILES = `percentile_cont(0.5) within group (order by e.duration_ms) as p50,
-    percentile_cont(0.95) within group (order by e.duration_ms) as p95,
-    percentile_cont(0.99) within group (order by e.duration_ms) as p99`
-/** The proposed query change: one sort per name for the three percentiles instead of three. */
-const ONE_SORT_PERCENTILES = `percentile_cont(array[0.5, 0.95, 0.99]) within group
-      (order by e.duration_ms) as percentiles`
-
-/** `summarizeTransactions` for `GET …/transactions` (the last 24 hours). */
-function transactionsSql(projectId: string, percentiles = THREE_PERCENTILES): string {
-  return `select coalesce(e.transaction_name, e.message, '') as name, count(*)::int as count,
-    (count(*) filter (where e.status_code >= 500 or e.level in ('error', 'fatal')))::int
-      as error_count,
-    ${percentiles},
-    avg(e.duration_ms) as avg
-  from events e where e.project_id = '${projectId}'::uuid and e.event_type = 'transaction'
-    and e.occurred_at >= now() - interval '24 hours' and e.occurred_at < now()
-  group by 1 order by count desc, name limit 50`
-}
-
-/** `metricBuckets` for `GET …/metrics?name=db.query` (the last 24 hours, 15-minute buckets). */
-function metricSql(projectId: string): string {
-  const since = `(now() - interval '24 hours')`
-  return `select floor(extract(epoch from e.occurred_at - ${since}) / 900)::int as k,
-    count(*)::int as count, sum(e.value) as sum, min(e.value) as min, max(e.value) as max,
-    avg(e.value) as avg
-  from events e where e.project_id = '${projectId}'::uuid and e.event_type = 'metric'
-    and md5(e.message) = md5('db.query') and e.message = 'db.query'
-    and e.occurred_at >= ${since} and e.occurred_at < now()
-  group by 1 order by 1`
+/**
+ * The proposed query change: one sort per name for the three percentiles instead of three
+ * (`percentile_cont(array[…])`), in the store's transactions statement.
+ */
+function oneSortPercentiles(statement: Statement): Statement {
+  const text = statement.text.replace(
+    PERCENTILES,
+    'percentile_cont(array[0.5, 0.95, 0.99]) within group (order by $1) as percentiles',
+  )
+  if (text === statement.text) throw new Error('the transactions statement has no p50/p95/p99')
+  return { ...statement, text }
 }
 
 /** An index change proposed for endpoints over the target, with the statements it speeds up. */
@@ -51,9 +37,9 @@ export interface Proposal {
   readonly name: string
   /** Probes (by name prefix) measured again once it is applied. */
   readonly probes: readonly string[]
-  readonly explain: (projectId: string) => readonly string[]
+  readonly explain: (projectId: string) => Promise<readonly Statement[]>
   /** Query changes explained once the index is built (the server still sends the original). */
-  readonly variants?: (projectId: string) => readonly string[]
+  readonly variants?: (projectId: string) => Promise<readonly Statement[]>
   readonly apply: readonly string[]
 }
 
@@ -62,17 +48,17 @@ export const PROPOSALS: readonly Proposal[] = [
   {
     name: 'trigram index on events.message',
     probes: ['GET events?q='],
-    explain: (p) => [eventSearchSql(p, 'timeout'), eventSearchSql(p, 'no such text')],
+    explain: async (p) => [await eventSearch(p, 'timeout'), await eventSearch(p, 'no such text')],
     apply: [
       'create extension if not exists pg_trgm',
-      'create index events_message_trgm_idx on events using gin (message gin_trgm_ops)',
+      'create index if not exists events_message_trgm_idx on events using gin (message gin_trgm_ops)',
     ],
   },
   {
     name: 'covering index of transactions',
     probes: ['GET transactions'],
-    explain: (p) => [transactionsSql(p)],
-    variants: (p) => [transactionsSql(p, ONE_SORT_PERCENTILES)],
+    explain: async (p) => [await transactions(p)],
+    variants: async (p) => [oneSortPercentiles(await transactions(p))],
     apply: [
       `create index events_project_transaction_cover_idx on events (project_id, occurred_at)
         include (transaction_name, message, duration_ms, status_code, level)
@@ -82,18 +68,10 @@ export const PROPOSALS: readonly Proposal[] = [
   {
     name: 'covering metric index',
     probes: ['GET metrics'],
-    explain: (p) => [metricSql(p)],
+    explain: async (p) => [await metric(p)],
     apply: [
       `create index events_project_metric_cover_idx on events (project_id, md5(message), occurred_at)
         include (message, value, environment, release) where event_type = 'metric'`,
     ],
   },
 ]
-
-/** `EXPLAIN (ANALYZE, BUFFERS)` of `statement`, as text. */
-export async function explain(sql: Sql, statement: string): Promise<string> {
-  const rows = await sql.unsafe<Array<Record<string, string>>>(
-    `explain (analyze, buffers) ${statement}`,
-  )
-  return rows.map((r) => Object.values(r)[0]).join('\n')
-}

@@ -1,22 +1,19 @@
 // Render times of every dashboard page with 1 million events (PGlite, the server's default
-// store), seeded with the read benchmark's SQL. Not part of the test run (it takes minutes):
+// store), seeded as the read benchmark seeds (the store's append and projection). Not part of
+// the test run (it takes minutes):
 //   pnpm --filter @tis/bench bench:render [events]
 import { createDashboard } from '@tis/dashboard'
-import { ISSUE_ACTIVITY_SQL, transactionLatencySql } from '@tis/storage-postgres/chart-reads'
+import type { PostgresIngestStore } from '@tis/storage-postgres'
 import {
   ADMIN_TOKEN,
   createClient as createApi,
   sessionsOf,
   startPgliteHarness,
 } from '@tis/test-utils/server'
-import {
-  eventsSql,
-  issuesSql,
-  issueTotalsSql,
-  monitorsAndDeploymentsSql,
-  spansSql,
-  TRANSACTION_NAMES,
-} from './read-seed-sql'
+import { median } from './quantile'
+import { seedDatabase } from './read-seed'
+import { explain as explainStatement, type RunSql, statementOf } from './read-statements'
+import { TRANSACTION_NAMES } from './seed-shape'
 
 /** The seeding sends far more than the harness's default 25 requests per key. */
 const HARNESS_ENV = { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000' }
@@ -29,25 +26,9 @@ const lap = (what: string) =>
 try {
   const { projectId } = await createApi(harness.url).projectWithKey()
   const shape = { tag: 'main', events: EVENTS, issues: 2_000, spans: EVENTS / 5 }
-  // PGlite (PostgreSQL 17) has no uuidv7(interval); row ids only break ties here.
-  await harness.query(
-    `create or replace function uuidv7(shift interval) returns uuid language sql as 'select gen_random_uuid()'`,
-  )
-  const indexes = await harness.query<{ name: string; def: string }>(
-    `select indexname as name, indexdef as def from pg_indexes where schemaname = current_schema()
-     and tablename in ('events', 'spans') and indexname not in (select conname from pg_constraint)`,
-  )
-  for (const { name } of indexes) await harness.query(`drop index ${name}`)
-  await harness.query(issuesSql(projectId, shape))
-  for (let from = 1; from <= EVENTS; from += 100_000) {
-    await harness.query(eventsSql(projectId, shape, { from, to: Math.min(EVENTS, from + 99_999) }))
-  }
-  lap('events')
-  await harness.query(spansSql(projectId, shape))
-  for (const s of monitorsAndDeploymentsSql(projectId)) await harness.query(s)
-  for (const { def } of indexes) await harness.query(def)
-  await harness.query(issueTotalsSql(projectId))
-  await harness.query('vacuum analyze')
+  // The server's own store: the seeding appends to its ingest log and projects it.
+  const store = harness.server.store as PostgresIngestStore
+  await seedDatabase({ store, query: harness.query }, [{ projectId, shape }])
   lap('seeded')
   const [{ n }] = (await harness.query<{ n: number }>('select count(*)::int as n from events')) as [
     { n: number },
@@ -71,26 +52,27 @@ try {
     [projectId],
   )
   const day = new Date(Date.now() - 86_400_000)
-  const explain = async (what: string, sql: string, params: unknown[]) => {
-    const plan = await harness.query<{ 'QUERY PLAN': string }>(
-      `explain (analyze, costs off, buffers off) ${sql}`,
-      params as never,
+  const run: RunSql = (text, params) => harness.query(text, [...params])
+  const explain = async (what: string, read: (s: PostgresIngestStore) => Promise<unknown>) => {
+    const plan = await explainStatement(
+      run,
+      await statementOf(read),
+      'analyze, costs off, buffers off',
     )
-    console.log(`${what}:\n${plan.map((r) => `  ${r['QUERY PLAN'].slice(0, 200)}`).join('\n')}`)
+    console.log(
+      `${what}:\n${plan
+        .split('\n')
+        .map((line) => `  ${line.slice(0, 200)}`)
+        .join('\n')}`,
+    )
   }
-  await explain('issueActivity (50 issues, 24 h)', ISSUE_ACTIVITY_SQL, [
-    projectId,
-    inbox.map((r) => r.id),
-    day,
-    new Date(),
-    3600,
-  ])
-  await explain('transactionLatency (all, 24 h)', transactionLatencySql([]), [
-    projectId,
-    day,
-    new Date(),
-    900,
-  ])
+  const issueIds = inbox.map((r) => r.id)
+  await explain('issueActivity (50 issues, 24 h)', (s) =>
+    s.issueActivity({ projectId, issueIds, since: day, until: new Date(), intervalSeconds: 3600 }),
+  )
+  await explain('transactionLatency (all, 24 h)', (s) =>
+    s.transactionLatency({ projectId, since: day, until: new Date(), intervalSeconds: 900 }),
+  )
   const dashboard = createDashboard({ engine: harness.server.engine })
   // A session signed in through the form, as a browser has it.
   const { cookie } = await sessionsOf((path, init) => dashboard.request(path, init))(ADMIN_TOKEN)
@@ -119,9 +101,8 @@ try {
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`)
       if (i > 0) times.push(performance.now() - t)
     }
-    times.sort((a, b) => a - b)
     console.log(
-      `| ${path.replace(projectId, ':id').replace(issue, ':issue').replace(trace, ':trace')} | ${times[2]!.toFixed(1)} |`,
+      `| ${path.replace(projectId, ':id').replace(issue, ':issue').replace(trace, ':trace')} | ${median(times).toFixed(1)} |`,
     )
   }
 } finally {

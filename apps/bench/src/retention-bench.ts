@@ -1,4 +1,4 @@
-// `pnpm --filter @tis/bench run bench:retention` (issue 23): ingest latency while a retention
+// `pnpm --filter @tis/bench run bench:retention`: ingest latency while a retention
 // pass expires a month of a 1-million-event project, and what the pass does to the disk.
 //
 // A durable PostgreSQL is bulk-seeded with BENCH_RETENTION_EVENTS events (and a fifth as many

@@ -1,4 +1,4 @@
-// `pnpm --filter @tis/bench run bench:sourcemaps` (issue 31): projection throughput of error
+// `pnpm --filter @tis/bench run bench:sourcemaps`: projection throughput of error
 // events whose JavaScript frames the source-map resolver resolves (cold and warm cache), next to
 // events without JavaScript frames and to JavaScript events with no map uploaded, on a durable
 // embedded PostgreSQL; and the parsed-map cache against its bound.

@@ -78,7 +78,7 @@ export interface EventProject {
 /** The engine's ingestion API over the store's log, with the rate limit out of the way. */
 export function benchIngestApi(store: PostgresIngestStore): IngestApi {
   return createIngestApi({
-    acceptance: { writeBatch: (batch, options) => store.append(batch, options) },
+    acceptance: { append: (batch, options) => store.append(batch, options) },
     credentials: store,
     mobileTokens: store,
     rateLimits: { requests: 1_000_000_000 },

@@ -1,25 +1,15 @@
 import {
   type BootstrapResult,
   bootstrapAdmin,
-  createIngestApi,
-  createManagementApi,
+  createEngine,
   createMemoryRateLimiter,
-  createProjectAccess,
-  createReadApi,
-  type IngestApi,
-  type ManagementApi,
+  type Engine,
   type RateLimitSettings,
-  type ReadApi,
 } from '@tis/ingest'
 import { openPgliteStore } from '@tis/storage-postgres'
-import { zlibInflater } from './inflater'
 
-/** The APIs this example serves: ingestion, plus management and reads for projects and keys. */
-export interface EmbeddedEngine {
-  readonly ingest: IngestApi
-  readonly management: ManagementApi
-  readonly reads: Pick<ReadApi, 'listEvents'>
-}
+/** The engine this example serves: `createEngine` of @tis/ingest, the server's own. */
+export type EmbeddedEngine = Engine
 
 /** Options of {@link openEngine}. */
 export interface OpenEngineOptions {
@@ -35,41 +25,34 @@ export interface OpenEngineOptions {
 
 /**
  * Opens the store the reference server uses without `DATABASE_URL` (PGlite, migrated), makes
- * sure the administrator exists (`bootstrap` holds a first-run token), and composes only the APIs
- * it serves, each from the store's ports it needs. `close()` flushes, then closes the store.
+ * sure the administrator exists (`bootstrap` holds a first-run token), and starts the engine over
+ * it: records are acknowledged on the ingest log and projected in this process, as in the
+ * server. `close()` stops the engine (flushing what was accepted), then closes the store.
  */
 export async function openEngine(
   options: OpenEngineOptions = {},
-): Promise<{ engine: EmbeddedEngine; bootstrap: BootstrapResult; close(): Promise<void> }> {
+): Promise<{ engine: Engine; bootstrap: BootstrapResult; close(): Promise<void> }> {
   const store = await openPgliteStore(options.dataDir)
   const adminEmails = options.adminEmails ?? []
   const bootstrap = await bootstrapAdmin(store, { adminEmails, bootstrapToken: options.adminToken })
-  const rateLimits = options.rateLimits ? { rateLimits: options.rateLimits } : {}
-  const ingest = createIngestApi({
-    acceptance: store,
-    credentials: store,
-    mobileTokens: store,
-    // One process owns a PGlite database, so in-process counting is exact (as the server does).
-    limiter: createMemoryRateLimiter(),
-    inflater: zlibInflater,
-    ...rateLimits,
+  const engine = createEngine({
+    store,
+    config: {
+      adminEmails,
+      ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+      projection: { embedded: true },
+    },
+    adapters: {
+      // One process owns a PGlite database, so in-process counting is exact (as the server does).
+      limiter: createMemoryRateLimiter(),
+    },
   })
-  const access = createProjectAccess({ store, adminEmails })
-  const engine: EmbeddedEngine = {
-    ingest,
-    management: createManagementApi({
-      store,
-      access,
-      ...rateLimits,
-      onCredentialsChanged: () => ingest.forgetCredentials(),
-    }),
-    reads: createReadApi({ store, access }),
-  }
+  engine.start()
   return {
     engine,
     bootstrap,
     async close() {
-      await ingest.close()
+      await engine.stop()
       await store.close()
     },
   }

@@ -7,7 +7,7 @@ import {
   createAnalyticsDrainer,
   createClickHouseAnalyticsStore,
 } from '@tis/analytics-clickhouse'
-import type { AnalyticsOutbox } from '@tis/ingest'
+import { type AnalyticsOutbox, createLoop, type Loop } from '@tis/ingest'
 import type { AnalyticsConfig, RetentionConfig } from './config'
 import type { Logger } from './logger'
 
@@ -29,7 +29,7 @@ export interface AnalyticsRuntime {
   health(): Promise<AnalyticsHealth>
   /** Prometheus lines of the queue and the exporter (empty when disabled). */
   metrics(): Promise<string>
-  /** Starts draining the outbox in the background (no-op when disabled). */
+  /** Starts exporting in the background (no-op when disabled). */
   startDrainer(): void
   /** Stops the drainer (after the batch in flight) and closes the ClickHouse client. */
   close(): Promise<void>
@@ -123,7 +123,7 @@ export function createAnalyticsRuntime(options: AnalyticsRuntimeOptions): Analyt
   if (!config.enabled || !outbox) return disabledRuntime()
   const { client, store } = connect(config, options.retention)
   let migrated = false
-  let expiryTimer: ReturnType<typeof setInterval> | undefined
+  let expiry: Loop | undefined
   async function migrate() {
     await store.migrate()
     migrated = true
@@ -213,23 +213,25 @@ export function createAnalyticsRuntime(options: AnalyticsRuntimeOptions): Analyt
       drainer.start()
       const retention = options.retention
       if (retention && retention.intervalSeconds > 0) {
-        expiryTimer = setInterval(() => {
-          if (!migrated) return
-          store
-            .expire()
-            .then((dropped) => {
-              if (dropped.length > 0) logger.info('analytics partitions expired', { dropped })
-            })
-            .catch((cause) =>
-              logger.warn('analytics retention pass failed', { error: String(cause) }),
-            )
-        }, retention.intervalSeconds * 1000)
-        expiryTimer.unref?.()
+        const intervalMs = retention.intervalSeconds * 1000
+        expiry = createLoop({
+          intervalMs,
+          firstDelayMs: intervalMs,
+          onError: (cause) =>
+            logger.warn('analytics retention pass failed', { error: String(cause) }),
+          async round() {
+            if (!migrated) return undefined
+            const dropped = await store.expire()
+            if (dropped.length > 0) logger.info('analytics partitions expired', { dropped })
+            return undefined
+          },
+        })
+        expiry.start()
       }
     },
 
     async close() {
-      if (expiryTimer) clearInterval(expiryTimer)
+      await expiry?.stop()
       await drainer?.stop()
       await client.close()
     },

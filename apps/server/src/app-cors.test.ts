@@ -88,7 +88,7 @@ describe('CORS on the browser-facing ingest endpoints', () => {
   })
 
   it('echoes an allowed origin with Vary: Origin when origins are listed', async () => {
-    const { app } = setup(undefined, { corsOrigins: [PAGE, 'http://localhost:5173'] })
+    const { app } = setup(undefined, { http: { corsOrigins: [PAGE, 'http://localhost:5173'] } })
     const res = await app.request('/api/v1/ingest_events', preflight(PAGE))
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe(PAGE)
@@ -99,7 +99,7 @@ describe('CORS on the browser-facing ingest endpoints', () => {
   })
 
   it('gives a disallowed origin the same answers without any CORS header', async () => {
-    const { app, calls } = setup(undefined, { corsOrigins: [PAGE] })
+    const { app, calls } = setup(undefined, { http: { corsOrigins: [PAGE] } })
     for (const res of [
       await app.request('/api/v1/ingest_events', preflight('https://evil.example')),
       await app.request('/api/v1/ingest_events', post('{}', { Origin: 'https://evil.example' })),

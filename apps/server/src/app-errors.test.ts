@@ -40,7 +40,7 @@ describe('body size cap', () => {
   })
 
   it('caps the batch endpoint at its own limit, declared or streamed', async () => {
-    const { app, calls } = setup(undefined, { maxBatchBodyBytes: 100 })
+    const { app, calls } = setup(undefined, { http: { maxBodyBytes: 64, maxBatchBodyBytes: 100 } })
     const batch = (body: string | ReadableStream<Uint8Array>) =>
       app.request(
         new Request('http://localhost/api/v1/ingest_events/batch', {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { post, setup } from '../test/support/fake-engine'
-import {
-  accountRoutes,
-  alertRoutes,
-  ingestRoutes,
-  managementRoutes,
-  readRoutes,
-  sourceMapRoutes,
-  sourceSettingsRoutes,
-} from './routes'
 
 describe('ingest routes', () => {
   it.each([
@@ -199,26 +190,6 @@ describe('other routes', () => {
       'period_seconds',
       'auth_failure_requests',
     ])
-  })
-
-  it('documents every route of routes.ts with its method', async () => {
-    const { app, engine } = setup()
-    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { operationId?: string }>>
-    }
-    const routes = [
-      ...ingestRoutes(engine.ingest, () => undefined),
-      ...managementRoutes(engine.management, () => undefined),
-      ...accountRoutes(engine.account, () => undefined),
-      ...readRoutes(engine.reads, () => undefined),
-      ...sourceSettingsRoutes(engine.sourceSettings, () => undefined),
-      ...alertRoutes(engine.alerts, () => undefined),
-      ...sourceMapRoutes(engine.sourceMaps, () => undefined),
-    ]
-    const missing = routes
-      .map((r) => [r.method.toLowerCase(), r.path.replace(/:(\w+)/g, '{$1}')] as const)
-      .filter(([method, path]) => doc.paths[path]?.[method] === undefined)
-    expect(missing).toEqual([])
   })
 
   it('documents the performance reads', async () => {

@@ -1,7 +1,7 @@
 import { boolean, type ConfigVariable, integer, text } from './config-rules'
 
 /**
- * Alerts (issue 21): where channels may point, the lease of a claimed delivery, and the SMTP server
+ * Alerts: where channels may point, the lease of a claimed delivery, and the SMTP server
  * of email channels.
  */
 export const ALERT_VARIABLES = {

@@ -1,6 +1,6 @@
 import { type ConfigVariable, integer } from './config-rules'
 
-/** Retention (issue 23): how long telemetry is kept, here and in the analytics store. */
+/** Retention: how long telemetry is kept, here and in the analytics store. */
 export const RETENTION_VARIABLES = {
   SERVICE_RETENTION_DAYS: {
     description:

@@ -81,16 +81,16 @@ export interface ServerConfig {
   /** `SERVICE_PROJECTION*` and `SERVICE_READ_BARRIER_MS`: the projection behind the ingest log. */
   readonly projection: ProjectionConfig
   readonly analytics: AnalyticsConfig
-  /** Source excerpts (issue 11): the secret key and the server-wide GitHub access. */
+  /** Source excerpts (docs/source-excerpts.md): the secret key, the server-wide GitHub access. */
   readonly sources: SourcesConfig
   /** `SERVICE_SOURCEMAPS_*`: the caps of the source-map upload API and the parsed-map cache. */
   readonly sourceMaps: SourceMapLimits & {
     /** Bound of the parsed-map cache, in bytes of map files. */
     readonly cacheBytes: number
   }
-  /** Alerts (issue 21): private targets and the SMTP server of email channels. */
+  /** Alerts: private targets and the SMTP server of email channels. */
   readonly alerts: AlertsConfig
-  /** Retention (issue 23): `SERVICE_RETENTION_*` and the analytics store's periods. */
+  /** Retention: `SERVICE_RETENTION_*` and the analytics store's periods. */
   readonly retention: RetentionConfig
 }
 
@@ -129,7 +129,7 @@ export interface AlertsConfig {
   readonly smtp: SmtpConfig | null
 }
 
-/** Where and how accepted records are projected (issue 19). */
+/** Where and how records acknowledged on the ingest log are projected into the read model. */
 export interface ProjectionConfig {
   /** `server`: in this process; `worker`: by `tis worker` processes only. */
   readonly mode: 'server' | 'worker'

@@ -1,7 +1,7 @@
 import {
   createMemoryRateLimiter,
   createSharedRateLimiter,
-  type IngestStore,
+  type EngineStore,
   type RateLimiter,
   windowState,
 } from '@tis/ingest'
@@ -17,24 +17,18 @@ const UNLIMITED: RateLimiter = {
 
 /**
  * The ingest API's limiter for `SERVICE_PUBLIC_API_RATE_LIMIT_STORE`. `database` counts in the
- * store's shared counters (exact across instances) when it has them, on PostgreSQL; a PGlite
+ * store's shared counters (exact across instances) on PostgreSQL; a PGlite
  * data directory is only ever open in one process, so there in-process counting is already exact
  * and costs no statement.
  */
-export function rateLimiter(config: ServerConfig, store: IngestStore, logger: Logger): RateLimiter {
+export function rateLimiter(config: ServerConfig, store: EngineStore, logger: Logger): RateLimiter {
   switch (config.rateLimitStore) {
     case 'database': {
-      const { incrementWindows, pruneWindows } = store
-      if (config.database.kind === 'pglite' || !incrementWindows || !pruneWindows) {
-        return createMemoryRateLimiter()
-      }
-      return createSharedRateLimiter(
-        { incrementWindows: incrementWindows.bind(store), pruneWindows: pruneWindows.bind(store) },
-        {
-          onPruneError: (error) =>
-            logger.warn('pruning rate-limit windows failed', { error: String(error) }),
-        },
-      )
+      if (config.database.kind === 'pglite') return createMemoryRateLimiter()
+      return createSharedRateLimiter(store, {
+        onPruneError: (error) =>
+          logger.warn('pruning rate-limit windows failed', { error: String(error) }),
+      })
     }
     case 'memory':
       return createMemoryRateLimiter()

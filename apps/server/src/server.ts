@@ -5,21 +5,17 @@ import {
   type AnalyticsOutbox,
   type BootstrapResult,
   bootstrapAdmin,
-  checkAlertTarget,
-  chunkBodyCap,
+  createEngine,
   createSourceMapResolver,
-  type IngestStore,
+  type Engine,
 } from '@tis/ingest'
-import { resolveHost } from './alert-resolver'
-import type { SmtpSettings } from './alerts-mailer'
-import { type AlertsRuntime, createAlertsRuntime, hasAlertDelivery } from './alerts-runtime'
+import type { PostgresIngestStore } from '@tis/storage-postgres'
+import { createSmtpMailer, type SmtpSettings } from './alerts-mailer'
 import { type AnalyticsRuntime, createAnalyticsRuntime } from './analytics'
 import { createApp, type TisApp } from './app'
-import { composeEngine, hasRetention, type ServerEngine } from './compose'
 import { type ServerConfig, secureCookies } from './config'
+import { engineOptions } from './engine-options'
 import { createLogger, type Logger } from './logger'
-import { createProjectionRuntime, hasLog, type ProjectionRuntime } from './projection'
-import { createRetentionRuntime, type RetentionRuntime } from './retention-runtime'
 import { type InjectedStore, serverStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
@@ -70,28 +66,19 @@ export interface ListeningAddress {
 /** A composed tis server: the app, its engine and store, and its lifecycle. */
 export interface TisServer {
   readonly app: TisApp
-  /** The APIs, composed over the store (`compose.ts`). */
-  readonly engine: ServerEngine
-  readonly store: IngestStore
+  /** Every API over the store, and the background work behind them (`createEngine`). */
+  readonly engine: Engine
+  readonly store: PostgresIngestStore
   readonly logger: Logger
   /** The optional analytics store: readiness, metrics and the background drainer. */
   readonly analytics: AnalyticsRuntime
-  /**
-   * The ingest log's projection (acceptance on the log, the projector of this process, the read
-   * barrier); absent for a store without a log.
-   */
-  readonly projection: ProjectionRuntime | undefined
-  /** The alerts worker (none for a store that cannot deliver alerts). */
-  readonly alerts: AlertsRuntime | undefined
-  /** The retention passes (issue 23); `undefined` on a store without retention. */
-  readonly retention: RetentionRuntime | undefined
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
   listen(): Promise<ListeningAddress>
   /**
    * Graceful stop: stops accepting connections, lets in-flight requests finish, flushes accepted
-   * records (`engine.close()`), then closes the store. Safe to call more than once.
+   * records and stops the engine's background work (`engine.stop()`), then closes the store. Safe to call more than once.
    */
   close(): Promise<void>
 }
@@ -100,20 +87,6 @@ function displayUrl(host: string, port: number): string {
   const any = host === '0.0.0.0' || host === '::' || host === ''
   const name = any ? 'localhost' : host.includes(':') ? `[${host}]` : host
   return `http://${name}:${port}`
-}
-
-/**
- * The send-time check of a webhook or Slack URL: the same rules as when the channel was made
- * (`SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS`), with the host resolved again, so a name that has
- * since been pointed at a private address (DNS rebinding) is refused rather than posted to.
- * `null` when allowed, else the reason (the attempt's error).
- */
-function sendTimeTargetCheck(config: ServerConfig) {
-  const policy = { allowPrivateTargets: config.alerts.allowPrivateTargets, resolve: resolveHost }
-  return async (url: string): Promise<string | null> => {
-    const check = await checkAlertTarget('url', url, policy)
-    return check.ok ? null : check.error
-  }
 }
 
 /** Most time a client may take to send its request headers, in ms (or the request timeout). */
@@ -136,7 +109,7 @@ export function requestTimeouts(requestTimeoutSeconds: number) {
 
 /**
  * Composes the server: opens and migrates the store, makes sure an administrator exists
- * (`bootstrapAdmin`), composes the engine's APIs (`composeEngine`) and the HTTP app. Nothing listens until `listen()`.
+ * (`bootstrapAdmin`), creates the engine (`createEngine`) and the HTTP app. Nothing listens until `listen()`.
  */
 export async function createServer(
   config: ServerConfig,
@@ -178,58 +151,26 @@ export async function createServer(
   } else if (config.analytics.enabled) {
     logger.warn('SERVICE_ANALYTICS_ENABLED is set, but this store has no analytics outbox')
   }
-  const projection = hasLog(store)
-    ? createProjectionRuntime({
-        store,
-        config: config.projection,
-        embedded: (opened.batch.concurrency ?? 1) === 1,
-        logger,
-      })
-    : undefined
-  const engine = composeEngine({
-    config,
-    store,
-    projection,
-    sourceMapResolver,
-    logger,
-    batch: opened.batch,
-    ...(options.now ? { now: options.now } : {}),
-  })
-  projection?.start()
-  const alerts =
-    config.alerts.worker && hasAlertDelivery(store)
-      ? createAlertsRuntime({
-          store,
-          logger,
-          smtp: options.smtp !== undefined ? options.smtp : config.alerts.smtp,
-          allowTarget: sendTimeTargetCheck(config),
-          leaseMs: config.alerts.leaseSeconds * 1_000,
-          ...(options.now ? { now: options.now } : {}),
-          ...(options.alertsIntervalMs === undefined
-            ? {}
-            : { intervalMs: options.alertsIntervalMs }),
-        })
-      : undefined
-  alerts?.start()
-  const retention = hasRetention(store)
-    ? createRetentionRuntime({
-        store,
-        config: config.retention,
-        logger,
-        ...(options.now ? { now: options.now } : {}),
-      })
-    : undefined
-  retention?.start()
+  const smtp = options.smtp !== undefined ? options.smtp : config.alerts.smtp
+  const mailer = smtp ? createSmtpMailer(smtp) : null
   const publicUrl = options.publicUrl ?? config.publicUrl
+  const engine = createEngine(
+    engineOptions(publicUrl === config.publicUrl ? config : { ...config, publicUrl }, {
+      store,
+      logger,
+      batch: opened.batch,
+      now: options.now,
+      sourceMapResolver,
+      mailer,
+      alertsIntervalMs: options.alertsIntervalMs,
+    }),
+  )
+  engine.start()
   const app = createApp({
     engine,
     logger,
     analytics,
-    maxBodyBytes: config.maxBodyBytes,
-    maxBatchBodyBytes: config.batchLimits.maxBodyBytes,
-    maxChunkBodyBytes: chunkBodyCap(config.sourceMaps),
     trustedProxies: config.trustedProxies,
-    corsOrigins: config.corsOrigins,
     ...(publicUrl ? { publicUrl } : {}),
     secureCookies: secureCookies(config.cookieSecure, publicUrl),
   })
@@ -250,10 +191,8 @@ export async function createServer(
       })
       clearTimeout(force)
     }
-    await retention?.stop()
-    await engine.close()
-    await projection?.close()
-    await alerts?.stop()
+    await engine.stop()
+    mailer?.close()
     await analytics.close()
     await store.close()
   }
@@ -264,9 +203,6 @@ export async function createServer(
     store,
     logger,
     analytics,
-    projection,
-    alerts,
-    retention,
     bootstrap,
     listen() {
       if (http) throw new Error('the server is already listening')

@@ -1,15 +1,10 @@
-import type {
-  AnalyticsOutbox,
-  BatchWriterOptions,
-  IngestStore,
-  ProjectionEnricher,
-} from '@tis/ingest'
-import { openPgliteStore, openPostgresStore } from '@tis/storage-postgres'
+import type { AnalyticsOutbox, BatchWriterOptions, ProjectionEnricher } from '@tis/ingest'
+import { openPgliteStore, openPostgresStore, type PostgresIngestStore } from '@tis/storage-postgres'
 import type { DatabaseConfig } from './config'
 
 /** An open store and the group-commit settings that suit it. */
 export interface OpenedStore {
-  readonly store: IngestStore
+  readonly store: PostgresIngestStore
   /** PGlite has one connection: one batch at a time. PostgreSQL: several, over a pool. */
   readonly batch: BatchWriterOptions
   /** The analytics export queue of the store, when it has one. */
@@ -37,14 +32,14 @@ const noReconnectPause = () => 0
 
 /**
  * Opens and migrates the database the configuration names (PGlite creates its directory). With
- * `analyticsOutbox`, every event and span written from now on is also queued for export. With
+ * `analytics`, every event and span accepted from now on is exported once projected. With
  * `enrich`, the projection runs it on every round's ops (source-map resolution).
  */
 export async function openStore(
   database: DatabaseConfig,
-  options: { analyticsOutbox?: boolean; enrich?: ProjectionEnricher | undefined } = {},
+  options: { analytics?: boolean; enrich?: ProjectionEnricher | undefined } = {},
 ): Promise<OpenedStore> {
-  const analyticsOutbox = options.analyticsOutbox ?? false
+  const analytics = options.analytics ?? false
   const { enrich } = options
   if (database.kind === 'postgres') {
     const store = await openPostgresStore(database.url, {
@@ -53,13 +48,13 @@ export async function openStore(
         connect_timeout: POSTGRES_CONNECT_TIMEOUT_SECONDS,
         backoff: noReconnectPause,
       },
-      analyticsOutbox,
+      analytics,
       enrich,
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }
   const store = await openPgliteStore(database.dataDir, {
-    analyticsOutbox,
+    analytics,
     enrich,
     sync: database.sync,
   })
@@ -67,7 +62,9 @@ export async function openStore(
 }
 
 /** A store a host hands the server: made already, or made with the server's enricher. */
-export type InjectedStore = IngestStore | ((options: { enrich: ProjectionEnricher }) => IngestStore)
+export type InjectedStore =
+  | PostgresIngestStore
+  | ((options: { enrich: ProjectionEnricher }) => PostgresIngestStore)
 
 /**
  * The store a server runs on: the injected one (a function is called with `enrich`, so its
@@ -81,8 +78,7 @@ export async function serverStore(
 ): Promise<OpenedStore> {
   const store =
     typeof injection.store === 'function' ? injection.store({ enrich }) : injection.store
-  if (!store)
-    return openStore(config.database, { analyticsOutbox: config.analytics.enabled, enrich })
+  if (!store) return openStore(config.database, { analytics: config.analytics.enabled, enrich })
   return {
     store,
     batch: { concurrency: 1 },

@@ -1,10 +1,12 @@
 // The alerts worker of the server over a real PGlite store: rounds until the outbox is empty,
 // the missed-monitor scan when the store has one, errors logged and never thrown, a stop that
-// lets the attempt in flight finish, email through a real SMTP server, and the server's wiring.
+// lets the attempt in flight finish, email through a real SMTP server, what an attempt records
+// without SMTP settings or a webhook sender, and the server's wiring.
 
 import { readFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
+import { createAlertsWorker } from '@tis/ingest'
 import { createPgliteStore, type PostgresIngestStore } from '@tis/storage-postgres'
 import { insertAlertChannel, insertAlertDelivery } from '@tis/test-utils/alert-fixtures'
 import { type AlertReceiver, startAlertReceiver } from '@tis/test-utils/alert-receiver'
@@ -12,8 +14,10 @@ import { ALERTS_TEST_ENV, SUITE_ENV } from '@tis/test-utils/server'
 import { seedProject } from '@tis/test-utils/store-fixtures'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAlertsRuntime } from '../src/alerts-runtime'
+import { createSmtpMailer, type SmtpSettings } from '../src/alerts-mailer'
+import { createFetchWebhookSend } from '../src/alerts-webhook'
 import { loadConfig } from '../src/config'
+import { alertsUserAgent } from '../src/engine-options'
 import type { Logger } from '../src/logger'
 import { createServer } from '../src/server'
 
@@ -82,7 +86,41 @@ async function statuses(ids: readonly string[]) {
   return Object.fromEntries(rows.map((r) => [r.status, r.n]))
 }
 
-describe('createAlertsRuntime', () => {
+/** The engine's alerts worker as the server configures it (a loopback receiver is allowed here). */
+function createAlertsRuntime(options: {
+  store: PostgresIngestStore
+  logger: Logger
+  now: () => Date
+  batchSize?: number
+  timeoutMs?: number
+  smtp?: SmtpSettings
+  /** `false`: no webhook sender, as a host that passes none. */
+  webhook?: false
+}) {
+  const mailer = options.smtp ? createSmtpMailer(options.smtp) : null
+  const worker = createAlertsWorker({
+    store: options.store,
+    logger: options.logger,
+    now: options.now,
+    intervalMs: 1_000,
+    leaseMs: 60_000,
+    ...(options.webhook === false ? {} : { webhook: createFetchWebhookSend() }),
+    mailer,
+    userAgent: alertsUserAgent(),
+    allowTarget: async () => null,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  })
+  return {
+    tick: () => worker.runOnce(),
+    async stop() {
+      await worker.stop()
+      mailer?.close()
+    },
+  }
+}
+
+describe('the alerts worker', () => {
   it('delivers in rounds of the batch size until a claim comes back short', async () => {
     const ids = await seedDeliveries(45)
     const runtime = createAlertsRuntime({ store, logger, now: () => clock, batchSize: 20 })
@@ -97,7 +135,7 @@ describe('createAlertsRuntime', () => {
     await runtime.stop()
   })
 
-  it('runs the missed-monitor scan first when the store has one', async () => {
+  it('runs the missed-monitor scan first', async () => {
     const calls: Array<[Date, number]> = []
     const withScan = Object.assign(Object.create(store) as PostgresIngestStore, {
       markMissedMonitors: async (now: Date, limit: number) => {
@@ -108,7 +146,6 @@ describe('createAlertsRuntime', () => {
     const runtime = createAlertsRuntime({ store: withScan, logger, now: () => clock })
     await runtime.tick()
     expect(calls).toEqual([[clock, 100]])
-    // Without one, a round only delivers.
     await createAlertsRuntime({ store, logger, now: () => clock }).tick()
     expect(lines).toEqual([])
   })
@@ -201,6 +238,21 @@ describe('createAlertsRuntime', () => {
       last_error: 'email is not configured (SERVICE_SMTP_*)',
     })
   })
+
+  it('without a webhook sender, a webhook attempt sends nothing, fails with the reason and is retried', async () => {
+    const [id] = await seedDeliveries(1)
+    await createAlertsRuntime({ store, logger, now: () => clock, webhook: false }).tick()
+    expect(receiver.requests).toHaveLength(0)
+    const { rows } = await db.query<{ status: string; attempts: number; last_error: string }>(
+      'select status, attempts, last_error from alert_deliveries where id = $1::uuid',
+      [id],
+    )
+    expect(rows[0]).toEqual({
+      status: 'pending',
+      attempts: 1,
+      last_error: 'no webhook sender configured (adapters.webhook)',
+    })
+  })
 })
 
 describe('createServer', () => {
@@ -215,7 +267,7 @@ describe('createServer', () => {
       alertsIntervalMs: 20,
     })
     try {
-      expect(server.alerts).toBeDefined()
+      expect(server.engine.workers.alerts).toBe(true)
       const deadline = Date.now() + 10_000
       while (Date.now() < deadline && (await statuses(ids))['delivered'] !== 3) {
         await new Promise((r) => setTimeout(r, 25))

@@ -186,8 +186,8 @@ it('refuses at send time a channel that points inside the network without the se
 it('runs no alerts worker where SERVICE_ALERTS_WORKER=false', async () => {
   const quiet = await startPgliteHarness({ SERVICE_ALERTS_WORKER: 'false' })
   try {
-    expect(quiet.server.alerts).toBeUndefined()
-    expect(harness.server.alerts).toBeDefined()
+    expect(quiet.server.engine.workers.alerts).toBe(false)
+    expect(harness.server.engine.workers.alerts).toBe(true)
   } finally {
     await quiet.close()
   }

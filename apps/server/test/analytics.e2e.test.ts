@@ -37,7 +37,7 @@ describeWithClickHouse('server with the analytics store', (clickhouse) => {
 
   /** A server on the shared PGlite database; analytics on or off. */
   async function start(analytics: boolean) {
-    const store = createPgliteStore(db, { analyticsOutbox: analytics })
+    const store = createPgliteStore(db, { analytics })
     await store.migrate()
     const config = loadConfig({
       ...SUITE_ENV,

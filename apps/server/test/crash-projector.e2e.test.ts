@@ -108,7 +108,7 @@ describeWithTestDatabase('crash: SIGKILL of a projector mid-round (PostgreSQL)',
 
     const second = worker()
     await second.waitFor(/worker started/, 60_000)
-    expect(await harness.server.projection?.settled(60_000)).toBe(true)
+    expect(await harness.server.engine.settled(60_000)).toBe(true)
     second.kill('SIGTERM')
     expect(await second.exited).toBe(0)
 

@@ -79,7 +79,7 @@ describeWithTestDatabase('projection in tis worker processes', (baseUrl) => {
     const workers = [0, 1].map(() =>
       runCli(['worker'], { env, stdout: () => {}, stderr: () => {}, stop: stopped }),
     )
-    const settled = await harness.server.projection?.settled(30_000)
+    const settled = await harness.server.engine.settled(30_000)
     stop()
     expect(await Promise.all(workers)).toEqual([0, 0])
     expect(settled).toBe(true)

@@ -1,6 +1,6 @@
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import type { Harness } from '@tis/test-utils/server'
-import { describeOnEachStore } from '@tis/test-utils/server'
+import { describeOnPglite } from '@tis/test-utils/server'
 import { afterAll, beforeAll } from 'vitest'
 import { type SentryBrowserPage, startSentryBrowserPage } from './support/sentry-browser-page'
 import { describeSentryBrowser } from './support/sentry-browser-suite'
@@ -8,7 +8,7 @@ import { describeSentryBrowser } from './support/sentry-browser-suite'
 type Browser = Awaited<ReturnType<typeof launchChromium>>
 
 // Sentry's own browser SDK (@sentry/browser) in headless Chromium, in a page served from another
-// origin than tis (CORS for real), pointed at tis by nothing but its DSN, on each store.
+// origin than tis (CORS for real), pointed at tis by nothing but its DSN, on PGlite.
 // Without Chromium the suite is skipped locally and fails in CI (describeWithChromium).
 describeWithChromium('@sentry/browser in headless Chromium', () => {
   let browser: Browser
@@ -26,5 +26,5 @@ describeWithChromium('@sentry/browser in headless Chromium', () => {
   const env = () => ({ SERVICE_CORS_ORIGINS: `${page.origin},${page.otherOrigin}` })
 
   const suite = (harness: () => Harness) => describeSentryBrowser(harness, () => [browser, page])
-  describeOnEachStore('@sentry/browser', suite, env)
+  describeOnPglite('@sentry/browser', suite, env)
 })

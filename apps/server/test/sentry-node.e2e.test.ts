@@ -1,5 +1,5 @@
-import { describeOnEachStore } from '@tis/test-utils/server'
+import { describeOnPglite } from '@tis/test-utils/server'
 import { describeSentryNode } from './support/sentry-node-suite'
 
-// Sentry's own Node SDK (@sentry/node) pointed at tis by nothing but its DSN, on each store.
-describeOnEachStore('@sentry/node', describeSentryNode)
+// Sentry's own Node SDK (@sentry/node) pointed at tis by nothing but its DSN, on PGlite.
+describeOnPglite('@sentry/node', describeSentryNode)

@@ -101,7 +101,7 @@ describeWithTestDatabase('tis worker', (baseUrl) => {
         ids.push(r.body.id as string)
       }
       // Outbox rows are written by the projection behind the 201s.
-      expect(await server.projection?.settled()).toBe(true)
+      expect(await server.engine.settled()).toBe(true)
       const queued = await http.api('GET', '/health/analytics_store')
       expect(queued.body.queue.depth).toBe(60)
       expect(await count(ids)).toEqual({ n: 0, u: 0 })

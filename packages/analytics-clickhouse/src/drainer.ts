@@ -1,4 +1,4 @@
-import type { AnalyticsOutbox, OutboxClaim } from '@tis/ingest'
+import { type AnalyticsOutbox, createLoop, type OutboxClaim } from '@tis/ingest'
 import { retryDelayMs } from './backoff'
 import { errorMessage } from './errors'
 import type { AnalyticsSink } from './sink'
@@ -59,18 +59,6 @@ export interface AnalyticsDrainer {
   stats(): AnalyticsDrainerStats
 }
 
-const abortableSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
-
 interface Round {
   readonly exported: number
   /** The claim was full: more records are probably waiting. */
@@ -86,7 +74,6 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
   const intervalMs = options.intervalMs ?? 1_000
   const leaseMs = options.leaseMs ?? 60_000
   const now = options.now ?? Date.now
-  const sleep = options.sleep ?? abortableSleep
   const random = options.random ?? Math.random
   const throttle = createFailureThrottle<DrainFailureKind>(
     (options.throttleSeconds ?? 60) * 1_000,
@@ -96,7 +83,6 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
   let skipped = 0
   let consecutiveFailures = 0
   let tail: Promise<unknown> = Promise.resolve()
-  let loop: { controller: AbortController; done: Promise<void> } | undefined
 
   function fail(kind: DrainFailureKind, error: unknown): void {
     const report = throttle.record(kind, errorMessage(error))
@@ -152,38 +138,32 @@ export function createAnalyticsDrainer(options: AnalyticsDrainerOptions): Analyt
     return next
   }
 
-  async function run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
+  // The engine's loop: a full batch is followed by the next at once, else one round per
+  // interval (its own time included), or the backoff of a failed one.
+  const loop = createLoop({
+    intervalMs,
+    onError: () => {},
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    async round() {
       const started = now()
       const outcome = await serialized().catch(
         (): Round => ({ exported: 0, retryInMs: intervalMs }),
       )
-      if (signal.aborted) break
-      if (outcome.full) continue
-      await sleep(outcome.retryInMs ?? Math.max(0, intervalMs - (now() - started)), signal)
-    }
-  }
+      if (outcome.full) return 0
+      return outcome.retryInMs ?? Math.max(0, intervalMs - (now() - started))
+    },
+  })
 
   return {
-    start() {
-      if (loop) return
-      const controller = new AbortController()
-      loop = { controller, done: run(controller.signal) }
-    },
-    async stop() {
-      const current = loop
-      if (!current) return
-      current.controller.abort()
-      await current.done
-      if (loop === current) loop = undefined
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
     drainOnce: () =>
       serialized().then(
         (r) => r.exported,
         () => 0,
       ),
     stats: () => ({
-      running: loop !== undefined,
+      running: loop.running,
       exported,
       skipped,
       failures: throttle.total(),

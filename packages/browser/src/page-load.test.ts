@@ -115,4 +115,43 @@ describe('capturePageLoad', () => {
     page.dispatch('load')
     expect(() => vi.runAllTimers()).not.toThrow()
   })
+
+  describe('when load comes before the first paint', () => {
+    // A paint timeline that shows first-contentful-paint once `paintAt` has passed.
+    function paintTimeline(paintAt: number | null) {
+      const fcp = { entryType: 'paint', name: 'first-contentful-paint', startTime: 250 }
+      class FakeObserver {
+        static supportedEntryTypes = ['paint']
+        private seen = false
+        observe() {}
+        disconnect() {}
+        takeRecords() {
+          if (this.seen || paintAt === null || Date.now() < paintAt) return []
+          this.seen = true
+          return [fcp]
+        }
+      }
+      vi.stubGlobal('PerformanceObserver', FakeObserver)
+    }
+
+    it.each([
+      ['waits for the paint, then sends its FCP', 300, 200, { fcp: 250 }],
+      ['captures without FCP after a second when the page never paints', null, 900, {}],
+    ] as const)('%s', (_, paintAfter, quietMs, vitals) => {
+      const page = fakeWindow('loading')
+      const loadAt = Date.now()
+      paintTimeline(paintAfter === null ? null : loadAt + paintAfter)
+      vi.stubGlobal('performance', { ...performance, now: () => Date.now() - loadAt })
+      const { client, spans } = fakeClient()
+      capturePageLoad(client, { includeResources: false })
+      page.navigation.loadEventEnd = 100
+      page.dispatch('load')
+      vi.advanceTimersByTime(quietMs)
+      expect(spans).toEqual([])
+      vi.advanceTimersByTime(200)
+      expect(spans).toHaveLength(1)
+      const context = spans[0]!.options['context'] as { web_vitals: Record<string, number> }
+      expect(context.web_vitals).toEqual({ ttfb: 20, ...vitals })
+    })
+  })
 })

@@ -2,6 +2,9 @@ import { type Client, generateSpanId, generateTraceId } from '@tis/sdk'
 import { buildPageLoadSpans, type NavigationTimingLike, type ResourceTimingLike } from './spans'
 import { observeWebVitals } from './vitals'
 
+// Longest wait after `load` for the first contentful paint.
+const PAINT_WAIT_MS = 1000
+
 /** Options of {@link capturePageLoad}. */
 export interface PageLoadOptions {
   /**
@@ -21,7 +24,8 @@ export interface PageLoadOptions {
  * Timing (start at `performance.timeOrigin`, end at the end of `load`) with the web vitals the
  * browser provides in `context.web_vitals`, and `resource` child spans for the slowest
  * resources, excluding the SDK's own requests. It waits for `load`, or captures what there is
- * when the page is hidden first (`pagehide`); called after `load`, it captures at once.
+ * when the page is hidden first (`pagehide`); called after `load`, it captures at once. When
+ * `load` comes before the first contentful paint, it waits up to a second for that paint.
  * Outside a browser it does nothing. Never throws.
  *
  * @returns a function that cancels the capture if it has not happened yet
@@ -74,9 +78,16 @@ export function capturePageLoad(client: Client, options: PageLoadOptions = {}): 
     }
     stop()
   }
-  // `loadEventEnd` is set only once every `load` handler has returned.
+  // `loadEventEnd` is set only once every `load` handler has returned. A page can fire `load`
+  // before its first paint (a busy machine, a fast page): wait for it, briefly (a hidden page
+  // never paints).
   function onLoad() {
-    timer = setTimeout(() => capture(), 0)
+    const deadline = perf.now() + PAINT_WAIT_MS
+    const tick = () => {
+      if (vitals.painted() || perf.now() >= deadline) capture()
+      else timer = setTimeout(tick, 50)
+    }
+    timer = setTimeout(tick, 0)
   }
 
   if (win.document.readyState === 'complete') onLoad()

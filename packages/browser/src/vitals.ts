@@ -68,6 +68,8 @@ export function interactionToNextPaint(events: readonly EventTimingLike[]): numb
 /** The vitals the observers collect; `read` adds TTFB from the navigation entry. */
 export interface VitalsObserver {
   read(navigation?: { readonly startTime: number; readonly responseStart: number }): WebVitals
+  /** Whether the first contentful paint is known, or can never be (no paint timing). */
+  painted(): boolean
   stop(): void
 }
 
@@ -93,13 +95,21 @@ export function observeWebVitals(): VitalsObserver {
       delete entries[type]
     }
   }
+  // Entries the observers have not been called back with yet.
+  const takePending = () => {
+    for (const observer of observers) {
+      const pending = observer.takeRecords()
+      for (const entry of pending) entries[entry.entryType]?.push(entry)
+    }
+  }
   return {
+    painted() {
+      if (!entries['paint']) return true
+      takePending()
+      return entries['paint'].some((e) => e.name === 'first-contentful-paint')
+    },
     read(navigation) {
-      // Entries the observers have not been called back with yet.
-      for (const observer of observers) {
-        const pending = observer.takeRecords()
-        for (const entry of pending) entries[entry.entryType]?.push(entry)
-      }
+      takePending()
       const vitals: WebVitals = {}
       if (navigation && navigation.responseStart > 0) {
         vitals.ttfb = ms(Math.max(0, navigation.responseStart - navigation.startTime))

@@ -29,7 +29,7 @@ export type { DashboardEngine } from './engine-client'
 
 /** Options of {@link createDashboard}. */
 export interface DashboardOptions {
-  /** The engine (an `IngestEngine`, or anything with its `management` and `reads`). */
+  /** The engine (`createEngine`), or the parts of it the pages call. */
   readonly engine: DashboardEngine
   /**
    * The path the host mounts the app at, prefixed to every link and the cookie path; mount with

@@ -1,45 +1,12 @@
-import type {
-  AccountApi,
-  AlertsApi,
-  EngineResponse,
-  ManagementApi,
-  ManagementOperation,
-  ReadApi,
-  SourceMapsApi,
-  SourceSettingsApi,
-  UserRecord,
-} from '@tis/ingest'
+import type { Engine, EngineResponse, ManagementOperation, UserRecord } from '@tis/ingest'
 
 /**
- * The engine facades the dashboard calls: `IngestEngine` satisfies it, and the server's engine,
- * which adds `alerts`.
+ * The parts of the engine (`createEngine` of @tis/ingest) the dashboard calls, in process: the
+ * management, read, source-settings, account, alerts and source-map APIs.
  */
-export interface DashboardEngine {
-  readonly management: ManagementApi
-  readonly reads: ReadApi
-  /** A project's GitHub settings of the source excerpts (the settings page). */
-  readonly sourceSettings: SourceSettingsApi
-  /** Sessions (sign-in, the cookie's session, sign-out) and the account page's operations. */
-  readonly account: AccountApi
-  /**
-   * A project's alert channels, rules, delivery log and test messages (the settings page). Without
-   * it (an `IngestEngine` alone: the server composes alerts beside it) the page has no alerts.
-   */
-  readonly alerts?: AlertsApi
-  /**
-   * A project's uploaded source maps: list and delete its artifact bundles (the settings page).
-   * Without it (an engine that does not store source maps) the page has no source maps section.
-   */
-  readonly sourceMaps?: DashboardSourceMaps
-}
-
-/**
- * The source-map operations the settings page calls (`{ id }`, `{ id, bundle_id }`): a part of
- * `SourceMapsApi`, so any engine that composes `createSourceMapsApi` satisfies it.
- */
-export type DashboardSourceMaps = Pick<
-  SourceMapsApi,
-  'listArtifactBundles' | 'deleteArtifactBundle'
+export type DashboardEngine = Pick<
+  Engine,
+  'management' | 'reads' | 'sourceSettings' | 'account' | 'alerts' | 'sourceMaps'
 >
 
 /** What one engine call takes besides the signed-in user. */

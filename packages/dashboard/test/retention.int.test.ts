@@ -147,7 +147,7 @@ describe('dashboard retention over the engine (PGlite)', () => {
     await harness.server.engine.flush()
     const before = (await get(`/projects/${projectId}/issues`)).text
     expect(before).not.toContain('events expired')
-    await harness.server.retention!.runOnce()
+    await harness.server.engine.runRetention()
 
     const list = (await get(`/projects/${projectId}/issues`)).text
     const row = (title: string) =>

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto'
-import { createProjectAccess, createSourceMapsApi, type NewArtifactBundle } from '@tis/ingest'
-import { ADMIN_EMAIL, type Harness } from '@tis/test-utils/server'
-import type { DashboardEngine } from '../src/engine-client'
+import type { NewArtifactBundle } from '@tis/ingest'
 
 // Source maps in the dashboard's tests. Frames in the stored shape of docs/sourcemaps.md, as the projection writes them once it
 // resolved them: one with its original lines, one whose map has no sources, two library frames
@@ -80,17 +78,6 @@ export const MAPPED_EVENT = {
   message: 'Error: boom mapped',
   release: '1.2.0',
   context: { exception: { class: 'Error', message: 'boom mapped', frames: FRAMES } },
-}
-
-/**
- * The server's engine with `sourceMaps`: its own, else `createSourceMapsApi` over the server's
- * store and access rule, composed as the server composes it.
- */
-export function withSourceMaps(harness: Harness): DashboardEngine {
-  const engine: DashboardEngine = harness.server.engine
-  const { store } = harness.server
-  const access = createProjectAccess({ store, adminEmails: [ADMIN_EMAIL] })
-  return { ...engine, sourceMaps: engine.sourceMaps ?? createSourceMapsApi({ store, access }) }
 }
 
 /** SHA-1 hex, the key of stored contents. */

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV } from './fixture'
-import { bundleOf, MAPPED_EVENT, MINIFIED, withSourceMaps } from './source-map-fixtures'
+import { bundleOf, MAPPED_EVENT, MINIFIED } from './source-map-fixtures'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url))
 const AXE_SOURCE = readFileSync(
@@ -99,7 +99,7 @@ describeWithChromium('source-mapped stack traces in a browser (headless Chromium
   it('lists a stored bundle in the settings page, its debug IDs in full on hover', async () => {
     // The server's engine has no sourceMaps yet: the dashboard over one with it, served to the
     // browser through playwright's routing (`app.request`), on an origin of its own.
-    const dashboard = createDashboard({ engine: withSourceMaps(harness) })
+    const dashboard = createDashboard({ engine: harness.server.engine })
     const origin = 'http://dashboard.test'
     await page.context().route(`${origin}/**`, async (route) => {
       const request = route.request()

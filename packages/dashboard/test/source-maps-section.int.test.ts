@@ -1,26 +1,22 @@
 import { createClient as createApi, type Harness, startPgliteHarness } from '@tis/test-utils/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DashboardEngine } from '../src/engine-client'
 import { createDashboard } from '../src/index'
 import { ADMIN_TOKEN, HARNESS_ENV, sessionsOf } from './fixture'
-import { bundleOf, withSourceMaps } from './source-map-fixtures'
+import { bundleOf } from './source-map-fixtures'
 
 // The settings page's "Source maps" section over the real engine and store on PGlite: the list,
-// delete for owners and administrators, the 403 of a member, and no section without the API.
-// Bundles are stored through the store's own `saveArtifactBundle` (the upload API's tests drive
-// it with the real sentry-cli); the section calls the engine's `sourceMaps`, else the same
-// `createSourceMapsApi` over the server's store and access rule, as the server composes it.
+// delete for owners and administrators, the 403 of a member. Bundles are stored through the
+// store's own `saveArtifactBundle` (the upload API's tests drive it with the real sentry-cli);
+// the section calls the engine's `sourceMaps`.
 
 describe('the Source maps section of the settings page (PGlite)', () => {
   let harness: Harness
-  let withMaps: DashboardEngine
   let dashboard: ReturnType<typeof createDashboard>
   const session = sessionsOf((path, init) => dashboard.request(path, init))
 
   beforeAll(async () => {
     harness = await startPgliteHarness(HARNESS_ENV)
-    withMaps = withSourceMaps(harness)
-    dashboard = createDashboard({ engine: withMaps })
+    dashboard = createDashboard({ engine: harness.server.engine })
   }, 60_000)
   afterAll(async () => {
     await harness?.close()
@@ -57,26 +53,6 @@ describe('the Source maps section of the settings page (PGlite)', () => {
     const bundle = await harness.server.store.saveArtifactBundle(bundleOf(project.id, release))
     return { bundle, owner, member, project, settings }
   }
-
-  it('has no section and no delete route over an engine without the source-map API', async () => {
-    const { sourceMaps: _, ...without } = withMaps
-    const plain = createDashboard({ engine: without })
-    const { id } = await createApi(harness.url).createProject(ADMIN_TOKEN)
-    const { cookie, csrf } = await sessionsOf((p, init) => plain.request(p, init))(ADMIN_TOKEN)
-    const html = await (
-      await plain.request(`/projects/${id}/settings`, { headers: { cookie } })
-    ).text()
-    expect(html).toContain('<h2 id="source">')
-    expect(html).not.toContain('id="source-maps"')
-    // The same page over the engine with the API has the section.
-    expect((await get(`/projects/${id}/settings`)).text).toContain('<h2 id="source-maps">')
-    const res = await plain.request(`/projects/${id}/settings/source-maps/x/delete`, {
-      method: 'POST',
-      body: new URLSearchParams({ _csrf: csrf }),
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    })
-    expect(res.status).toBe(404)
-  })
 
   it('lists the stored bundles: release, dist, files, size, debug IDs, upload time', async () => {
     const { bundle, owner, project, settings } = await projectWithBundle('1.2.0')

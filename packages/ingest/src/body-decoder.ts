@@ -1,5 +1,5 @@
 import { type EngineRequest, readHeader } from './http'
-import type { BodyInflater, CompressedEncoding } from './ports'
+import { type CompressedEncoding, decompress } from './http/decompress'
 
 /** The content codings a request body may arrive in (`Content-Encoding`). */
 export type BodyEncoding = 'identity' | CompressedEncoding
@@ -43,21 +43,18 @@ export type DecodedBytes =
 /**
  * The bytes of a request body in any {@link BodyEncoding}, at most `maxBytes` once decoded: the
  * raw `bytes` (or, failing them, `text` as UTF-8 when uncompressed, read back as Latin-1 bytes
- * when compressed), decompressed by the host's `inflater` with a cap on the output, so a small
+ * when compressed), decompressed with a cap on the output (`decompress`), so a small
  * compressed body cannot inflate past the cap (413). A body that is not in its declared coding
- * is a 400; an unknown coding, or a compressed body with no inflater, a 415.
+ * is a 400; an unknown coding a 415.
  */
-export function decodeBodyBytes(
+export async function decodeBodyBytes(
   request: EngineRequest,
   maxBytes: number,
-  inflater?: BodyInflater,
-): DecodedBytes {
+): Promise<DecodedBytes> {
   const encoding = bodyEncoding(request)
-  if (encoding === null || (encoding !== 'identity' && !inflater)) {
+  if (encoding === null) {
     const sent = JSON.stringify(readHeader(request.headers, 'content-encoding'))
-    const problem = inflater
-      ? `Content-Encoding ${sent} is not supported (send gzip, deflate or none)`
-      : `Content-Encoding ${sent} is not supported by this host (send the body uncompressed)`
+    const problem = `Content-Encoding ${sent} is not supported (send gzip, deflate or none)`
     return { ok: false, status: 415, problem }
   }
   const tooLarge = {
@@ -71,7 +68,7 @@ export function decodeBodyBytes(
     return { ok: true, bytes, encoding }
   }
   const bytes = request.bytes ?? latin1Bytes(request.text ?? '')
-  const inflated = (inflater as BodyInflater).inflate(bytes, encoding, maxBytes)
+  const inflated = await decompress(bytes, encoding, maxBytes)
   if (inflated === 'too-large') return tooLarge
   if (inflated === 'invalid') {
     return { ok: false, status: 400, problem: `the body is not valid ${encoding}` }
@@ -80,11 +77,7 @@ export function decodeBodyBytes(
 }
 
 /** The text (UTF-8) of a request body in any {@link BodyEncoding}: {@link decodeBodyBytes}, decoded. */
-export function decodeBody(
-  request: EngineRequest,
-  maxBytes: number,
-  inflater?: BodyInflater,
-): DecodedBody {
+export async function decodeBody(request: EngineRequest, maxBytes: number): Promise<DecodedBody> {
   // An uncompressed body given as text stays that text (no round trip through bytes).
   if (request.bytes === undefined && bodyEncoding(request) === 'identity') {
     const text = request.text ?? ''
@@ -97,7 +90,7 @@ export function decodeBody(
     }
     return { ok: true, text, encoding: 'identity' }
   }
-  const decoded = decodeBodyBytes(request, maxBytes, inflater)
+  const decoded = await decodeBodyBytes(request, maxBytes)
   if (!decoded.ok) return decoded
   return { ok: true, text: utf8.decode(decoded.bytes), encoding: decoded.encoding }
 }

@@ -9,15 +9,80 @@ export {
   type SessionClient,
   type SessionSettings,
 } from './account/sessions'
-export * from './alerts'
-export { createIngestEngine, type IngestEngine, type IngestEngineOptions } from './engine'
+export {
+  backoffMs,
+  RETRY_CAP_SECONDS,
+  RETRY_DELAYS_SECONDS,
+  RETRY_JITTER,
+  RETRY_WINDOW_MS,
+  retryAfterMs,
+} from './alerts/backoff'
+export { type AlertsApi, type AlertsApiOptions, createAlertsApi } from './alerts/config-api'
+export {
+  type AlertDispatcher,
+  type AlertDispatcherOptions,
+  type AlertDispatchRound,
+  createAlertDispatcher,
+} from './alerts/dispatch'
+export { type AlertEmail, alertEmail, type Mailer } from './alerts/email'
+export { alertChannelJson, alertDeliveryJson, alertRuleJson } from './alerts/json'
+export { alertText } from './alerts/message'
+export { type WebhookBody, webhookBody } from './alerts/render'
+export { SIGNATURE_HEADER, signatureOf } from './alerts/sign'
+export { escapeSlack, type SlackMessage, slackMessage } from './alerts/slack'
+export {
+  checkAlertTarget,
+  type HostResolver,
+  isIpLiteral,
+  isPrivateAddress,
+  type TargetCheck,
+  type TargetPolicy,
+} from './alerts/targets'
+export type { WebhookAnswer, WebhookRequest, WebhookSend } from './alerts/webhook-send'
+export { type AlertsWorkerOptions, createAlertsWorker } from './engine/alerts-worker'
+export { createEngine } from './engine/create-engine'
+export { EMBEDDED_ROUND_SIZE, SHUTDOWN_DRAIN_MS } from './engine/projection'
+export type {
+  Engine,
+  EngineAdapters,
+  EngineAlertsConfig,
+  EngineConfig,
+  EngineHttpConfig,
+  EngineOptions,
+  EngineProjectionConfig,
+  EngineRetentionConfig,
+  EngineStore,
+} from './engine/types'
 export { StoreError, type StoreErrorCode } from './errors'
 export type { EngineRequest, EngineResponse } from './http'
+export {
+  createHttpHandler,
+  type HandleContext,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from './http/handle'
+export {
+  type EngineOpenApiOptions,
+  engineOpenApiDocument,
+  type HostOperation,
+  openApiPath,
+} from './http/openapi'
+export {
+  type BodyCap,
+  type BodyKind,
+  HTTP_OPERATIONS,
+  type HttpApis,
+  type HttpMethod,
+  type HttpOperation,
+  type ServedApis,
+} from './http/operations'
+export { OTLP_PATHS, SENTRY_PATHS } from './http/operations-ingest'
 export { sha256Hex } from './ids'
 export { createIngestApi, type IngestApi, type IngestApiOptions } from './ingest/api'
 export { ROLLED_BACK_MESSAGE } from './ingest/batch-answer'
 export { type BatchLimits, DEFAULT_BATCH_LIMITS, MAX_BATCH_ENVELOPES } from './ingest/batch-lines'
 export type { BatchWriterOptions } from './ingest/batch-writer'
+export { issueGrouping } from './ingest/grouping'
 export { DEFAULT_MAX_BODY_BYTES } from './ingest/request-body'
 export type {
   IngestLog,
@@ -46,6 +111,7 @@ export {
   withReadBarrier,
 } from './log/read-barrier'
 export type { EngineLogger } from './logger'
+export { createLoop, type Loop, type LoopOptions, type LoopRound } from './loop'
 export {
   createProjectAccess,
   type ManagementOperation,
@@ -81,13 +147,11 @@ export type {
   ArtifactFileType,
   ArtifactLookup,
   ArtifactStore,
-  BodyInflater,
   CachedSourceFile,
   CheckInQuery,
   CheckInRecord,
   CheckInSource,
   ClaimedAlertDelivery,
-  CompressedEncoding,
   CredentialKind,
   CredentialRecord,
   CredentialStore,
@@ -97,7 +161,6 @@ export type {
   EventQuery,
   EventRecord,
   ExistingRecord,
-  InflateFailure,
   IngestStore,
   IssueActivityBucket,
   IssueActivityQuery,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { createMemoryArtifactStore } from '@tis/test-utils/memory-artifact-store'
-import { zlibInflater } from '@tis/test-utils/zlib-inflater'
 import { zipSync } from 'fflate'
 import { sha256Hex } from '../src/ids'
 import { createProjectAccess } from '../src/management/access'
@@ -55,12 +54,11 @@ export function setup(limits: Partial<SourceMapLimits> = {}) {
     },
     access,
     deployments: {
-      writeBatch: async (ops) => {
+      append: async (ops) => {
         writes.push(...ops)
         return ops.map((op) => ({ id: op.id, legacyId: 1 }))
       },
     },
-    inflater: zlibInflater,
     limits,
     now: () => new Date('2026-12-01T10:00:00Z'),
   })

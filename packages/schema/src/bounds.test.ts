@@ -3,12 +3,12 @@ import { NUMERIC_BOUNDS } from './limits'
 import { parseEnvelope } from './parse'
 import { acceptedValue, errorsOf } from './test-results'
 
-// Issue 18: every client-sent number and instant that is stored or aggregated has a documented
+// Every client-sent number and instant that is stored or aggregated has a documented
 // range (docs/validation.md). One row per field: the last accepted value and the first refused
 // one, with the message naming the field.
 
 type Envelope = 'event' | 'check_in' | 'deployment' | 'mobile_ingest_token'
-// `event:<type>`: an event of that type, for context properties validated on it only (issue 17).
+// `event:<type>`: an event of that type, for context properties validated on it only.
 type Operation = Envelope | 'event:check_in' | 'event:span'
 
 const base: Record<Operation, Record<string, unknown>> = {
@@ -114,7 +114,7 @@ const rows: [Operation, string, unknown, unknown, string][] = [
   ['deployment', 'deployed_at', '2099-12-31T23:59:59Z', '9999-12-31T23:59:59Z', WINDOW],
 ]
 
-describe('numeric and time bounds (issue 18)', () => {
+describe('numeric and time bounds', () => {
   it.each(rows)('%s %s: %j is accepted, %j is a 422', (operation, path, last, first, message) => {
     const envelope = envelopeOf(operation)
     acceptedValue(parseEnvelope(envelope, body(operation, path, last)))
@@ -148,7 +148,7 @@ describe('numeric and time bounds (issue 18)', () => {
   })
 })
 
-describe('links are http(s) URLs (issue 18)', () => {
+describe('links are http(s) URLs', () => {
   const FIELDS = [
     'pull_request_url',
     'release_url',

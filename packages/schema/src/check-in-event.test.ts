@@ -4,7 +4,7 @@ import { acceptedValue, errorsOf } from './test-results'
 
 const parse = (event: object) => parseEventEnvelope({ event })
 
-// Issue 17 point 1: Logister's clients send check-in events with their fields in context only.
+// Logister's clients send check-in events with their fields in context only.
 describe('check_in events with their fields in context', () => {
   it("accepts the Ruby client's shape", () => {
     // logister-ruby lib/logister/reporter.rb report_check_in: the check-in fields in context.

@@ -16,7 +16,7 @@ const compact = (fields: object) =>
   acceptedValue(parseCheckInEnvelope({ check_in: { slug: 'job', ...fields } }, { now: NOW }))
 
 // logister-js src/client.ts checkIn() sends the time as `checked_at` and no `occurred_at`.
-describe('checked_at, an alias of occurred_at for check-ins (issue 17 point 6)', () => {
+describe('checked_at, an alias of occurred_at for check-ins', () => {
   it.each([['checked_at'], ['checkedAt'], ['CHECKED_AT']])('%s on a compact check-in', (key) => {
     const checkIn = compact({ [key]: AT })
     expect(checkIn.occurred_at).toBe(AT)

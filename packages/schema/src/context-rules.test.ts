@@ -17,7 +17,7 @@ const parse = (type: string, context: object, top: object = {}) =>
 
 // One row per rule of docs/validation.md ("Which context properties are validated"): a context
 // property is validated where the spec makes it one, and is user context, kept as sent, elsewhere.
-describe('context properties validated where the spec makes them one (issue 17 point 2)', () => {
+describe('context properties validated where the spec makes them one', () => {
   const kept: Array<[string, string, object, object?]> = [
     ['an unknown kind on a log', 'log', { kind: 'client' }],
     ['a started_at that is no date on a log', 'log', { started_at: 'yesterday' }],

@@ -24,7 +24,7 @@ export const LIMITS = {
 
 /**
  * Bounds of the client-sent numbers and instants that are stored in columns or aggregated by the
- * read API (issue 18). Each keeps what real clients send and rejects (422, naming the field) what
+ * read API. Each keeps what real clients send and rejects (422, naming the field) what
  * none does; docs/validation.md gives the reason for each.
  */
 export const NUMERIC_BOUNDS = {

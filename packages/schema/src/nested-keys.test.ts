@@ -9,7 +9,7 @@ const contextOf = (type: string, context: object) =>
     }),
   ).context
 
-// Issue 17 point 7. The rule: the documented keys (section 2.2's names, and the documented keys
+// The rule: the documented keys (section 2.2's names, and the documented keys
 // of context.request and context.exception) are renamed to snake_case; every other key, at every
 // depth, is the user's and kept exactly as sent. Checked before the change: context.request
 // requestId → request_id and httpMethod/clientIp kept already held; what deviated was a span or

@@ -1,6 +1,6 @@
 import type { OpenApiObject } from './openapi-types'
 
-// OTLP/HTTP's endpoints (issue 22, docs/guides/opentelemetry.md): what OpenTelemetry's OTLP/HTTP
+// OTLP/HTTP's endpoints (docs/guides/opentelemetry.md): what OpenTelemetry's OTLP/HTTP
 // exporters post to when given the server's base URL. Their bodies are OTLP's (protobuf or
 // OTLP/JSON), not tis's: described, with a JSON example, not schematised.
 

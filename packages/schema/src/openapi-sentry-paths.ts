@@ -1,7 +1,7 @@
 import { json } from './openapi-ingest-paths'
 import type { OpenApiObject } from './openapi-types'
 
-// Sentry's ingest endpoints (issue 22, docs/guides/sentry-sdks.md): what Sentry's SDKs post to
+// Sentry's ingest endpoints (docs/guides/sentry-sdks.md): what Sentry's SDKs post to
 // when given a project's DSN. Their bodies are Sentry's, not tis's: described, not schematised.
 
 const error = (description: string) => ({

@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
-      // Sentry's protocol (issue 22): the DSN key as Sentry's SDKs send it.
+      // Sentry's protocol: the DSN key as Sentry's SDKs send it.
       sentryAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Sentry-Auth' }),
       sentryKey: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'sentry_key' }),
     })
@@ -159,7 +159,7 @@ describe('the JSON Schemas agree with the normaliser', () => {
     ['Event', 'event', { event_type: 'log', message: 'x', expected_interval_seconds: 0 }, false],
     ['Event', 'event', { event_type: 'log', message: 'x', commit_sha: 'xyz' }, false],
     ['Event', 'event', { event_type: 'log', message: 'x', occurred_at: 'soon' }, false],
-    // Issue 17: long strings are cut, unknown kinds stored as internal, user context kept.
+    // Long strings are cut, unknown kinds stored as internal, user context kept.
     ['Event', 'event', { event_type: 'log', message: 'x'.repeat(70_000) }, true],
     ['Event', 'event', { event_type: 'span', name: 's', kind: 'graphql' }, true],
     ['Event', 'event', { event_type: 'span', name: 's', kind: 7 }, false],

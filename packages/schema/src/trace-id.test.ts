@@ -5,7 +5,7 @@ import { acceptedValue } from './test-results'
 const error = (fields: object) =>
   acceptedValue(parseEventEnvelope({ event: { event_type: 'error', message: 'boom', ...fields } }))
 
-// Issue 17 point 6: a trace id only in a nested context object links the error to its trace.
+// A trace id only in a nested context object links the error to its trace.
 describe('trace ids in nested context objects', () => {
   it.each([
     [

@@ -25,7 +25,13 @@ export function createPauses(wake: () => void): Pauses {
     pause_(endpoint, retryAfter) {
       const ms = parseRetryAfter(retryAfter, 60) * 1000
       until[endpoint] = Date.now() + ms
-      unrefTimeout(wake, ms)
+      // The timer's clock (the event loop's, read before this call) may fire it before
+      // `Date.now()` reaches the end: the pause ends with its timer, or what waited would sleep
+      // on. (Two 429s of one window ask within a second of each other: the first timer ends both.)
+      unrefTimeout(() => {
+        until[endpoint] = 0
+        wake()
+      }, ms)
       return ms
     },
     left_: (endpoint) => until[endpoint]! - Date.now(),

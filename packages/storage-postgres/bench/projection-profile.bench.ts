@@ -2,7 +2,7 @@
 // entries is projected in rounds of 1,000, each round in a transaction that is rolled back, so
 // every variant writes the same kind of rows into the same tables. Each statement of the round
 // is timed on its own; the variants drop a foreign key or an index inside the round's
-// transaction first, to price what it costs per row. The write-batch bench measures the real
+// transaction first, to price what it costs per row. The write-path bench measures the real
 // rate. Run: pnpm --filter @tis/storage-postgres exec tsx --conditions=@tis/source bench/projection-profile.bench.ts
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import postgres from 'postgres'
@@ -11,7 +11,7 @@ import type { Statement } from '../src/executor'
 import { openPostgresStore } from '../src/index'
 import { decodeOp } from '../src/log/log-record'
 import { createPostgresExecutor } from '../src/postgres-executor'
-import { runPlan } from '../src/write-batch'
+import { writePlan } from '../src/read-model-write'
 import { batchOf, seedProject } from './batch-of'
 
 const ROUND = 1_000
@@ -84,7 +84,7 @@ try {
               return out
             },
           }
-          await runPlan(timed, plan, false, {
+          await writePlan(timed, plan, {
             seqs: slice.map((e) => Number(e.seq)),
             xids: slice.map((e) => e.xid),
           })
@@ -114,7 +114,7 @@ try {
           return statements.map(() => [])
         },
       }
-      await runPlan(explained, planBatch(last.map((e) => decodeOp(e.record))), false, {
+      await writePlan(explained, planBatch(last.map((e) => decodeOp(e.record))), {
         seqs: last.map((e) => Number(e.seq)),
         xids: last.map((e) => e.xid),
       })

@@ -10,7 +10,7 @@ import type { SqlExecutor, SqlParam } from './executor'
 import { isUuid } from './uuid'
 
 /**
- * A project's alert channels and rules and its delivery log (issue 21): the configuration the
+ * A project's alert channels and rules and its delivery log: the configuration the
  * management API writes. Every statement is scoped by project, so one project never reads or
  * deletes another's rows, whatever ids it sends.
  */

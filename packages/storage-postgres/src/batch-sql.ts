@@ -1,10 +1,11 @@
-// The statements of one writeBatch. Each takes all rows of its kind as ONE jsonb parameter
-// ($1, sent as text) unpacked by jsonb_to_recordset: the statement count does not grow with the
-// batch, there is no parameter-count limit, and both drivers run it unchanged. Upserts sort
-// their rows by the conflict key, and the statements always run in this file's order, so
-// concurrent batches lock issue, monitor and deployment rows in one global order (no deadlock).
-// Each statement joins its input back on the natural key to report a row index `k` (or `ord`),
-// so results never depend on how a driver spells a uuid.
+// The statements that write a batch into the read model (a projection round, or the deployments
+// of an append). Each takes all rows of its kind as ONE jsonb parameter ($1, sent as text)
+// unpacked by jsonb_to_recordset: the statement count does not grow with the batch, there is no
+// parameter-count limit, and both drivers run it unchanged. Upserts sort their rows by the
+// conflict key, and the statements always run in this file's order, so concurrent batches lock
+// issue, monitor and deployment rows in one global order (no deadlock). Each statement joins its
+// input back on the natural key to report a row index `k` (or `ord`), so results never depend on
+// how a driver spells a uuid.
 
 /** Upserts issues; resolves `(k, id)`. */
 export const UPSERT_ISSUES = /* sql */ `
@@ -49,8 +50,8 @@ const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, 
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
   duration_ms, status_code, value, name_key, is_error, issue_id, payload`
 
-/** The row's `legacy_id`: its ingest log seq when projected, else a fresh one (migration 0012). */
-const LEGACY_ID = "coalesce(input.legacy_id, nextval('ingest_log_seq'))"
+/** The row's `legacy_id`: the seq of the ingest log entry it was projected from. */
+const LEGACY_ID = 'input.legacy_id'
 
 /** `name_key`: what transactions and metrics are grouped by (see migration 0008). */
 const NAME_KEY = `case input.event_type
@@ -99,36 +100,6 @@ export const INSERT_PROJECTED_EVENTS = /* sql */ `
 insert into events (${EVENT_COLUMNS}, legacy_id)
 select ${EVENT_VALUES} from ${fromLog(EVENT_INPUT)} input order by ord`
 
-/**
- * Inserts events in batch order (with their log seq as `legacy_id` when projected); resolves
- * `(ord, legacy_id)`, or nothing without `report` (the projection, which already knows both).
- * Each row names its issue by hash; the issue upsert earlier in the same transaction has made
- * it, so its id is looked up here (which lets the whole batch be sent in one pipeline). With
- * `outbox`, the stored rows are also queued for the analytics store in the same statement.
- */
-export function insertEvents(outbox: boolean, report = true): string {
-  if (!report && !outbox) {
-    return /* sql */ `
-insert into events (${EVENT_COLUMNS}, legacy_id)
-select ${EVENT_VALUES} from (select * from ${EVENT_INPUT}) input order by ord`
-  }
-  return /* sql */ `
-with input as (
-  select * from ${EVENT_INPUT}
-), inserted as (
-  insert into events (${EVENT_COLUMNS}, legacy_id)
-  select ${EVENT_VALUES} from input order by ord
-  returning ${outbox ? '*' : 'id, legacy_id'}
-)${outbox ? OUTBOX_CTE('event') : ''}
-select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
-}
-
-/** Queues the rows of `inserted` (minus legacy_id) in the analytics outbox, in insertion order. */
-const OUTBOX_CTE = (kind: 'event' | 'span') => `, queued as (
-  insert into analytics_outbox (kind, row)
-  select '${kind}', to_jsonb(inserted) - 'legacy_id' from inserted order by inserted.legacy_id
-)`
-
 const SPAN_COLUMNS = `id, project_id, trace_id, span_id, parent_span_id, name, kind, started_at,
   ended_at, duration_ms, environment, release, received_at, payload`
 
@@ -136,27 +107,6 @@ const SPAN_INPUT = /* sql */ `jsonb_to_recordset($1::text::jsonb) as r(
     ord int, id uuid, project_id uuid, trace_id text, span_id text, parent_span_id text,
     name text, kind text, started_at timestamptz, ended_at timestamptz, duration_ms float8,
     environment text, release text, received_at timestamptz, ${PAYLOAD_TAIL}`
-
-/**
- * Inserts spans in batch order; resolves `(ord, legacy_id)`, or nothing without `report`. With
- * `outbox`, also queues them.
- */
-export function insertSpans(outbox: boolean, report = true): string {
-  if (!report && !outbox) {
-    return /* sql */ `
-insert into spans (${SPAN_COLUMNS}, legacy_id)
-select ${SPAN_COLUMNS}, ${LEGACY_ID} from (select * from ${SPAN_INPUT}) input order by ord`
-  }
-  return /* sql */ `
-with input as (
-  select * from ${SPAN_INPUT}
-), inserted as (
-  insert into spans (${SPAN_COLUMNS}, legacy_id)
-  select ${SPAN_COLUMNS}, ${LEGACY_ID} from input order by ord
-  returning ${outbox ? '*' : 'id, legacy_id'}
-)${outbox ? OUTBOX_CTE('span') : ''}
-select input.ord, inserted.legacy_id from input join inserted on inserted.id = input.id`
-}
 
 /** Inserts projected spans (payloads from the log, see {@link fromLog}); reports nothing. */
 export const INSERT_PROJECTED_SPANS = /* sql */ `

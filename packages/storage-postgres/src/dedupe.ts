@@ -2,11 +2,10 @@ import type { WriteOp, WriteResult } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
 import { toJsonParam } from './json-param'
 
-// Idempotent ingest: ops whose id may already be stored (`dedupe`: a client `event_id`, or a
-// span's (trace_id, span_id)) are looked up before the batch is planned. A repeat of a stored
-// record, or of an earlier op of the same batch, is not written and its result reports the
-// `existing` record (with its project), so issue counts, monitors and the analytics outbox see
-// each record once. Whether that is a duplicate or a conflict the engine decides.
+// Read-model look-ups of ops whose id may already be stored: the projection's fallback for a
+// round that met an id already in the read model (`planDedupe`, `log/project.ts`), the span
+// identity the log's idempotency keys are made of, and the all-or-nothing test of an append.
+// Acceptance itself finds repeats by key in `ingest_keys` (`log/append.ts`).
 
 type Kind = 'event' | 'span' | 'check_in'
 
@@ -122,29 +121,6 @@ export async function planDedupe(tx: SqlExecutor, batch: readonly WriteOp[]): Pr
   // A repeat of a known op is answered like it.
   const fresh = everything.filter((i) => !known.has(i) && !repeats.has(i))
   return { fresh, known, repeats }
-}
-
-/** The results of the whole batch from the written ops' results and the dedupe plan. */
-export function dedupeResults(
-  batch: readonly WriteOp[],
-  plan: DedupePlan,
-  written: readonly WriteResult[],
-): WriteResult[] {
-  const results: WriteResult[] = new Array(batch.length)
-  plan.fresh.forEach((i, j) => {
-    results[i] = written[j]!
-  })
-  for (const [i, result] of plan.known) results[i] = result
-  for (const [i, first] of plan.repeats) {
-    const original = results[first]!
-    const existing = original.existing ?? {
-      projectId: batch[first]!.projectId,
-      id: original.id,
-      legacyId: original.legacyId,
-    }
-    results[i] = { id: existing.id, legacyId: existing.legacyId, existing }
-  }
-  return results
 }
 
 /** Whether a known op's record is stored by another project (what `allOrNothing` refuses). */

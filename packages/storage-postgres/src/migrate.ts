@@ -20,6 +20,7 @@ import { SENTRY_KEYS_MIGRATION } from './migrations/0018-sentry-keys'
 import { RETENTION_MIGRATION } from './migrations/0019-retention'
 import { INGEST_LOG_INLINE_MIGRATION } from './migrations/0020-ingest-log-inline'
 import { ARTIFACTS_MIGRATION } from './migrations/0021-artifacts'
+import { DROP_ANALYTICS_OUTBOX_MIGRATION } from './migrations/0022-drop-analytics-outbox'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   RETENTION_MIGRATION,
   INGEST_LOG_INLINE_MIGRATION,
   ARTIFACTS_MIGRATION,
+  DROP_ANALYTICS_OUTBOX_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -17,7 +17,7 @@ import type { SqlExecutor } from './executor'
 import { spanKey } from './log/append'
 import { isUuid } from './uuid'
 
-// Retention (issue 23). Events, spans and check-ins are plain tables (docs/scaling.md has the
+// Retention. Events, spans and check-ins are plain tables (docs/scaling.md has the
 // partitioning proposal), so expiry deletes, in short transactions of at most `batchSize` rows
 // found through the (project, time) indexes, and drops each deleted record's idempotency key in
 // the same transaction. The ingest log's daily partitions are dropped once read (log/partitions.ts).

@@ -27,7 +27,6 @@ import { createRetentionQueries } from './retention'
 import { createSessionQueries } from './sessions'
 import { createSourceQueries } from './source-files'
 import { createUserQueries } from './users'
-import { writeBatch } from './write-batch'
 
 /** An {@link IngestStore} over PostgreSQL (postgres.js) or PGlite, with its schema migrations. */
 export interface PostgresIngestStore
@@ -40,7 +39,9 @@ export interface PostgresIngestStore
   /**
    * Applies pending schema migrations (recorded in `schema_migrations`). Idempotent, and safe
    * when several server instances start at once: they wait on one advisory lock. With
-   * `analyticsOutbox`, it also creates the analytics consumer at the log's head if missing.
+   * `analytics`, it also creates the analytics consumer at the log's head if missing. Rejects,
+   * applying nothing, on a database whose old `analytics_outbox` still holds records not
+   * exported (docs/analytics.md, "Upgrading").
    */
   migrate(): Promise<void>
   /** Runs `SELECT 1`: resolves once the database answered (the readiness check's ping). */
@@ -51,13 +52,13 @@ export interface PostgresIngestStore
    */
   close(): Promise<void>
   /**
-   * The analytics export: the ingest log behind the projection (from when a store with
-   * `analyticsOutbox` first migrated the database) and what `writeBatch` queued outside the log.
+   * The analytics export: the ingest log behind the projection, from when a store with
+   * `analytics` first migrated the database.
    */
   readonly outbox: AnalyticsOutbox
   /**
    * Removes the analytics consumer of the ingest log, for turning the analytics store off for
-   * good: the log no longer keeps segments for it. A store opened with `analyticsOutbox` creates
+   * good: the log no longer keeps segments for it. A store opened with `analytics` creates
    * it again, at the log's head. Resolves whether there was one.
    */
   detachAnalytics(): Promise<boolean>
@@ -69,11 +70,10 @@ export interface StoreOptions {
    * Export events and spans to the analytics store. `migrate()` creates the `analytics` consumer
    * of the ingest log at its head, so every record accepted from then on is exported once
    * projected (by any process: the consumer belongs to the database, until it is removed; see
-   * docs/analytics.md); `writeBatch` outside the log queues its events and spans in the outbox
-   * table in the transaction that stores them.
+   * docs/analytics.md). Called `analyticsOutbox` before the outbox table was dropped.
    * @default false
    */
-  readonly analyticsOutbox?: boolean
+  readonly analytics?: boolean
   /**
    * Rewrites the ops of every projection round before they are written (source-map resolution
    * of JavaScript frames), looking files up through the round's own transaction.
@@ -88,7 +88,7 @@ export function createStore(
   close: () => Promise<void>,
   options: StoreOptions = {},
 ): PostgresIngestStore {
-  const analyticsOutbox = options.analyticsOutbox ?? false
+  const analytics = options.analytics ?? false
   return {
     ...createUserQueries(db),
     ...createProjectQueries(db),
@@ -104,13 +104,12 @@ export function createStore(
     ...createMissedMonitorQueries(db),
     ...createRetentionQueries(db),
     ...createArtifactQueries(db),
-    writeBatch: (batch, write) => writeBatch(db, batch, { ...write, analyticsOutbox }),
-    ...createLogQueries(db, { analyticsOutbox, enrich: options.enrich }),
+    ...createLogQueries(db, { enrich: options.enrich }),
     outbox: createOutboxQueries(db),
     detachAnalytics: () => detachAnalytics(db),
     async migrate() {
       await runMigrations(db)
-      if (analyticsOutbox) await attachAnalytics(db)
+      if (analytics) await attachAnalytics(db)
     },
     ping: async () => {
       await db.query('SELECT 1')

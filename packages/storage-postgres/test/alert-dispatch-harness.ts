@@ -3,12 +3,7 @@
 // the tests move.
 
 import { PGlite } from '@electric-sql/pglite'
-import {
-  type AlertDispatcherOptions,
-  createAlertDispatcher,
-  createFetchWebhookSend,
-  type EngineLogger,
-} from '@tis/ingest'
+import { type AlertDispatcherOptions, createAlertDispatcher, type EngineLogger } from '@tis/ingest'
 import { insertAlertChannel, insertAlertDelivery } from '@tis/test-utils/alert-fixtures'
 import {
   type AlertReceiver,
@@ -16,6 +11,7 @@ import {
   startAlertReceiver,
   type VerifyTisSignature,
 } from '@tis/test-utils/alert-receiver'
+import { testWebhookSend } from '@tis/test-utils/alert-sender'
 import { seedProject } from '@tis/test-utils/store-fixtures'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { SqlExecutor } from '../src/executor'
@@ -78,11 +74,11 @@ export const advance = (seconds: number) => {
   clock = new Date(clock.getTime() + seconds * 1000)
 }
 
-/** A dispatcher over the store, the clock and a fetch sender, without jitter. */
+/** A dispatcher over the store, the clock and the test sender, without jitter. */
 export function dispatcher(options: Partial<AlertDispatcherOptions> = {}) {
   return createAlertDispatcher({
     store,
-    send: { webhook: createFetchWebhookSend() },
+    send: { webhook: testWebhookSend },
     logger,
     now: () => clock,
     random: () => 0.5, // no jitter: waits are the schedule's steps exactly

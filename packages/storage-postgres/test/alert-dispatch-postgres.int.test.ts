@@ -3,9 +3,10 @@
 // arrives exactly once.
 
 import { randomBytes } from 'node:crypto'
-import { createAlertDispatcher, createFetchWebhookSend, type EngineLogger } from '@tis/ingest'
+import { createAlertDispatcher, type EngineLogger } from '@tis/ingest'
 import { insertAlertChannel, insertAlertDelivery } from '@tis/test-utils/alert-fixtures'
 import { type AlertReceiver, startAlertReceiver } from '@tis/test-utils/alert-receiver'
+import { testWebhookSend } from '@tis/test-utils/alert-sender'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
 import { seedProject } from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
@@ -65,7 +66,7 @@ describeWithTestDatabase('alert dispatch on PostgreSQL', (url) => {
     const drain = async (store: PostgresIngestStore) => {
       const dispatcher = createAlertDispatcher({
         store,
-        send: { webhook: createFetchWebhookSend() },
+        send: { webhook: testWebhookSend },
         logger,
         batchSize: 5,
       })

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { alertWebhookBodySchema } from '@tis/schema'
 import { insertAlertChannel } from '@tis/test-utils/alert-fixtures'
-import { eventOp, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
+import { acceptAndProject, eventOp, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
 import { expect, it } from 'vitest'
 import {
   advance,
@@ -37,7 +37,8 @@ it('sends a rule ten messages a minute one by one, then one summary of the rest'
     channel.id,
   ])
   const titles = Array.from({ length: 13 }, (_, i) => `TypeError ${i}`)
-  await store.writeBatch(
+  await acceptAndProject(
+    store,
     titles.map((title) => eventOp(projectId, { issue: { hash: uniqueHash(), title } })),
   )
   const [burst] = await sql.query<{ minute: Date }>(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { addChannel, addRule, triggerCounts } from '@tis/test-utils/store-alert-fixtures'
 import {
+  acceptAndProject,
   checkInOp,
   eventOp,
   monitorUpdate,
@@ -75,17 +76,22 @@ export function describeAlertUpgrade(name: string, factory: () => Promise<Upgrad
         for (const trigger of TRIGGERS) await addRule(probe, projectId, { trigger, channelIds })
 
         const seen = (c: string) => eventOp(projectId, { issue: { hash: hash(c) } })
-        await store.writeBatch([seen('a'), seen('c')])
-        await store.writeBatch([
+        await acceptAndProject(store, [seen('a'), seen('c')])
+        await acceptAndProject(store, [
           checkInOp(projectId, monitorUpdate('failing', 'error', new Date())),
         ])
         await store.markMissedMonitors(new Date(), 100)
         expect(await triggerCounts(probe, projectId)).toEqual({})
 
         // After the upgrade, changes notify as ever.
-        await store.writeBatch([seen('b'), eventOp(projectId, { issue: { hash: hash('d') } })])
+        await acceptAndProject(store, [
+          seen('b'),
+          eventOp(projectId, { issue: { hash: hash('d') } }),
+        ])
         const fresh = `fresh-${randomUUID()}`
-        await store.writeBatch([checkInOp(projectId, monitorUpdate(fresh, 'error', new Date()))])
+        await acceptAndProject(store, [
+          checkInOp(projectId, monitorUpdate(fresh, 'error', new Date())),
+        ])
         expect(await triggerCounts(probe, projectId)).toEqual({
           regression: 1,
           new_issue: 1,

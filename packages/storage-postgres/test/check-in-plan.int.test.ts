@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import type { CheckInQuery } from '@tis/ingest'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { at, checkInOp, monitorUpdate, seedProject } from '@tis/test-utils/store-fixtures'
+import {
+  acceptAndProject,
+  at,
+  checkInOp,
+  monitorUpdate,
+  seedProject,
+} from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkInsStatement } from '../src/check-in-reads'
@@ -36,7 +42,10 @@ function describePlans(
       await store.migrate()
       ;({ projectId } = await seedProject(store))
       const slugs = Array.from({ length: MONITORS }, () => `plan-${randomUUID()}`)
-      await store.writeBatch(slugs.map((s) => checkInOp(projectId, monitorUpdate(s, 'ok', at(0)))))
+      await acceptAndProject(
+        store,
+        slugs.map((s) => checkInOp(projectId, monitorUpdate(s, 'ok', at(0)))),
+      )
       const [monitor] = await store.listMonitors({ projectId, slug: slugs[0]!, limit: 1 })
       monitorId = monitor!.id
       await db.exec(`

@@ -11,7 +11,7 @@ import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
-import { describeOutbox } from './outbox-suite'
+import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
 describeStoreContract('PGlite', async () => {
@@ -47,24 +47,19 @@ describeArtifactStoreContract('PGlite', async ({ enrich }) => {
   }
 })
 
-describeOutbox('PGlite', async () => {
-  const db = await PGlite.create()
-  const queueing = createPgliteStore(db, { analyticsOutbox: true })
-  await queueing.migrate()
-  return { queueing, plain: createPgliteStore(db), close: () => db.close() }
-})
-
 describeAnalyticsCursor('PGlite', async () => {
   const db = await PGlite.create()
-  const analytics = createPgliteStore(db, { analyticsOutbox: true })
+  const analytics = createPgliteStore(db, { analytics: true })
   await analytics.migrate()
   return { analytics, plain: createPgliteStore(db), close: () => db.close() }
 })
 
-describeAlertUpgrade('PGlite', async () => {
+const upgradeHarness = async () => {
   const db = await PGlite.create()
   return { db: createPgliteExecutor(db), store: createPgliteStore(db), close: () => db.close() }
-})
+}
+describeAlertUpgrade('PGlite', upgradeHarness)
+describeOutboxUpgrade('PGlite', upgradeHarness)
 
 describe('openPgliteStore', () => {
   it('persists to its data directory (created with parents); reopening migrates nothing twice', async () => {

@@ -9,7 +9,7 @@ import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
-import { describeOutbox } from './outbox-suite'
+import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
 // The URL comes from the globalSetup (TEST_DATABASE_URL, else one embedded server per run).
@@ -82,28 +82,11 @@ describeWithTestDatabase('PostgreSQL', (url) => {
     }
   })
 
-  describeOutbox('PostgreSQL', async () => {
-    const { schema, drop } = await createSchema(url)
-    const queueing = await openPostgresStore(url, {
-      client: clientFor(schema),
-      analyticsOutbox: true,
-    })
-    const plain = await openPostgresStore(url, { client: clientFor(schema) })
-    return {
-      queueing,
-      plain,
-      async close() {
-        await Promise.all([queueing.close(), plain.close()])
-        await drop()
-      },
-    }
-  })
-
   describeAnalyticsCursor('PostgreSQL', async () => {
     const { schema, drop } = await createSchema(url)
     const analytics = await openPostgresStore(url, {
       client: clientFor(schema),
-      analyticsOutbox: true,
+      analytics: true,
     })
     const plain = await openPostgresStore(url, { client: clientFor(schema) })
     return {
@@ -116,7 +99,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
     }
   })
 
-  describeAlertUpgrade('PostgreSQL', async () => {
+  const upgradeHarness = async () => {
     const { schema, drop } = await createSchema(url)
     const store = await openPostgresStore(url, { client: clientFor(schema), migrate: false })
     const sql = postgres(url, clientFor(schema))
@@ -129,7 +112,9 @@ describeWithTestDatabase('PostgreSQL', (url) => {
         await drop()
       },
     }
-  })
+  }
+  describeAlertUpgrade('PostgreSQL', upgradeHarness)
+  describeOutboxUpgrade('PostgreSQL', upgradeHarness)
 
   describe('PostgreSQL migrations and locking', () => {
     it('are safe when several instances migrate the same database at once', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { eventOp, seedLegacyProject, seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
+import { seedLegacyProject, uniqueHash } from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import type { SqlExecutor } from '../src/executor'
@@ -110,23 +110,6 @@ function describeAudit(
         )
         expect(event?.legacy_id).toBe(stored!.legacy_id)
         expect(event?.issue_id).not.toBeNull()
-      } finally {
-        await close()
-      }
-    })
-
-    it('still refuses a direct write naming an unknown project, writing nothing of the batch', async () => {
-      const { db, close } = await open()
-      try {
-        const store = createStore(db, async () => {})
-        await store.migrate()
-        const { projectId } = await seedProject(store)
-        const unknown = '01890000-0000-7000-8000-00000000dead'
-        await expect(store.writeBatch([eventOp(projectId), eventOp(unknown)])).rejects.toThrow(
-          /project that does not exist/,
-        )
-        const [count] = await db.query<{ n: number }>('select count(*)::int as n from events')
-        expect(count?.n).toBe(0)
       } finally {
         await close()
       }

@@ -1,5 +1,5 @@
 /**
- * Rows as an old database may hold them (issue 18): written straight into the tables, past every
+ * Rows as an old database may hold them: written straight into the tables, past every
  * check the engine makes today. Max and min finite doubles, `NaN` and `±Infinity`, the largest
  * bigint, BC, far-future and `±infinity` timestamps, 10,000-character names and `javascript:`
  * links. The store contract, the HTTP suites and the read fuzz seed a project with them and

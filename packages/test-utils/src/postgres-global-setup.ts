@@ -1,3 +1,4 @@
+import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { acquireTestPostgres, TEST_DATABASE_HINT } from './postgres'
 import './postgres-context'
@@ -15,6 +16,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('testDatabaseRequired', Boolean(process.env['CI']))
   try {
     const pg = await acquireTestPostgres()
+    await installSharedExtensions(pg.url)
     project.provide('testDatabaseUrl', pg.url)
     project.provide('testDatabaseSkipReason', '')
     return () => pg.release()
@@ -24,5 +26,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('testDatabaseUrl', null)
     project.provide('testDatabaseSkipReason', reason)
     return async () => {}
+  }
+}
+
+/**
+ * Installs pg_trgm once for the whole run, in `pg_catalog` (searched by every `search_path`).
+ * Each suite migrates a schema of its own with only that schema on its path, and migration 0008
+ * runs `create extension if not exists pg_trgm`: left to the suites, the first one would put
+ * the extension in its own schema, where suites migrating at the same time (test files run in
+ * parallel) could not see its operator class, and dropping that schema would remove it for all.
+ * Where pg_trgm is missing or already installed, nothing changes (the migration copes alone).
+ */
+async function installSharedExtensions(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const [found] = await sql`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`
+    if (found?.['n'] === 0) await sql`create extension if not exists pg_trgm schema pg_catalog`
+  } catch {
+    // Not available or not allowed: the migration's own fallback applies.
+  } finally {
+    await sql.end()
   }
 }

@@ -3,7 +3,7 @@ import type { AlertPayload } from '@tis/ingest'
 import type { StoreProbe } from './store-probe'
 
 // Alert channels and rules written with plain SQL (the alert configuration's own store methods
-// belong to another part of issue 21), and the recorded deliveries read back.
+// belong to another part), and the recorded deliveries read back.
 
 /** Inserts a channel of the project; resolves its id. */
 export async function addChannel(

@@ -4,32 +4,32 @@ import { describe, expect, it } from 'vitest'
 import { addChannel, addRule, triggerCounts } from './store-alert-fixtures'
 import { describeAlertIssueContract } from './store-contract-alert-issues'
 import { describeAlertMonitorContract } from './store-contract-alert-monitors'
-import { type LoggedStore, projectAll, throughTheLog } from './store-contract-log'
-import { at, checkInOp, eventOp, monitorUpdate, seedProject, uniqueHash } from './store-fixtures'
+import {
+  acceptAndProject,
+  at,
+  checkInOp,
+  eventOp,
+  monitorUpdate,
+  projectAll,
+  seedProject,
+  uniqueHash,
+} from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /**
- * Alert evaluation (issue 21): notifications recorded in the transaction of the change that
- * causes them, exactly once, through both write paths — the direct `writeBatch` and acceptance
- * on the ingest log followed by the projection.
+ * Alert evaluation: notifications recorded in the transaction of the projection round that
+ * causes them, exactly once.
  */
 export function describeAlertEvalContract(h: () => StoreHarness) {
   describe('alert evaluation', () => {
-    for (const [mode, harness] of [
-      ['writeBatch', h],
-      ['append + projection', throughTheLog(h)],
-    ] as const) {
-      describe(mode, () => {
-        describeAlertIssueContract(harness)
-        describeAlertMonitorContract(harness)
-        describeRetryContract(harness, mode === 'writeBatch' ? 'direct' : 'log')
-      })
-    }
+    describeAlertIssueContract(h)
+    describeAlertMonitorContract(h)
+    describeRetryContract(h)
   })
 }
 
 /** A round that fails after its notifications were recorded is rolled back whole. */
-function describeRetryContract(h: () => StoreHarness, mode: 'direct' | 'log') {
+function describeRetryContract(h: () => StoreHarness) {
   it('records nothing twice for a round retried after a failure', async () => {
     const { store, probe } = h()
     const { projectId } = await seedProject(store)
@@ -52,15 +52,15 @@ function describeRetryContract(h: () => StoreHarness, mode: 'direct' | 'log') {
     await probe.exec(`create trigger ${fn} before update of alert_state on monitors
       for each row execute function ${fn}()`)
     try {
-      await expect(store.writeBatch(ops)).rejects.toThrow(/alert evaluation failed/)
+      await expect(acceptAndProject(store, ops)).rejects.toThrow(/alert evaluation failed/)
       expect(await triggerCounts(probe, projectId)).toEqual({})
     } finally {
       await probe.exec(`drop trigger ${fn} on monitors`)
       await probe.exec(`drop function ${fn}()`)
     }
-    if (mode === 'log') await projectAll(store as LoggedStore)
-    else await store.writeBatch(ops)
-    await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'error', at(2)))])
+    // The failed round is still in the log: the next one projects it.
+    await projectAll(store)
+    await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(slug, 'error', at(2)))])
     expect(await triggerCounts(probe, projectId)).toEqual({ new_issue: 1, monitor_failed: 1 })
   })
 }

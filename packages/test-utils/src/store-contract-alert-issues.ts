@@ -1,7 +1,7 @@
 import type { AlertDeliveryStore, WriteOp } from '@tis/ingest'
 import { expect, it } from 'vitest'
 import { addChannel, addRule, deliveries, triggerCounts } from './store-alert-fixtures'
-import { at, eventOp, seedProject, uniqueHash } from './store-fixtures'
+import { acceptAndProject, at, eventOp, seedProject, uniqueHash } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 const iso = (d: Date) => d.toISOString()
@@ -28,7 +28,7 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
     })
     const hash = uniqueHash()
     const first = errorOp(projectId, hash, 1, { release: '1.2.0', message: 'x is undefined' })
-    await store.writeBatch([first, errorOp(projectId, hash, 2, { environment: 'staging' })])
+    await acceptAndProject(store, [first, errorOp(projectId, hash, 2, { environment: 'staging' })])
     const issue = (await probe.issue(projectId, hash))!
     const recorded = await deliveries(probe, projectId)
     const common = {
@@ -64,7 +64,7 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       { ...common, channelId: hooks, channelName: 'a hooks', channelType: 'webhook' },
       { ...common, channelId: slack, channelName: 'b slack', channelType: 'slack' },
     ])
-    await store.writeBatch([errorOp(projectId, hash, 3)])
+    await acceptAndProject(store, [errorOp(projectId, hash, 3)])
     expect(await deliveries(probe, projectId)).toHaveLength(2)
   })
 
@@ -89,7 +89,7 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
           occurredAt: new Date(now + round * 2000 + i),
         }),
       )
-      await store.writeBatch(ops)
+      await acceptAndProject(store, ops)
     }
     expect((await probe.issue(projectId, hash))?.count).toBe(10_000)
     expect(await triggerCounts(probe, projectId)).toEqual({ new_issue: 1, spike: 1 })
@@ -119,13 +119,13 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       eventOp(projectId, { issue: { hash }, occurredAt: new Date(Date.now() - ms) })
     // Old arrivals (received long ago) do not count, however many.
     const old = Array.from({ length: 5 }, (_, i) => errorOp(projectId, hash, i))
-    await store.writeBatch(old)
-    await store.writeBatch([recent(1000), recent(500), recent(0)])
+    await acceptAndProject(store, old)
+    await acceptAndProject(store, [recent(1000), recent(500), recent(0)])
     expect(await triggerCounts(probe, projectId)).toEqual({})
-    await store.writeBatch([recent(0)])
+    await acceptAndProject(store, [recent(0)])
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
     // No quiet period: every round over the threshold fires again.
-    await store.writeBatch([recent(0)])
+    await acceptAndProject(store, [recent(0)])
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 2 })
   })
 
@@ -149,17 +149,17 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       return row
     }
     // Four events, one per round: no window can hold more than the lowest threshold yet.
-    for (let i = 0; i < 4; i++) await store.writeBatch([recent()])
+    for (let i = 0; i < 4; i++) await acceptAndProject(store, [recent()])
     expect(await stored()).toEqual({ n: 0, tracked: false })
     expect(await triggerCounts(probe, projectId)).toEqual({})
     // The fifth passes it: the round counts the four before it from the events, and fires.
-    await store.writeBatch([recent()])
+    await acceptAndProject(store, [recent()])
     expect(await stored()).toEqual({ n: 5, tracked: true })
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
     const [fired] = await deliveries(probe, projectId)
     expect(fired?.payload.spike).toEqual({ count: 5, threshold: 4, window_seconds: 60 })
     // Tracked: each round adds its own; the staging rule counts only staging arrivals.
-    await store.writeBatch([recent('staging'), recent('staging')])
+    await acceptAndProject(store, [recent('staging'), recent('staging')])
     expect(await stored()).toEqual({ n: 7, tracked: true })
     expect(await triggerCounts(probe, projectId)).toEqual({ spike: 1 })
   })
@@ -174,7 +174,8 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
     ]
     await addRule(probe, projectId, { trigger: 'new_issue', channelIds })
     // 25 issues opened in one round (one minute).
-    await store.writeBatch(
+    await acceptAndProject(
+      store,
       Array.from({ length: 25 }, (_, i) => errorOp(projectId, uniqueHash(), i)),
     )
     expect(await triggerCounts(probe, projectId)).toEqual({ new_issue: 20 })
@@ -217,12 +218,12 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
     const channelIds = [await addChannel(probe, projectId, 'hooks')]
     await addRule(probe, projectId, { trigger: 'regression', channelIds })
     const hash = uniqueHash()
-    await store.writeBatch([errorOp(projectId, hash, 1)])
+    await acceptAndProject(store, [errorOp(projectId, hash, 1)])
     const { id } = (await probe.issue(projectId, hash))!
     await store.setIssueStatus(projectId, id, 'resolved')
     const reopening = errorOp(projectId, hash, 2, { release: '2.0.0' })
-    await store.writeBatch([reopening, errorOp(projectId, hash, 3)])
-    await store.writeBatch([errorOp(projectId, hash, 4)])
+    await acceptAndProject(store, [reopening, errorOp(projectId, hash, 3)])
+    await acceptAndProject(store, [errorOp(projectId, hash, 4)])
     let recorded = await deliveries(probe, projectId)
     expect(recorded.map((d) => d.trigger)).toEqual(['regression'])
     expect(recorded[0]?.payload).toMatchObject({
@@ -230,7 +231,7 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       event: { id: reopening.id, release: '2.0.0' },
     })
     await store.setIssueStatus(projectId, id, 'resolved')
-    await store.writeBatch([errorOp(projectId, hash, 5)])
+    await acceptAndProject(store, [errorOp(projectId, hash, 5)])
     recorded = await deliveries(probe, projectId)
     expect(recorded.map((d) => d.payload.issue?.regression_count)).toEqual([1, 2])
   })
@@ -258,13 +259,13 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       errorOp(projectId, hash, 3, { environment: 'production', level: 'fatal' }),
       errorOp(projectId, hash, 4, { environment: 'staging' }),
     ]
-    await store.writeBatch(ops)
+    await acceptAndProject(store, ops)
     const fired = new Map((await deliveries(probe, projectId)).map((d) => [d.ruleId, d]))
     expect(fired.size).toBe(2)
     expect(fired.get(fatalProd)?.payload.event?.id).toBe(ops[2]!.id)
     expect(fired.get(staging)?.payload.event?.id).toBe(ops[0]!.id)
     // The issue is no longer new: a later qa event does not fire the qa rule.
-    await store.writeBatch([errorOp(projectId, hash, 5, { environment: 'qa' })])
+    await acceptAndProject(store, [errorOp(projectId, hash, 5, { environment: 'qa' })])
     expect(await deliveries(probe, projectId)).toHaveLength(2)
   })
 
@@ -282,7 +283,9 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       })
     }
     const hash = uniqueHash()
-    await store.writeBatch([eventOp(mine.projectId, { issue: { hash }, occurredAt: new Date() })])
+    await acceptAndProject(store, [
+      eventOp(mine.projectId, { issue: { hash }, occurredAt: new Date() }),
+    ])
     expect(await deliveries(probe, other.projectId)).toEqual([])
     expect(await deliveries(probe, mine.projectId)).toEqual([])
   })

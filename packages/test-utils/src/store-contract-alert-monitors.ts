@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AlertDeliveryStore } from '@tis/ingest'
 import { expect, it } from 'vitest'
 import { addChannel, addRule, deliveries, triggerCounts } from './store-alert-fixtures'
-import { checkInOp, monitorUpdate, seedProject } from './store-fixtures'
+import { acceptAndProject, checkInOp, monitorUpdate, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 type MissedScan = Pick<AlertDeliveryStore, 'markMissedMonitors'>
@@ -30,7 +30,7 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     const slug = `job-${randomUUID()}`
     const steps = ['ok', 'error', 'in_progress', 'error', 'ok', 'ok']
     for (const [i, status] of steps.entries()) {
-      await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, status, early(i)))])
+      await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(slug, status, early(i)))])
     }
     const recorded = await deliveries(probe, projectId)
     expect(recorded.map((d) => d.trigger)).toEqual(['monitor_failed', 'monitor_recovered'])
@@ -56,9 +56,9 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     await addRule(probe, projectId, { trigger: 'monitor_failed', channelIds, quietSeconds: 3600 })
     const [one, two] = [`a-${randomUUID()}`, `b-${randomUUID()}`]
     for (const [i, status] of ['error', 'ok', 'error'].entries()) {
-      await store.writeBatch([checkInOp(projectId, monitorUpdate(one, status, early(i)))])
+      await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(one, status, early(i)))])
     }
-    await store.writeBatch([checkInOp(projectId, monitorUpdate(two, 'error', early(5)))])
+    await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(two, 'error', early(5)))])
     const recorded = await deliveries(probe, projectId)
     expect(recorded.map((d) => d.payload.monitor?.slug)).toEqual([one, two])
   })
@@ -68,10 +68,10 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     const { projectId } = await seedProject(store)
     await rules(probe, projectId, 'staging')
     const slug = `job-${randomUUID()}`
-    await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'error', early(1)))])
+    await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(slug, 'error', early(1)))])
     expect(await deliveries(probe, projectId)).toEqual([])
     const staging = monitorUpdate(slug, 'error', early(2), { environment: 'staging' })
-    await store.writeBatch([checkInOp(projectId, staging)])
+    await acceptAndProject(store, [checkInOp(projectId, staging)])
     expect(await triggerCounts(probe, projectId)).toEqual({ monitor_failed: 1 })
   })
 
@@ -82,7 +82,9 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     await rules(probe, projectId)
     const slug = `job-${randomUUID()}`
     const update = { expectedIntervalSeconds: 60 }
-    await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'ok', early(0), update))])
+    await acceptAndProject(store, [
+      checkInOp(projectId, monitorUpdate(slug, 'ok', early(0), update)),
+    ])
     // Deadline: 0 + 60 + max(60 / 2, 30) = 90 s.
     await scan.markMissedMonitors(early(89), 1000)
     await scan.markMissedMonitors(early(90), 1000)
@@ -115,9 +117,11 @@ export function describeAlertMonitorContract(h: () => StoreHarness) {
     expect(history).toEqual({ occurred_at: early(90), received_at: early(91) })
     // Starting again is not recovering: only an `ok` is.
     const running = monitorUpdate(slug, 'in_progress', early(95), update)
-    await store.writeBatch([checkInOp(projectId, running)])
+    await acceptAndProject(store, [checkInOp(projectId, running)])
     expect(await triggerCounts(probe, projectId)).toEqual({ monitor_missed: 1 })
-    await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'ok', early(100), update))])
+    await acceptAndProject(store, [
+      checkInOp(projectId, monitorUpdate(slug, 'ok', early(100), update)),
+    ])
     expect(await triggerCounts(probe, projectId)).toEqual({
       monitor_missed: 1,
       monitor_recovered: 1,

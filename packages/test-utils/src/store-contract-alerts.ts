@@ -45,7 +45,7 @@ const testDelivery = (store: IngestStore, projectId: string, channelId: string, 
     createdAt: at(seconds),
   })
 
-/** Alert channels, rules and the delivery log (issue 21). */
+/** Alert channels, rules and the delivery log. */
 export function describeAlertsContract(h: () => StoreHarness) {
   describe('alert configuration', () => {
     it('stores channels of each type, oldest first, never answering the secret', async () => {

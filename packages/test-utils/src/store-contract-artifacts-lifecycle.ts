@@ -8,8 +8,7 @@ import {
   sha1Of,
   utf8,
 } from './artifact-fixtures'
-import { projectAll } from './store-contract-log'
-import { eventOp, seedProject, uniqueHash } from './store-fixtures'
+import { eventOp, projectAll, seedProject, uniqueHash } from './store-fixtures'
 
 const DAY = 86_400_000
 const NOW = new Date(Date.UTC(2026, 5, 1))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { at, eventOp, seedProject } from './store-fixtures'
+import { acceptAndProject, at, eventOp, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** The dashboard's chart reads: events per issue and hour, transaction latency buckets. */
@@ -12,7 +12,7 @@ export function describeChartReadsContract(h: () => StoreHarness) {
       const hour = (n: number, minute = 0) => at(n * 3600 + minute * 60)
       const error = (title: string, occurredAt: Date, project = projectId) =>
         eventOp(project, { issue: { hash: `${title}-${projectId}`, title }, occurredAt })
-      await store.writeBatch([
+      await acceptAndProject(store, [
         error('A', hour(0, 5)),
         error('A', hour(0, 55)),
         error('A', hour(2, 1)),
@@ -64,7 +64,7 @@ export function describeChartReadsContract(h: () => StoreHarness) {
             ...extra,
           } as never,
         })
-      await store.writeBatch([
+      await acceptAndProject(store, [
         tx('GET /a', 0, 10),
         tx('GET /a', 30, 30, { context: { status_code: 503 } }),
         tx('GET /a', 59, 20),

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { IngestStore, MonitorUpdate, WriteOp } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import { at, checkInOp, eventOp, monitorUpdate, seedProject } from './store-fixtures'
+import {
+  acceptAndProject,
+  at,
+  checkInOp,
+  eventOp,
+  monitorUpdate,
+  seedProject,
+} from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 type CheckInOp = Extract<WriteOp, { type: 'check_in' }>
@@ -32,7 +39,7 @@ export function describeCheckInReadsContract(h: () => StoreHarness) {
       const { projectId } = await seedProject(store)
       const other = await seedProject(store)
       const slug = `find-${randomUUID()}`
-      await store.writeBatch([
+      await acceptAndProject(store, [
         checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))),
         checkInOp(projectId, monitorUpdate(slug, 'error', at(2), { environment: 'staging' })),
         checkInOp(projectId, monitorUpdate(`other-${slug}`, 'ok', at(3))),
@@ -66,9 +73,9 @@ export function describeCheckInReadsContract(h: () => StoreHarness) {
         monitor: monitorUpdate(slug, 'error', at(20), { release: 'v2' }),
         event: { message: 'job failed', context: { check_in_slug: slug, attempt: 3 } },
       })
-      await store.writeBatch([compact, viaEvent])
+      await acceptAndProject(store, [compact, viaEvent])
       // Another environment's monitor of the same slug is another history.
-      await store.writeBatch([
+      await acceptAndProject(store, [
         checkInOp(projectId, monitorUpdate(slug, 'ok', at(30), { environment: 'staging' })),
       ])
       const id = await monitorId(store, projectId, slug)
@@ -112,7 +119,8 @@ export function describeCheckInReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const slug = `ties-${randomUUID()}`
-      await store.writeBatch(
+      await acceptAndProject(
+        store,
         [0, 1, 1, 1, 2, 2, 3].map((s) => checkInOp(projectId, monitorUpdate(slug, 'ok', at(s)))),
       )
       const id = await monitorId(store, projectId, slug)
@@ -148,7 +156,8 @@ export function describeCheckInReadsContract(h: () => StoreHarness) {
         ['ok', 4],
         ['ok', 5],
       ]
-      await store.writeBatch(
+      await acceptAndProject(
+        store,
         steps.map(([status, s]) => checkInOp(projectId, monitorUpdate(slug, status, at(s)))),
       )
       const id = await monitorId(store, projectId, slug)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { WriteOp } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
 import {
+  acceptAndProject,
   at,
   checkInOp,
   eventOp,
@@ -23,19 +24,19 @@ const known = (projectId: string, id: string, legacyId: number | null) => ({
 })
 
 /**
- * writeBatch with `dedupe` ops: idempotent ingest (issue 9). The store reports facts (the
+ * Acceptance of `dedupe` ops: idempotent ingest. The store reports facts (the
  * `existing` record and its project); the engine decides duplicate or conflict.
  */
 export function describeDedupeContract(h: () => StoreHarness) {
-  describe('writeBatch deduplication', () => {
+  describe('acceptance deduplication', () => {
     it('reports a repeat of a stored event as existing, writing the rest of the batch', async () => {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
       const first = dedupe(eventOp(projectId, { issue: { hash } }))
-      const [stored] = await store.writeBatch([first])
+      const [stored] = await acceptAndProject(store, [first])
       const fresh = eventOp(projectId)
-      const results = await store.writeBatch([{ ...first, receivedAt: at(9) }, fresh])
+      const results = await acceptAndProject(store, [{ ...first, receivedAt: at(9) }, fresh])
       expect(results).toEqual([
         known(projectId, first.id, stored!.legacyId),
         { id: fresh.id, legacyId: expect.any(Number) },
@@ -49,7 +50,7 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
       const op = dedupe(eventOp(projectId, { issue: { hash } }))
-      const [a, b] = await store.writeBatch([op, { ...op }])
+      const [a, b] = await acceptAndProject(store, [op, { ...op }])
       expect(b).toEqual(known(projectId, a!.id, a!.legacyId))
       expect(a?.existing).toBeUndefined()
       expect((await probe.issue(projectId, hash))?.count).toBe(1)
@@ -61,8 +62,8 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const one = await seedProject(store)
       const two = await seedProject(store)
       const op = dedupe(eventOp(one.projectId))
-      const [stored] = await store.writeBatch([op])
-      const [result] = await store.writeBatch([{ ...op, projectId: two.projectId }])
+      const [stored] = await acceptAndProject(store, [op])
+      const [result] = await acceptAndProject(store, [{ ...op, projectId: two.projectId }])
       expect(result).toEqual(known(one.projectId, op.id, stored!.legacyId))
       expect(await probe.count('events', two.projectId)).toBe(0)
     })
@@ -73,13 +74,13 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const two = await seedProject(store)
       const taken = dedupe(eventOp(one.projectId))
       const stored = dedupe(eventOp(two.projectId))
-      const [takenResult, storedResult] = await store.writeBatch([taken, stored])
+      const [takenResult, storedResult] = await acceptAndProject(store, [taken, stored])
       const hash = uniqueHash()
       const slug = `m-${randomUUID()}`
       const fresh = dedupe(eventOp(two.projectId, { issue: { hash } }))
       const checkIn = dedupe(checkInOp(two.projectId, monitorUpdate(slug, 'ok', at(1))))
       const batch = [fresh, { ...taken, projectId: two.projectId }, stored, checkIn]
-      const results = await store.writeBatch(batch, { allOrNothing: true })
+      const results = await acceptAndProject(store, batch, { allOrNothing: true })
       expect(results).toEqual([
         { id: fresh.id, legacyId: null },
         known(one.projectId, taken.id, takenResult!.legacyId),
@@ -91,7 +92,7 @@ export function describeDedupeContract(h: () => StoreHarness) {
       expect(await probe.monitor(two.projectId, slug, 'production')).toBeNull()
       expect(await probe.count('check_ins', two.projectId)).toBe(0)
       // Without a conflict the same option writes the batch as usual.
-      const [written] = await store.writeBatch([fresh], { allOrNothing: true })
+      const [written] = await acceptAndProject(store, [fresh], { allOrNothing: true })
       expect(written).toEqual({ id: fresh.id, legacyId: expect.any(Number) })
       expect((await probe.issue(two.projectId, hash))?.count).toBe(1)
     })
@@ -100,14 +101,14 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const span = dedupe(spanOp(projectId, randomUUID()))
-      const [stored] = await store.writeBatch([span])
+      const [stored] = await acceptAndProject(store, [span])
       // Same trace and span ids, another record id (e.g. a retry without event_id).
-      const [again] = await store.writeBatch([{ ...span, id: randomUUID() }])
+      const [again] = await acceptAndProject(store, [{ ...span, id: randomUUID() }])
       expect(again).toEqual(known(projectId, span.id, stored!.legacyId))
       expect(await probe.count('spans', projectId)).toBe(1)
       // In another project the same trace and span ids are a new span.
       const other = await seedProject(store)
-      const [elsewhere] = await store.writeBatch([
+      const [elsewhere] = await acceptAndProject(store, [
         { ...span, id: randomUUID(), projectId: other.projectId },
       ])
       expect(elsewhere?.existing).toBeUndefined()
@@ -118,8 +119,8 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const { projectId } = await seedProject(store)
       const slug = `m-${randomUUID()}`
       const op = dedupe(checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))))
-      await store.writeBatch([op])
-      const [again] = await store.writeBatch([op])
+      await acceptAndProject(store, [op])
+      const [again] = await acceptAndProject(store, [op])
       expect(again).toEqual(known(projectId, op.id, null))
       expect((await probe.monitor(projectId, slug, 'production'))?.checkInCount).toBe(1)
       expect(await probe.count('check_ins', projectId)).toBe(1)
@@ -131,8 +132,8 @@ export function describeDedupeContract(h: () => StoreHarness) {
       const hash = uniqueHash()
       const op = dedupe(eventOp(projectId, { issue: { hash } }))
       const results = await Promise.all([
-        store.writeBatch([op, eventOp(projectId)]),
-        store.writeBatch([{ ...op }, eventOp(projectId)]),
+        acceptAndProject(store, [op, eventOp(projectId)]),
+        acceptAndProject(store, [{ ...op }, eventOp(projectId)]),
       ])
       const firsts = results.map((r) => r[0]!)
       expect(firsts.filter((r) => r.existing?.projectId === projectId)).toHaveLength(1)

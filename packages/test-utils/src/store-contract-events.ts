@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
+  acceptAndProject,
   at,
   checkInOp,
   deploymentOp,
@@ -12,20 +13,14 @@ import {
 } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
-/** writeBatch: results, events, issue grouping, spans and atomicity. */
-export function describeEventsContract(
-  h: () => StoreHarness,
-  /**
-   * Whether `writeBatch` itself writes the read model, so that an op reusing a stored
-   * engine-made id fails the batch. Through the ingest log only client ids are checked at
-   * acceptance (an engine-made UUID v7 never repeats); the log contract covers the rest.
-   */
-  options: { readonly directWrite?: boolean } = {},
-) {
-  const directWrite = options.directWrite ?? true
-  describe('writeBatch results', () => {
+/**
+ * Acceptance on the ingest log and its projection: results, events, issue grouping, spans and
+ * atomicity.
+ */
+export function describeEventsContract(h: () => StoreHarness) {
+  describe('acceptance results', () => {
     it('resolves an empty batch to no results', async () => {
-      expect(await h().store.writeBatch([])).toEqual([])
+      expect(await acceptAndProject(h().store, [])).toEqual([])
     })
 
     it('returns one result per op in batch order: legacy ids for events and spans, null for check-ins', async () => {
@@ -42,7 +37,7 @@ export function describeEventsContract(
         }),
         eventOp(projectId, { issue: { hash: uniqueHash() } }),
       ]
-      const results = await store.writeBatch(batch)
+      const results = await acceptAndProject(store, batch)
       expect(results.map((r) => r.id)).toEqual(batch.map((op) => op.id))
       const [event, checkIn, span, deployment, error] = results
       expect(checkIn?.legacyId).toBeNull()
@@ -59,7 +54,7 @@ export function describeEventsContract(
       const hash = uniqueHash()
       const first = eventOp(projectId, { issue: { hash }, occurredAt: at(20), release: 'v2' })
       const second = eventOp(projectId, { issue: { hash }, occurredAt: at(10), release: 'v1' })
-      await store.writeBatch([first, second])
+      await acceptAndProject(store, [first, second])
       const issue = await probe.issue(projectId, hash)
       expect(issue).toMatchObject({
         count: 2,
@@ -78,7 +73,7 @@ export function describeEventsContract(
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(projectId, { issue: { hash }, occurredAt: at(10), release: 'v1' }),
       ])
       const newer = eventOp(projectId, {
@@ -86,9 +81,9 @@ export function describeEventsContract(
         occurredAt: at(30),
         release: 'v3',
       })
-      await store.writeBatch([newer])
+      await acceptAndProject(store, [newer])
       // A late event becomes the first seen (with its release) but leaves the last_* values.
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(projectId, { issue: { hash }, occurredAt: at(5), release: 'v0' }),
       ])
       expect(await probe.issue(projectId, hash)).toMatchObject({
@@ -106,10 +101,10 @@ export function describeEventsContract(
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(projectId, { issue: { hash }, occurredAt: at(1), release: 'v1' }),
       ])
-      await store.writeBatch([eventOp(projectId, { issue: { hash }, occurredAt: at(2) })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash }, occurredAt: at(2) })])
       expect(await probe.issue(projectId, hash)).toMatchObject({ count: 2, lastRelease: 'v1' })
     })
 
@@ -119,7 +114,7 @@ export function describeEventsContract(
       const b = await seedProject(store)
       const hash = uniqueHash()
       const log = eventOp(a.projectId)
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(a.projectId, { issue: { hash } }),
         eventOp(a.projectId, { issue: { hash: uniqueHash() } }),
         eventOp(b.projectId, { issue: { hash } }),
@@ -137,9 +132,9 @@ export function describeEventsContract(
       const batch = (order: string[]) =>
         order.map((hash) => eventOp(projectId, { issue: { hash } }))
       await Promise.all([
-        store.writeBatch(batch(hashes)),
-        store.writeBatch(batch([...hashes].reverse())),
-        store.writeBatch(batch(hashes)),
+        acceptAndProject(store, batch(hashes)),
+        acceptAndProject(store, batch([...hashes].reverse())),
+        acceptAndProject(store, batch(hashes)),
       ])
       for (const hash of hashes) expect((await probe.issue(projectId, hash))?.count).toBe(3)
     })
@@ -150,7 +145,7 @@ export function describeEventsContract(
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const span = spanOp(projectId, randomUUID())
-      await store.writeBatch([span, spanOp(projectId, randomUUID()), eventOp(projectId)])
+      await acceptAndProject(store, [span, spanOp(projectId, randomUUID()), eventOp(projectId)])
       expect(await probe.count('spans', projectId)).toBe(2)
       expect(await probe.count('events', projectId)).toBe(1)
       expect(await probe.eventIssueId(span.id)).toBeUndefined()
@@ -166,7 +161,7 @@ export function describeEventsContract(
           context: { tags: { 'k\u0000': 'v\udc00' }, '': { 'a\u0000b': 1 } },
         },
       })
-      await store.writeBatch([op])
+      await acceptAndProject(store, [op])
       expect(await probe.count('events', projectId)).toBe(1)
     })
 
@@ -177,7 +172,7 @@ export function describeEventsContract(
       const event = eventOp(projectId, {
         event: { trace_id: long, request_id: long, session_id: long, environment: long },
       })
-      await store.writeBatch([event, spanOp(projectId, long)])
+      await acceptAndProject(store, [event, spanOp(projectId, long)])
       expect(await probe.count('events', projectId)).toBe(1)
       expect(await probe.count('spans', projectId)).toBe(1)
     })
@@ -200,7 +195,7 @@ export function describeEventsContract(
         }),
         eventOp(randomUUID()),
       ]
-      await expect(store.writeBatch(batch)).rejects.toThrow()
+      await expect(acceptAndProject(store, batch)).rejects.toThrow()
       for (const table of [
         'events',
         'spans',
@@ -211,18 +206,6 @@ export function describeEventsContract(
       ] as const) {
         expect(await probe.count(table, projectId), table).toBe(0)
       }
-    })
-
-    it.runIf(directWrite)('writes nothing when an op id repeats one already stored', async () => {
-      const { store, probe } = h()
-      const { projectId } = await seedProject(store)
-      const stored = eventOp(projectId)
-      await store.writeBatch([stored])
-      const hash = uniqueHash()
-      const retry = [eventOp(projectId, { issue: { hash } }), { ...stored }]
-      await expect(store.writeBatch(retry)).rejects.toThrow()
-      expect(await probe.issue(projectId, hash)).toBeNull()
-      expect(await probe.count('events', projectId)).toBe(1)
     })
   })
 }

@@ -14,7 +14,7 @@ function numbers(value: unknown): number[] {
 }
 
 /**
- * Issue 18: reads over rows an old database may hold (written past every check, see
+ * Reads over rows an old database may hold (written past every check, see
  * `extreme-rows.ts`) resolve, aggregate only in-range values and hand the engine no number a
  * JSON answer cannot carry in an aggregate.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { at, eventOp, seedProject, uniqueHash } from './store-fixtures'
+import { acceptAndProject, at, eventOp, seedProject, uniqueHash } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** The issue inbox: order, status filter and keyset cursor, status changes, regressions. */
@@ -9,7 +9,8 @@ export function describeIssueReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const hashes = [uniqueHash(), uniqueHash(), uniqueHash()]
-      await store.writeBatch(
+      await acceptAndProject(
+        store,
         hashes.map((hash, n) => eventOp(projectId, { issue: { hash }, occurredAt: at(n % 2) })),
       )
       const all = await store.listIssues({ projectId, status: null, limit: 10 })
@@ -32,7 +33,7 @@ export function describeIssueReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const other = await seedProject(store)
-      await store.writeBatch([eventOp(projectId, { issue: { hash: uniqueHash() } })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash: uniqueHash() } })])
       const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
       expect(await store.findIssue(projectId, issue!.id)).toEqual(issue)
       expect(await store.findIssue(other.projectId, issue!.id)).toBeNull()
@@ -46,10 +47,10 @@ export function describeIssueReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
-      await store.writeBatch([eventOp(projectId, { issue: { hash }, release: 'v1' })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash }, release: 'v1' })])
       const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
       await store.setIssueStatus(projectId, issue!.id, 'resolved')
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(projectId, { issue: { hash }, release: 'v2', occurredAt: at(5) }),
         eventOp(projectId, { issue: { hash }, release: 'v3', occurredAt: at(6) }),
       ])
@@ -60,7 +61,7 @@ export function describeIssueReadsContract(h: () => StoreHarness) {
         regressedInRelease: 'v3',
       })
       // Already unresolved: a further occurrence is no new regression.
-      await store.writeBatch([eventOp(projectId, { issue: { hash }, release: 'v4' })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash }, release: 'v4' })])
       expect(await store.findIssue(projectId, issue!.id)).toMatchObject({
         count: 4,
         regressionCount: 1,
@@ -72,10 +73,10 @@ export function describeIssueReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const hash = uniqueHash()
-      await store.writeBatch([eventOp(projectId, { issue: { hash } })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash } })])
       const [issue] = await store.listIssues({ projectId, status: null, limit: 1 })
       await store.setIssueStatus(projectId, issue!.id, 'ignored')
-      await store.writeBatch([eventOp(projectId, { issue: { hash }, occurredAt: at(9) })])
+      await acceptAndProject(store, [eventOp(projectId, { issue: { hash }, occurredAt: at(9) })])
       expect(await store.findIssue(projectId, issue!.id)).toMatchObject({
         status: 'ignored',
         count: 2,

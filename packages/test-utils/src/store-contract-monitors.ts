@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { at, checkInOp, deploymentOp, eventOp, monitorUpdate, seedProject } from './store-fixtures'
+import {
+  acceptAndProject,
+  at,
+  checkInOp,
+  deploymentOp,
+  eventOp,
+  monitorUpdate,
+  seedProject,
+} from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 const ENV = 'production'
 
-/** writeBatch: monitors with their check-in history, and deployments. */
+/** Acceptance and projection: monitors with their check-in history, and deployments. */
 export function describeMonitorsContract(h: () => StoreHarness) {
   describe('monitors', () => {
     it('follows health ok → error → ok; other statuses leave it', async () => {
@@ -21,7 +29,7 @@ export function describeMonitorsContract(h: () => StoreHarness) {
         ['skipped', 'ok'],
       ]
       for (const [i, [status, health]] of steps.entries()) {
-        await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, status, at(i)))])
+        await acceptAndProject(store, [checkInOp(projectId, monitorUpdate(slug, status, at(i)))])
         expect(await probe.monitor(projectId, slug, ENV), `${i}: ${status}`).toMatchObject({
           status: health,
           lastStatus: status,
@@ -40,7 +48,7 @@ export function describeMonitorsContract(h: () => StoreHarness) {
           durationMs: s * 10,
           expectedIntervalSeconds: 60 + s,
         })
-      await store.writeBatch([
+      await acceptAndProject(store, [
         checkInOp(projectId, m('ok', 30, 'v3')),
         checkInOp(projectId, m('error', 10, 'v1')),
         checkInOp(projectId, m('running', 40, null)),
@@ -55,7 +63,7 @@ export function describeMonitorsContract(h: () => StoreHarness) {
         checkInCount: 3,
       })
       // A late error (older than the stored ok) neither changes health nor last_*.
-      await store.writeBatch([checkInOp(projectId, m('error', 20, 'v2'))])
+      await acceptAndProject(store, [checkInOp(projectId, m('error', 20, 'v2'))])
       expect(await probe.monitor(projectId, slug, ENV)).toMatchObject({
         status: 'ok',
         lastStatus: 'running',
@@ -70,8 +78,11 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const slug = `sync-${randomUUID()}`
       const staging = monitorUpdate(slug, 'error', at(2), { environment: 'staging' })
       const viaEvent = eventOp(projectId, { monitor: monitorUpdate(slug, 'error', at(3)) })
-      await store.writeBatch([checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))), viaEvent])
-      await store.writeBatch([checkInOp(projectId, staging)])
+      await acceptAndProject(store, [
+        checkInOp(projectId, monitorUpdate(slug, 'ok', at(1))),
+        viaEvent,
+      ])
+      await acceptAndProject(store, [checkInOp(projectId, staging)])
       expect(await probe.monitor(projectId, slug, ENV)).toMatchObject({
         status: 'error',
         checkInCount: 2,
@@ -90,8 +101,8 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const slug = `${randomUUID()}${'ß'.repeat(988)}`
       const environment = '環'.repeat(1_024)
       const update = monitorUpdate(slug, 'ok', at(1), { environment })
-      await store.writeBatch([checkInOp(projectId, update)])
-      await store.writeBatch([checkInOp(projectId, { ...update, occurredAt: at(2) })])
+      await acceptAndProject(store, [checkInOp(projectId, update)])
+      await acceptAndProject(store, [checkInOp(projectId, { ...update, occurredAt: at(2) })])
       expect(await probe.monitor(projectId, slug, environment)).toMatchObject({ checkInCount: 2 })
     })
   })
@@ -103,11 +114,11 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const key = { repository: repo(), release: '1.0.0' }
-      const [first] = await store.writeBatch([
+      const [first] = await acceptAndProject(store, [
         deploymentOp(projectId, { ...key, commitSha: 'aaaaaaa' }),
       ])
       const again = deploymentOp(projectId, { ...key, commitSha: 'bbbbbbb', branch: 'main' })
-      const [second] = await store.writeBatch([again])
+      const [second] = await acceptAndProject(store, [again])
       expect(second).toEqual(first)
       expect(second?.id).not.toBe(again.id)
       expect(await probe.deployment(projectId, key.repository, ENV, key.release)).toEqual({
@@ -123,7 +134,7 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const repository = repo()
-      const results = await store.writeBatch([
+      const results = await acceptAndProject(store, [
         deploymentOp(projectId, { repository, release: '1', commitSha: 'aaaaaaa' }),
         deploymentOp(projectId, { repository, release: '2', commitSha: 'aaaaaaa' }),
         deploymentOp(projectId, {
@@ -141,7 +152,7 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const key = { repository: repo(), release: '2.0.0' }
-      const results = await store.writeBatch([
+      const results = await acceptAndProject(store, [
         deploymentOp(projectId, { ...key, commitSha: 'aaaaaaa' }),
         deploymentOp(projectId, { ...key, commitSha: 'ccccccc' }),
       ])
@@ -154,18 +165,20 @@ export function describeMonitorsContract(h: () => StoreHarness) {
       const { store, probe } = h()
       const { projectId } = await seedProject(store)
       const key = { repository: repo(), environment: ENV, release: '3.0.0' }
-      await store.writeBatch([eventOp(projectId, { deployment: { ...key, commitSha: 'eeeeeee' } })])
+      await acceptAndProject(store, [
+        eventOp(projectId, { deployment: { ...key, commitSha: 'eeeeeee' } }),
+      ])
       const fromEvent = await probe.deployment(projectId, key.repository, ENV, key.release)
       expect(fromEvent).toMatchObject({ commitSha: 'eeeeeee', source: 'event' })
 
       // An api post overwrites the event-derived record, keeping its id.
-      const [api] = await store.writeBatch([
+      const [api] = await acceptAndProject(store, [
         deploymentOp(projectId, { ...key, commitSha: 'aaaaaaa' }),
       ])
       expect(api).toEqual({ id: fromEvent?.id, legacyId: fromEvent?.legacyId })
 
       // Later events, before or after an api op in the same batch, leave the api record.
-      await store.writeBatch([
+      await acceptAndProject(store, [
         eventOp(projectId, { deployment: { ...key, commitSha: 'fffffff' } }),
         deploymentOp(projectId, { ...key, commitSha: 'bbbbbbb' }),
         eventOp(projectId, { deployment: { ...key, commitSha: '1111111' } }),

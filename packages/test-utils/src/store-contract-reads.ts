@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { describeChartReadsContract } from './store-contract-chart-reads'
 import { describeIssueReadsContract } from './store-contract-issue-reads'
 import {
+  acceptAndProject,
   at,
   checkInOp,
   deploymentOp,
@@ -34,7 +35,7 @@ export function describeReadsContract(h: () => StoreHarness) {
       })
       const log = eventOp(projectId, { occurredAt: at(2), event: { message: 'Hello 50%' } })
       const late = eventOp(projectId, { occurredAt: at(2) })
-      await store.writeBatch([error, log, late])
+      await acceptAndProject(store, [error, log, late])
 
       const all = await store.listEvents({ projectId, limit: 10 })
       expect(all.map((e) => e.id)).toEqual([...[log.id, late.id].sort().reverse(), error.id])
@@ -53,14 +54,14 @@ export function describeReadsContract(h: () => StoreHarness) {
     })
   })
   describe('trace reads', () => {
-    it("lists a trace's spans with their status and level as sent (issue 17)", async () => {
+    it("lists a trace's spans with their status and level as sent", async () => {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const trace = randomUUID()
       const failed = spanOp(projectId, trace, { status: 'error', level: 'error' })
       const fromContext = spanOp(projectId, trace, { context: { status: 503 } })
       const plain = spanOp(projectId, trace)
-      await store.writeBatch([failed, fromContext, plain, spanOp(projectId, randomUUID())])
+      await acceptAndProject(store, [failed, fromContext, plain, spanOp(projectId, randomUUID())])
       const spans = await store.listTraceSpans(projectId, trace, 10)
       const byId = new Map(spans.map((s) => [s.id, s]))
       expect(spans).toHaveLength(3)
@@ -75,14 +76,14 @@ export function describeReadsContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId } = await seedProject(store)
       const other = await seedProject(store)
-      await store.writeBatch([
+      await acceptAndProject(store, [
         checkInOp(projectId, monitorUpdate('a', 'ok', at(1))),
         checkInOp(projectId, monitorUpdate('b', 'error', at(3), { environment: 'staging' })),
         checkInOp(projectId, monitorUpdate('c', 'in_progress', at(2))),
         checkInOp(other.projectId, monitorUpdate('a', 'ok', at(9))),
       ])
       // An older check-in arriving late does not move last_check_in_at back.
-      await store.writeBatch([checkInOp(projectId, monitorUpdate('a', 'error', at(0)))])
+      await acceptAndProject(store, [checkInOp(projectId, monitorUpdate('a', 'error', at(0)))])
       const all = await store.listMonitors({ projectId, limit: 10 })
       expect(all.map((m) => m.slug)).toEqual(['b', 'c', 'a'])
       expect(all[0]).toMatchObject({
@@ -114,7 +115,7 @@ export function describeReadsContract(h: () => StoreHarness) {
           occurredAt: at(minute),
           deployment: { repository: 'acme/shop', environment, release, commitSha: sha },
         })
-      await store.writeBatch([
+      await acceptAndProject(store, [
         fromEvent('v1', 1),
         fromEvent('v2', 3),
         fromEvent('v2', 2, 'staging'),
@@ -162,7 +163,7 @@ export function describeReadsContract(h: () => StoreHarness) {
       const bySession = eventOp(projectId, { occurredAt: at(3), event: { session_id: 'ss' } })
       const unrelated = eventOp(projectId, { occurredAt: at(4), event: { trace_id: 'x' } })
       const elsewhere = eventOp(other.projectId, { event: { trace_id: trace } })
-      await store.writeBatch([event, byTrace, bySession, unrelated, elsewhere])
+      await acceptAndProject(store, [event, byTrace, bySession, unrelated, elsewhere])
 
       const found = await store.findEvent(projectId, event.id)
       expect(found).toMatchObject({

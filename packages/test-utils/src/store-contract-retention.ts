@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto'
-import type { IngestStore, RetentionStore } from '@tis/ingest'
+import type { RetentionStore } from '@tis/ingest'
 import { describe, expect, it } from 'vitest'
-import { type LoggedStore, projectAll } from './store-contract-log'
 import {
+  acceptAndProject,
   checkInOp,
   eventOp,
   monitorUpdate,
+  projectAll,
   seedProject,
   spanOp,
   uniqueHash,
 } from './store-fixtures'
-import type { StoreHarness } from './store-probe'
+import type { LoggedStore, StoreHarness } from './store-probe'
 
-// Retention (issue 23) under a controllable clock: the pass's `now` is set by the test, so
+// Retention under a controllable clock: the pass's `now` is set by the test, so
 // "30 days later" is a parameter, not a wait.
 
-type Store = IngestStore & RetentionStore
+type Store = LoggedStore & RetentionStore
 const DAY = 86_400_000
 const NOW = new Date(Date.UTC(2026, 5, 1))
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY)
@@ -42,7 +43,7 @@ async function seed(store: Store) {
     checkInOp(projectId, monitorUpdate('nightly', 'ok', daysAgo(35))),
     checkInOp(projectId, monitorUpdate('nightly', 'ok', daysAgo(3))),
   ]
-  await store.writeBatch([...ops, eventOp(projectId, { occurredAt: daysAgo(31) })])
+  await acceptAndProject(store, [...ops, eventOp(projectId, { occurredAt: daysAgo(31) })])
   return { projectId, hash, staleHash }
 }
 
@@ -113,7 +114,7 @@ export function describeRetentionContract(h: () => StoreHarness) {
 
     it('forgets the idempotency key of an expired record, so a resend is stored again', async () => {
       const { probe } = h()
-      const logged = store() as Store & LoggedStore
+      const logged = store()
       const { projectId } = await seedProject(logged)
       const keyed = { ...eventOp(projectId, { occurredAt: daysAgo(31) }), dedupe: true }
       const keys = () =>

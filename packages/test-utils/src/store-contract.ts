@@ -15,11 +15,12 @@ import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
-export { projectAll } from './store-contract-log'
+export { acceptAndProject, projectAll } from './store-fixtures'
 export type {
   CheckInSnapshot,
   DeploymentSnapshot,
   IssueSnapshot,
+  LoggedStore,
   MonitorSnapshot,
   ProbeTable,
   StoreFactory,
@@ -29,7 +30,8 @@ export type {
 
 /**
  * The contract every `IngestStore` adapter passes: management and credential methods, and every
- * writeBatch rule (grouping, monitors, deployments, results, atomicity), the read port (issue
+ * rule of acceptance on the ingest log and its projection (grouping, monitors, deployments,
+ * results, atomicity, idempotency), the read port (issue
  * inbox, event list, status changes, regressions, a monitor's check-in history) and dashboard
  * sessions. `factory` is called
  * once, before the suite, and must return an empty, migrated store; tests use unique ids, so

@@ -1,10 +1,61 @@
 import { randomUUID } from 'node:crypto'
-import type { IngestStore, MobileBinding, MonitorUpdate, WriteOp } from '@tis/ingest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type {
+  IngestLog,
+  IngestStore,
+  MobileBinding,
+  MonitorUpdate,
+  ProjectionStore,
+  WriteOp,
+  WriteOptions,
+  WriteResult,
+} from '@tis/ingest'
 
 type EventOp = Extract<WriteOp, { type: 'event' }>
 type NormalizedEvent = EventOp['event']
 
-// Builders of write ops as the engine makes them, with unique ids so suites share a store.
+// Builders of write ops as the engine makes them, with unique ids so suites share a store, and
+// the one way a test stores them: acceptance on the ingest log, then the projection.
+
+/**
+ * Projects until the projection has passed everything acknowledged before the call; resolves
+ * the entries projected. On PostgreSQL an entry is projectable only once every older
+ * transaction of the cluster has ended (the log's xmin rule), and suites in other databases
+ * share the cluster: a round that finds nothing while entries are pending waits and tries again.
+ */
+export async function projectAll(
+  store: ProjectionStore,
+  limit = 1000,
+  timeoutMs = 30_000,
+): Promise<number> {
+  const target = await store.pendingTarget()
+  const deadline = Date.now() + timeoutMs
+  let total = 0
+  for (;;) {
+    const round = await store.project(limit)
+    total += round.projected
+    if (round.more) continue
+    if (!round.busy && (target === null || (await store.hasProjected(target)))) return total
+    if (Date.now() > deadline) {
+      throw new Error(`projectAll: the projection did not pass the log within ${timeoutMs} ms`)
+    }
+    await sleep(5)
+  }
+}
+
+/**
+ * Stores a batch as the engine does: appends it to the ingest log (the acknowledgement), then
+ * projects the log until caught up, so the read model holds it. Resolves the append's results.
+ */
+export async function acceptAndProject(
+  store: IngestLog & ProjectionStore,
+  batch: readonly WriteOp[],
+  options?: WriteOptions,
+): Promise<readonly WriteResult[]> {
+  const results = await store.append(batch, options)
+  await projectAll(store)
+  return results
+}
 
 /** A fresh SHA-256-hex-shaped grouping hash. */
 export const uniqueHash = () => randomUUID().replaceAll('-', '').padEnd(64, '0')

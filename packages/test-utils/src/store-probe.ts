@@ -1,6 +1,6 @@
 // Type-only import by path: a package dependency on @tis/ingest would close a workspace cycle
 // (@tis/ingest dev-depends on this package), which turbo rejects.
-import type { IngestStore } from '@tis/ingest'
+import type { IngestLog, IngestStore, ProjectionStore } from '@tis/ingest'
 
 /** An issue as stored. */
 export interface IssueSnapshot {
@@ -75,9 +75,12 @@ export interface StoreProbe {
   query<T>(sql: string, params?: readonly string[]): Promise<T[]>
 }
 
+/** A store with its ingest log and projection: what every adapter under test is. */
+export type LoggedStore = IngestStore & IngestLog & ProjectionStore
+
 /** A store under test with its probe. */
 export interface StoreHarness {
-  readonly store: IngestStore
+  readonly store: LoggedStore
   readonly probe: StoreProbe
   /** Closes the store and drops whatever the factory created. */
   close(): Promise<void>

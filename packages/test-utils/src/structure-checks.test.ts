@@ -109,4 +109,17 @@ describe('the file-size check', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
   })
+
+  it('lets an index.ts of re-exports only run long, but not one that also declares something', async () => {
+    const reExports = (n: number) =>
+      `// the package's surface\n${Array.from({ length: n }, (_, i) => `export { a${i} } from './m${i}'`).join('\n')}\n`
+    const dir = workspace({
+      'packages/a/src/index.ts': reExports(400),
+      'packages/b/src/index.ts': `${reExports(400)}export const x = 1\n`,
+    })
+    const result = await runScript(process.execPath, [FILE_SIZES, dir])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('packages/b/src/index.ts: 402 lines')
+    expect(result.stderr).not.toContain('packages/a/src/index.ts')
+  })
 })

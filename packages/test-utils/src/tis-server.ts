@@ -5,10 +5,11 @@ import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { sourceBundle } from './server/source-bundle'
 
-// The reference server's entry point, run from its TypeScript sources through tsx so tests never
-// wait for a build; workspace packages resolve to their sources through the `@tis/source` condition.
+// The reference server's entry point, run from its TypeScript sources (bundled once per test
+// process, `sourceBundle`) so tests never wait for a build; workspace packages resolve to their
+// sources through the `@tis/source` condition.
 // Each package is found through its package exports (`<name>/package.json`), not by relative path.
 const require = createRequire(import.meta.url)
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`))
@@ -17,7 +18,6 @@ const MAIN = join(SERVER_DIR, 'src/main.ts')
 const MIGRATIONS = join(packageDir('@tis/storage-postgres'), 'src/migrations/')
 // The server's own copy of PGlite: its real path (the version is in it) keys the template cache.
 const PGLITE = createRequire(join(SERVER_DIR, 'package.json')).resolve('@electric-sql/pglite')
-const TSX = pathToFileURL(require.resolve('tsx')).href
 
 /** Options of {@link startTisServer}. */
 export interface TisServerOptions {
@@ -124,7 +124,7 @@ async function launch(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<Launched> {
-  const child = spawn(process.execPath, ['--conditions=@tis/source', '--import', TSX, MAIN], {
+  const child = spawn(process.execPath, [sourceBundle(MAIN)], {
     cwd: dir,
     env: {
       PATH: process.env['PATH'] ?? '',

@@ -27,7 +27,7 @@ const path = (project: string, rest: string) => `/api/v1/projects/${id(project)}
 const needsName = (what: string) => (c: { options: { name?: string | undefined } }) =>
   c.options.name ? undefined : `${what} needs --name <name>`
 
-/** `tis alerts channels|rules|deliveries|test`: a project's alerts (issue 21). */
+/** `tis alerts channels|rules|deliveries|test`: a project's alerts. */
 export const ALERT_COMMANDS: readonly Command[] = [
   {
     name: 'alerts channels list',

@@ -1,9 +1,7 @@
-import { createSourceMapResolver } from '@tis/ingest'
+import { createEngine, createSourceMapResolver } from '@tis/ingest'
 import { createAnalyticsRuntime, migrateAnalytics } from '../analytics'
-import { hasRetention } from '../compose'
 import { ConfigError, loadConfig, type ServerConfig } from '../config'
 import { createLogger } from '../logger'
-import { createProjectionRuntime, hasLog } from '../projection'
 import { openStore } from '../store'
 import { pruneReport } from './retention-commands'
 
@@ -86,10 +84,6 @@ const PRUNE: LocalCommand = {
     if (!open) return FAILED
     const { store } = open
     try {
-      if (!hasRetention(store)) {
-        io.stderr('tis: this store keeps no retention settings\n')
-        return FAILED
-      }
       const report = await store.expireTelemetry({
         now: new Date(),
         defaultDays: c.retention.days,
@@ -137,7 +131,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
   {
     name: 'worker',
     summary:
-      'Project the ingest log into issues, events, spans and monitors, and export the analytics outbox to ClickHouse when SERVICE_ANALYTICS_ENABLED, until SIGTERM (needs DATABASE_URL; several may run at once).',
+      'Project the ingest log into issues, events, spans and monitors, and export what it projected to ClickHouse when SERVICE_ANALYTICS_ENABLED, until SIGTERM (needs DATABASE_URL; several may run at once).',
     async run(io) {
       const c = config(io)
       if (!c) return USAGE
@@ -154,21 +148,22 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
       // The worker's projection resolves source maps like the server's (its own cache).
       const resolver = createSourceMapResolver({ cacheBytes: c.sourceMaps.cacheBytes })
       const open = await opened(io, c, {
-        analyticsOutbox: c.analytics.enabled,
+        analytics: c.analytics.enabled,
         enrich: resolver.enrich,
       })
       if (!open) return FAILED
       const { store } = open
-      const projection = hasLog(store)
-        ? createProjectionRuntime({
-            store,
-            config: c.projection,
-            embedded: false,
-            logger,
-            project: true,
-          })
-        : undefined
-      projection?.start()
+      // The engine with only its projector: alerts and retention run in the servers.
+      const engine = createEngine({
+        store,
+        config: {
+          projection: { run: true, batchSize: c.projection.batchSize },
+          alerts: { worker: false },
+          retention: { intervalSeconds: 0 },
+        },
+        adapters: { logger },
+      })
+      engine.start()
       const runtime = c.analytics.enabled
         ? createAnalyticsRuntime({
             config: c.analytics,
@@ -186,11 +181,11 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         runtime.startDrainer()
       }
       logger.info('worker started', {
-        projection: projection !== undefined,
+        projection: engine.workers.projector,
         analytics: runtime ? c.analytics.database : false,
       })
       await (io.stop ?? signalled())
-      await projection?.close()
+      await engine.stop()
       await runtime?.close()
       await store.close()
       logger.info('worker stopped')

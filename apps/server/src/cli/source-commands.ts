@@ -32,7 +32,7 @@ export function sourceSettingsDetails(s: SourceSettingsJson): string {
 const settingsOf = (body: unknown) =>
   (body as { source_settings: SourceSettingsJson }).source_settings
 
-/** `source-settings show|set`: the source excerpt settings of a project (issue 11). */
+/** `source-settings show|set`: the source excerpt settings of a project. */
 export const SOURCE_COMMANDS: readonly Command[] = [
   {
     name: 'source-settings show',

@@ -27,7 +27,7 @@ describeWithClickHouse('fault: ClickHouse stopped for a minute during ingest', (
 
   beforeAll(async () => {
     db = await PGlite.create()
-    const store = createPgliteStore(db, { analyticsOutbox: true })
+    const store = createPgliteStore(db, { analytics: true })
     await store.migrate()
     const config = loadConfig({
       ...SUITE_ENV,

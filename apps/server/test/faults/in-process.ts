@@ -93,7 +93,7 @@ export function openRaw(port: number): Promise<RawConnection> {
 
 /** Rows of the project's events whose message starts with `prefix`. */
 export async function storedMessages(fault: FaultServer, prefix: string): Promise<string[]> {
-  await fault.server.projection?.settled()
+  await fault.server.engine.settled()
   const { rows } = await fault.db.query<{ message: string }>(
     'select message from events where project_id = $1 and message like $2',
     [fault.projectId, `${prefix}%`],

@@ -5,10 +5,12 @@ import { createFuzzRun, type FuzzRun } from './runner'
 import { type FuzzServer, startFuzzServer } from './server'
 
 /**
- * Property-based fuzzing of every endpoint (issue 9): generated and mutated bodies, headers,
- * encodings and query strings against the real server on PGlite, in process. `FUZZ_RUNS` sets
- * the cases per endpoint (default 3,000 under CI, 500 locally), `FUZZ_SEED` replays a run.
- * See docs/testing.md (run time: why 3,000). The endpoints are split over three test files.
+ * Property-based fuzzing of every endpoint: generated and mutated bodies, headers, encodings and
+ * query strings against the real server in process, on the run's PostgreSQL (a schema of its own
+ * per server; PGlite, with a warning, when the run has no PostgreSQL and `CI` is unset).
+ * `FUZZ_RUNS` sets the cases per endpoint (default 3,000 under CI, 500 locally), `FUZZ_SEED`
+ * replays a run. See docs/testing.md (run time: why 3,000). The endpoints are split over three
+ * test files.
  */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.CI ? 3_000 : 500))
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED)
@@ -47,7 +49,7 @@ export function describeFuzz(
       if (run?.tally.size)
         console.warn('fuzz: cases hitting known bugs', Object.fromEntries(run.tally))
       if (process.env.FUZZ_STATS)
-        console.info(Object.fromEntries([...(run?.statuses ?? [])].sort()))
+        console.info(fuzz?.database, Object.fromEntries([...(run?.statuses ?? [])].sort()))
       await fuzz?.close()
     })
 

@@ -144,7 +144,7 @@ export interface Baseline {
 /** Reads the baseline right after the fixture is created. */
 export async function readBaseline(server: FuzzServer): Promise<Baseline> {
   const count = async (table: string) =>
-    Number((await server.query<{ n: string }>(`select count(*) as n from ${table}`))[0]?.n)
+    Number((await server.query<{ n: string | number }>(`select count(*) as n from ${table}`))[0]?.n)
   const ids = async (sql: string) => (await server.query<{ id: string }>(sql)).map((r) => r.id)
   return {
     events: await ids('select id from events'),
@@ -166,7 +166,7 @@ export async function readBaseline(server: FuzzServer): Promise<Baseline> {
 export async function verifyLedger(server: FuzzServer, ledger: Ledger, base: Baseline) {
   const ids = async (sql: string) => (await server.query<{ id: string }>(sql)).map((r) => r.id)
   const count = async (table: string) =>
-    Number((await server.query<{ n: string }>(`select count(*) as n from ${table}`))[0]?.n)
+    Number((await server.query<{ n: string | number }>(`select count(*) as n from ${table}`))[0]?.n)
   const events = new Set([...ledger.ids.events, ...base.events])
   const problems = [
     ...(await sameSet(server, 'events', await ids('select id from events'), events)),
@@ -226,7 +226,8 @@ export async function verifyLedger(server: FuzzServer, ledger: Ledger, base: Bas
  * Run after every tolerated 500, so a failed write that stored something is caught at once.
  */
 export async function countProblems(server: FuzzServer, ledger: Ledger, base: Baseline) {
-  const [row] = await server.query<Record<string, string>>(
+  // count(*) is a bigint: a string on postgres.js, a number on PGlite.
+  const [row] = await server.query<Record<string, string | number>>(
     `select (select count(*) from events) as events, (select count(*) from spans) as spans,
             (select count(*) from check_ins where source = 'check_in') as check_ins,
             (select count(*) from deployments where source = 'api') as deployments`,

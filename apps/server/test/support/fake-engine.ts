@@ -1,13 +1,16 @@
 import {
   type AccountApi,
+  createHttpHandler,
   DEFAULT_SOURCE_MAP_LIMITS,
+  type Engine,
   type EngineRequest,
   type EngineResponse,
+  type HttpHandlerOptions,
   type ManagementApi,
 } from '@tis/ingest'
 import { type AppOptions, createApp } from '../../src/app'
-import type { ServerEngine } from '../../src/compose'
 import { createLogger } from '../../src/logger'
+import { serverOpenApiDocument } from '../../src/openapi'
 
 // The app's unit tests (src/app*.test.ts) run it over this fake engine, without a store.
 
@@ -39,9 +42,13 @@ export const VALID_TOKEN = 'tis_user_valid'
 /** The secret session id it answers. */
 export const SESSION_SECRET = 'S'.repeat(43)
 
-/** An engine that records each call and answers with `answer` (201 `{ok: true}` by default). */
+/**
+ * An engine that records each call and answers with `answer` (201 `{ok: true}` by default),
+ * behind the engine's own HTTP handler with `http` options (a 64-byte body cap by default).
+ */
 export function fakeEngine(
   answer: Answer = () => ({ status: 201, headers: {}, body: { ok: true } }),
+  http: HttpHandlerOptions = {},
 ) {
   const calls: Array<{ operation: string; request: EngineRequest }> = []
   const op = (operation: string) => async (request: EngineRequest) => {
@@ -49,7 +56,7 @@ export function fakeEngine(
     return answer(operation, request)
   }
   const management = Object.fromEntries(MANAGEMENT_OPERATIONS.map((name) => [name, op(name)]))
-  const engine: ServerEngine = {
+  const apis = {
     ingest: {
       ingestEvent: op('ingestEvent'),
       ingestEventBatch: op('ingestEventBatch'),
@@ -139,17 +146,47 @@ export function fakeEngine(
       endsAt: (s) => s.expiresAt,
     } satisfies AccountApi,
     readiness: () => op('readiness')({ headers: {} }),
+  } satisfies Omit<
+    Engine,
+    | 'handle'
+    | 'barrier'
+    | 'settled'
+    | 'runAlerts'
+    | 'runRetention'
+    | 'workers'
+    | 'start'
+    | 'flush'
+    | 'stop'
+  >
+  const engine: Engine = {
+    ...apis,
+    handle: createHttpHandler(apis, {
+      maxBodyBytes: 64,
+      openApi: () => JSON.stringify(serverOpenApiDocument()),
+      ...http,
+    }),
+    barrier: { wait: async () => null } as unknown as Engine['barrier'],
+    settled: async () => true,
+    runAlerts: async () => {},
+    runRetention: async () => undefined,
+    workers: { projector: false, alerts: false, retention: false },
+    start() {},
     flush: async () => {},
-    close: async () => {},
+    stop: async () => {},
   }
   return { engine, calls }
 }
 
-export function setup(answer?: Answer, options: Partial<AppOptions> = {}) {
-  const { engine, calls } = fakeEngine(answer)
+/** The app over {@link fakeEngine}: `options` of the app, and of the engine's handler (`http`). */
+export function setup(
+  answer?: Answer,
+  options: Partial<AppOptions> & { readonly http?: HttpHandlerOptions } = {},
+) {
+  const { http, ...appOptions } = options
+  const { engine, calls } = fakeEngine(answer, http)
   const lines: Record<string, unknown>[] = []
   const logger = createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) })
-  const app = createApp({ engine, logger, maxBodyBytes: 64, trustedProxies: [], ...options })
+  const app = createApp({ engine, logger, trustedProxies: [], ...appOptions })
   return { app, calls, lines, engine }
 }
 

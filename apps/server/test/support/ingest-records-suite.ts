@@ -47,49 +47,9 @@ export function describeIngestRecords(harness: () => Harness) {
   })
 
   describe('issue grouping', () => {
-    it('groups errors by fingerprint, whatever their messages', async () => {
-      const c = client()
-      const { projectId, key } = await c.projectWithKey()
-      const ids: string[] = []
-      for (const message of ['Timeout talking to db', 'Connection reset', 'Something else']) {
-        const r = await c.ingest('/api/v1/ingest_events', key, error(message, 'db-down'))
-        expect(r.status).toBe(201)
-        ids.push(r.body.id)
-      }
-      const issues = await query<{ count: number }>(
-        'select count::int as count from issues where project_id = $1',
-        [projectId],
-      )
-      expect(issues).toEqual([{ count: 3 }])
-      const events = await query<{ n: number }>(
-        'select count(distinct issue_id)::int as n from events where id = any($1::uuid[])',
-        [ids],
-      )
-      expect(events).toEqual([{ n: 1 }])
-    })
-
-    it('without a fingerprint, groups by the first line of the message', async () => {
-      const c = client()
-      const { projectId, key } = await c.projectWithKey()
-      const messages = [
-        'TypeError: x is undefined\n    at a (app.js:1)',
-        'TypeError: x is undefined\n    at b (lib.js:9)',
-        '\n  TypeError: x is undefined  ',
-        'RangeError: too deep\n    at a (app.js:1)',
-      ]
-      for (const message of messages) {
-        expect((await c.ingest('/api/v1/ingest_events', key, error(message))).status).toBe(201)
-      }
-      const rows = await query<{ title: string; count: number }>(
-        'select title, count::int as count from issues where project_id = $1 order by title',
-        [projectId],
-      )
-      expect(rows).toEqual([
-        { title: 'RangeError: too deep', count: 1 },
-        { title: 'TypeError: x is undefined', count: 3 },
-      ])
-    })
-
+    // The grouping rule itself (fingerprint, else the message's first line) is grouping.test.ts
+    // in @tis/ingest; over HTTP, with the issue list's answer, reads-suite.ts ('groups by
+    // fingerprint, and by the first line of the message but not later lines').
     it('does not make issues of logs, and keeps projects apart', async () => {
       const c = client()
       const a = await c.projectWithKey()

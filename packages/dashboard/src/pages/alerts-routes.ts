@@ -12,7 +12,6 @@ import { settingsPage } from './settings-page'
  */
 export function registerAlertSettings(app: DashboardApp, deps: Deps): void {
   const alerts = deps.engine.alerts
-  if (!alerts) return
   const call = (c: DashboardContext) => c.get('session').call
   const id = (c: DashboardContext) => ({ id: c.req.param('id') ?? '' })
   const channel = (c: DashboardContext) => ({

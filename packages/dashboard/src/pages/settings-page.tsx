@@ -35,8 +35,8 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
     session.call(m.listMembers, { params }),
     session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
     session.call(m.getRetention, { params }),
-    alerts ? loadAlerts(session, alerts, params) : null,
-    maps ? session.call(maps.listArtifactBundles, { params }) : null,
+    loadAlerts(session, alerts, params),
+    session.call(maps.listArtifactBundles, { params }),
   ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
@@ -48,9 +48,8 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const manages =
     session.admin ||
     members.some((p) => p.role === 'owner' && p.email.toLowerCase() === session.email.toLowerCase())
-  const bundles = !listed
-    ? null
-    : listed.status === 200
+  const bundles =
+    listed.status === 200
       ? (listed.body as { artifact_bundles: ArtifactBundleJson[] }).artifact_bundles
       : { error: errorMessages(listed).join('; ') }
   const path = `${deps.base}/projects/${project.id}/settings`
@@ -89,7 +88,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
             projectId={project.id}
           />
         )}
-        {alertsData && <AlertsSections ctx={ctx} data={alertsData} />}
+        <AlertsSections ctx={ctx} data={alertsData} />
       </>
     ),
   })

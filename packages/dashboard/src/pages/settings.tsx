@@ -101,16 +101,14 @@ export function registerSettings(app: DashboardApp, deps: Deps): void {
     })
   })
   const maps = deps.engine.sourceMaps
-  if (maps) {
-    app.post('/projects/:id/settings/source-maps/:bundle_id/delete', (c) =>
-      act(c, deps, {
-        run: () =>
-          call(c)(maps.deleteArtifactBundle, {
-            params: { ...id(c), bundle_id: c.req.param('bundle_id') },
-          }),
-        done: 'bundle-deleted',
-      }),
-    )
-  }
+  app.post('/projects/:id/settings/source-maps/:bundle_id/delete', (c) =>
+    act(c, deps, {
+      run: () =>
+        call(c)(maps.deleteArtifactBundle, {
+          params: { ...id(c), bundle_id: c.req.param('bundle_id') },
+        }),
+      done: 'bundle-deleted',
+    }),
+  )
   registerAlertSettings(app, deps)
 }

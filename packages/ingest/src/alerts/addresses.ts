@@ -1,6 +1,7 @@
-// Which IP addresses an alert channel may not reach (issue 21): loopback, link-local, private,
-// shared (CGNAT), unspecified, multicast and reserved ranges, in IPv4 and IPv6, including IPv6
-// forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4).
+// Which IP addresses an alert channel may not reach, so that a channel cannot probe the host's
+// network: loopback, link-local, private, shared (CGNAT), unspecified, multicast and reserved
+// ranges, in IPv4 and IPv6, including IPv6 forms that carry an IPv4 address (mapped, compatible,
+// NAT64, 6to4).
 
 /** IPv4 ranges that are not the public internet: `[first octets as a number, prefix length]`. */
 const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [

@@ -22,7 +22,7 @@ import { CHANNEL_FIELDS, parseChannel, parseRule, RULE_FIELDS } from './validate
 
 const NOT_FOUND = { error: 'Not found' } as const
 
-/** The alerts configuration API (issue 21): channels, rules, the delivery log, test messages. */
+/** The alerts configuration API: channels, rules, the delivery log, test messages. */
 export interface AlertsApi {
   /** `GET /api/v1/projects/:id/alert_channels` */
   listAlertChannels: ManagementOperation

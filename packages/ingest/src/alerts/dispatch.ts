@@ -9,8 +9,12 @@ import type { WebhookSend } from './webhook-send'
 /** Options of {@link createAlertDispatcher}. */
 export interface AlertDispatcherOptions {
   readonly store: Pick<AlertDeliveryStore, 'claimAlertDeliveries' | 'finishAlertDelivery'>
-  /** How messages leave: webhooks and Slack over HTTP; email through a mailer (none: no SMTP). */
-  readonly send: { readonly webhook: WebhookSend; readonly email?: Mailer | null }
+  /**
+   * How messages leave: webhooks and Slack through the host's HTTP sender, email through its
+   * mailer. Without one, that channel's attempts are retried with the reason ("no webhook sender
+   * configured (adapters.webhook)", "email is not configured (SERVICE_SMTP_*)") and nothing is sent.
+   */
+  readonly send: { readonly webhook?: WebhookSend | null; readonly email?: Mailer | null }
   readonly logger: EngineLogger
   /** @default () => new Date() */
   readonly now?: () => Date

@@ -8,13 +8,20 @@ import type { WebhookSend } from './webhook-send'
 
 /** What sending needs beyond the delivery. */
 export interface SendContext {
-  readonly send: { readonly webhook: WebhookSend; readonly email?: Mailer | null }
+  readonly send: { readonly webhook?: WebhookSend | null; readonly email?: Mailer | null }
   readonly timeoutMs: number
   readonly userAgent: string
   readonly allowTarget?: (url: string) => Promise<string | null>
 }
 
 const CHANNEL_DELETED: SendResult = { kind: 'fail', responseCode: null, error: 'channel deleted' }
+
+/** A webhook or Slack attempt of a host that passed no sender: retried, with the reason. */
+const NO_WEBHOOK_SENDER: SendResult = {
+  kind: 'retry',
+  responseCode: null,
+  error: 'no webhook sender configured (adapters.webhook)',
+}
 
 /** The request of a webhook or Slack delivery: the body serialised once, signed when keyed. */
 function httpRequest(d: ClaimedAlertDelivery, userAgent: string) {
@@ -42,9 +49,11 @@ export async function sendDelivery(
     case 'webhook':
     case 'slack': {
       if (d.url === null) return CHANNEL_DELETED
+      const send = context.send.webhook
+      if (!send) return NO_WEBHOOK_SENDER
       const refusal = context.allowTarget ? await context.allowTarget(d.url) : null
       if (refusal !== null) return { kind: 'retry', responseCode: null, error: refusal }
-      const answer = await context.send.webhook({
+      const answer = await send({
         url: d.url,
         ...httpRequest(d, context.userAgent),
         timeoutMs: context.timeoutMs,

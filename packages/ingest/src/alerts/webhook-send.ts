@@ -15,38 +15,9 @@ export interface WebhookAnswer {
 }
 
 /**
- * Posts one webhook; resolves the receiver's answer whatever its status, rejects on a
- * connection failure or timeout. Redirects are never followed.
+ * The port webhook and Slack deliveries leave through (the host's network I/O; the reference
+ * server's is `apps/server/src/alerts-webhook.ts`). Posts one webhook; resolves the receiver's
+ * answer whatever its status, rejects on a connection failure or timeout (the rejection's message,
+ * with its cause, is the attempt's recorded error). Redirects are never followed.
  */
 export type WebhookSend = (request: WebhookRequest) => Promise<WebhookAnswer>
-
-/**
- * A {@link WebhookSend} over the Fetch API (Node's global `fetch` by default):
- * `redirect: 'manual'` so a 3xx is an answer, not a hop (to a private address, say), and an
- * `AbortSignal.timeout`. The response body is discarded unread.
- */
-export function createFetchWebhookSend(fetchFn: typeof fetch = globalThis.fetch): WebhookSend {
-  return async (request) => {
-    let response: Response
-    try {
-      response = await fetchFn(request.url, {
-        method: 'POST',
-        headers: request.headers,
-        // Bytes we made (never a shared buffer), whatever lib types `fetch` is checked with.
-        body: request.body as Uint8Array<ArrayBuffer>,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(request.timeoutMs),
-      })
-    } catch (error) {
-      if (
-        error instanceof Error &&
-        (error.name === 'TimeoutError' || error.name === 'AbortError')
-      ) {
-        throw new Error(`no answer within ${request.timeoutMs} ms`)
-      }
-      throw error
-    }
-    await response.body?.cancel().catch(() => {})
-    return { status: response.status, retryAfter: response.headers.get('retry-after') }
-  }
-}

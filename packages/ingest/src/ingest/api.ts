@@ -6,7 +6,7 @@ import {
 } from '@tis/schema'
 import type { EngineRequest, EngineResponse } from '../http'
 import type { EngineLogger } from '../logger'
-import type { AcceptanceStore, BodyInflater, CredentialStore, MobileTokenStore } from '../ports'
+import type { AcceptanceStore, CredentialStore, MobileTokenStore } from '../ports'
 import {
   createMemoryRateLimiter,
   DEFAULT_RATE_LIMITS,
@@ -73,11 +73,6 @@ export interface IngestApiOptions {
    * @default 1048576
    */
   readonly maxBodyBytes?: number
-  /**
-   * Inflates bodies sent with `Content-Encoding: gzip` or `deflate`: decompression is the host's
-   * (the engine imports no `node:zlib`). Without it, a compressed body is answered 415.
-   */
-  readonly inflater?: BodyInflater
 }
 
 /** The ingestion API: one function per endpoint, each answering `{ status, headers, body }`. */
@@ -125,7 +120,6 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
   const now = options.now ?? (() => new Date())
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  const inflater = options.inflater ? { inflater: options.inflater } : {}
   const credentials = createCredentialCache(options.credentials, {
     ttlMs: options.credentialCacheMs ?? 1000,
   })
@@ -151,12 +145,10 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     write: (op) => writer.write(op),
     now,
     maxBodyBytes,
-    ...inflater,
   })
 
   const ingestEventBatch = createBatchIngest({
     limits: { ...DEFAULT_BATCH_LIMITS, ...options.batchLimits },
-    ...inflater,
     now,
     admit: (request, at, count) => admit('ingest_events', request, at, count),
     build: buildEventOp,
@@ -168,7 +160,6 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     admit,
     now,
     maxBodyBytes: Math.max(maxBodyBytes, SENTRY_MAX_BODY_BYTES),
-    ...inflater,
     serviceEnvironment,
     buildEvent: buildEventOp,
     buildCheckIn: checkInOp,
@@ -180,7 +171,6 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
     admit,
     now,
     maxBodyBytes: Math.max(maxBodyBytes, OTLP_MAX_BODY_BYTES),
-    ...inflater,
     buildEvent: buildEventOp,
     // One record needs no group of its own (as for Sentry's one-event envelopes): it joins the
     // shared batch like a native event instead of paying a transaction and a commit alone.
@@ -238,7 +228,6 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
       mobileTokens: options.mobileTokens,
       now,
       maxBodyBytes,
-      ...inflater,
     }),
     forgetCredentials: () => credentials.clear(),
     flush: () => writer.flush(),

@@ -1,5 +1,4 @@
 import { gzipSync } from 'node:zlib'
-import { zlibInflater } from '@tis/test-utils/zlib-inflater'
 import { describe, expect, it } from 'vitest'
 import { batchIdOf } from './batch-answer'
 import { type BatchLimits, batchLines } from './batch-lines'
@@ -14,11 +13,7 @@ const NDJSON = { 'Content-Type': 'application/x-ndjson' }
 const line = (n: number) => JSON.stringify({ event: { message: 'x'.repeat(n) } })
 const lines = (count: number, size = 10) => Array.from({ length: count }, () => line(size))
 const decode = (body: string | Uint8Array, headers: Record<string, string> = NDJSON) =>
-  batchLines(
-    typeof body === 'string' ? { headers, text: body } : { headers, bytes: body },
-    LIMITS,
-    zlibInflater,
-  )
+  batchLines(typeof body === 'string' ? { headers, text: body } : { headers, bytes: body }, LIMITS)
 const gzip = { ...NDJSON, 'Content-Encoding': 'gzip' }
 
 describe('batchLines: the caps of a batch body', () => {
@@ -28,9 +23,9 @@ describe('batchLines: the caps of a batch body', () => {
     ['gzip bytes', gzipSync(lines(3).join('\n')), gzip, 3],
     ['gzip as a latin1 string', gzipSync(line(1)).toString('latin1'), gzip, 1],
     ['100 envelopes', gzipSync(lines(100, 1).join('\n')), gzip, 100],
-  ])('accepts %s', (_, body, headers, count) => {
-    expect(decode(body, headers)).toEqual({ lines: expect.any(Array) })
-    expect((decode(body, headers) as { lines: string[] }).lines).toHaveLength(count)
+  ])('accepts %s', async (_, body, headers, count) => {
+    expect(await decode(body, headers)).toEqual({ lines: expect.any(Array) })
+    expect(((await decode(body, headers)) as { lines: string[] }).lines).toHaveLength(count)
   })
 
   it.each([
@@ -42,18 +37,18 @@ describe('batchLines: the caps of a batch body', () => {
     ['a body over maxBodyBytes as sent', lines(4, 280).join('\n'), NDJSON, 413],
     ['gzip inflating past maxDecompressedBytes', gzipSync(lines(20, 250).join('\n')), gzip, 413],
     ['one envelope over maxLineBytes', [line(1), line(400)].join('\n'), NDJSON, 413],
-  ])('refuses %s', (_, body, headers, status) => {
-    expect(decode(body, headers)).toMatchObject({ status })
+  ])('refuses %s', async (_, body, headers, status) => {
+    expect(await decode(body, headers)).toMatchObject({ status })
   })
 
-  it('names the cap and the envelope in its 413s', () => {
-    expect(decode([line(1), line(400)].join('\n'))).toMatchObject({
+  it('names the cap and the envelope in its 413s', async () => {
+    expect(await decode([line(1), line(400)].join('\n'))).toMatchObject({
       body: { error: 'envelope 2 of the batch is too large (maximum is 300 bytes per envelope)' },
     })
-    expect(decode(gzipSync(lines(20, 250).join('\n')), gzip)).toMatchObject({
+    expect(await decode(gzipSync(lines(20, 250).join('\n')), gzip)).toMatchObject({
       body: { error: 'batch is too large (maximum is 4000 bytes uncompressed)' },
     })
-    expect(decode(gzipSync(lines(121, 1).join('\n')), gzip)).toMatchObject({
+    expect(await decode(gzipSync(lines(121, 1).join('\n')), gzip)).toMatchObject({
       body: { error: 'batch has 121 envelopes (maximum is 120)' },
     })
   })

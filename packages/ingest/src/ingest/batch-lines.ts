@@ -1,7 +1,6 @@
 import { MAX_BATCH_ENVELOPES, missingEnvelopeMessage } from '@tis/schema'
 import { bodyEncoding, decodeBody, utf8Length } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
-import type { BodyInflater } from '../ports'
 
 // Default of {@link BatchLimits.maxEnvelopes}: ten times what Logister's server takes (every
 // Logister client sends at most 100: the Python client chunks by 100, the JS client by 50); it
@@ -38,16 +37,13 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
 
 /**
  * The lines of a batch body: NDJSON (`Content-Type: application/x-ndjson`, also `ndjson` and
- * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, inflated by the host's
- * `inflater`, see `decodeBody`),
- * within `limits` and at most
- * `limits.maxEnvelopes` non-blank lines. Anything else is the answer: 415, 413 or 400.
+ * `jsonl`), optionally compressed (`Content-Encoding: gzip` or `deflate`, see `decodeBody`),
+ * within `limits` and at most `limits.maxEnvelopes` non-blank lines. Anything else is the answer: 415, 413 or 400.
  */
-export function batchLines(
+export async function batchLines(
   request: EngineRequest,
   limits: BatchLimits,
-  inflater?: BodyInflater,
-): { lines: string[] } | EngineResponse {
+): Promise<{ lines: string[] } | EngineResponse> {
   const type = (readHeader(request.headers, 'content-type') ?? '').split(';')[0]!.trim()
   if (!NDJSON_TYPES.includes(type.toLowerCase())) {
     return json(415, {
@@ -63,7 +59,7 @@ export function batchLines(
       error: `batch is too large (maximum is ${limits.maxBodyBytes} bytes as sent)`,
     })
   }
-  const decoded = decodeBody(request, limits.maxDecompressedBytes, inflater)
+  const decoded = await decodeBody(request, limits.maxDecompressedBytes)
   if (!decoded.ok) {
     return decoded.status === 413
       ? tooLarge(limits.maxDecompressedBytes)

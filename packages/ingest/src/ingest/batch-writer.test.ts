@@ -11,7 +11,7 @@ function recordingStore(options: { failIds?: Set<string>; delayMs?: number } = {
   let active = 0
   let maxActive = 0
   const store: AcceptanceStore = {
-    async writeBatch(batch, writeOptions) {
+    async append(batch, writeOptions) {
       active++
       maxActive = Math.max(maxActive, active)
       try {
@@ -111,7 +111,7 @@ describe('createBatchWriter', () => {
   it('fails a whole batch at once when the store is unavailable (no per-record retries)', async () => {
     let calls = 0
     const store: AcceptanceStore = {
-      async writeBatch() {
+      async append() {
         calls++
         throw new StoreError('unavailable', 'database unavailable: connection refused')
       },

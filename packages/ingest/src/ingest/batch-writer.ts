@@ -60,7 +60,7 @@ interface Pending {
  * commits. Up to `concurrency` batches are written at once, the later ones only once
  * `parallelMinRows` records wait. All-or-nothing groups share the queue, the concurrency and
  * `flush`, and are each written alone in their turn: single records and batch requests take one
- * write path to the one port call, {@link AcceptanceStore.writeBatch}.
+ * write path to the one port call, {@link AcceptanceStore.append}.
  * Each caller's promise settles only after its batch committed, so an acknowledgement always
  * means durable. A failed batch of single records is retried record by record, so one bad
  * record cannot fail the others.
@@ -124,7 +124,7 @@ export function createBatchWriter(
     const group = batch.length === 1 && batch[0]?.group ? batch[0] : undefined
     try {
       const ops = group ? group.ops : batch.map((p) => p.ops[0] as WriteOp)
-      const results = await store.writeBatch(ops, group ? { allOrNothing: true } : undefined)
+      const results = await store.append(ops, group ? { allOrNothing: true } : undefined)
       if (results.length < ops.length)
         throw new Error('the store returned fewer results than records')
       if (group) group.resolve(results)

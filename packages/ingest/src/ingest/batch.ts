@@ -1,6 +1,6 @@
 import { missingEnvelopeMessage, type NormalizedEvent, parseEventEnvelope } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
+import type { CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
 import {
   acceptedBatch,
@@ -15,8 +15,6 @@ import { knownRecord } from './known-record'
 /** What {@link createBatchIngest} takes from the engine. */
 export interface BatchIngestDeps {
   readonly limits: BatchLimits
-  /** Inflates compressed bodies (the host's); without it they are answered 415. */
-  readonly inflater?: BodyInflater
   readonly now: () => Date
   /**
    * Authenticates and takes `count` units of the `ingest_events` window: all of them, or none
@@ -74,7 +72,7 @@ export function createBatchIngest(
 
   return async (request) => {
     const at = deps.now()
-    const decoded = batchLines(request, deps.limits, deps.inflater)
+    const decoded = await batchLines(request, deps.limits)
     if ('status' in decoded) return decoded
     const admitted = await deps.admit(request, at, decoded.lines.length)
     if ('status' in admitted) return admitted

@@ -18,7 +18,9 @@ export function firstLine(message: string): string {
  * How an error joins an issue (section 1): by `fingerprint` when given, else by the first line of
  * `message`. Grouping is per project; the hash keeps the database index small whatever the key.
  */
-export function issueGrouping(event: NormalizedEvent): IssueGrouping {
+export function issueGrouping(
+  event: Pick<NormalizedEvent, 'message' | 'fingerprint' | 'level'>,
+): IssueGrouping {
   const line = firstLine(event.message ?? '')
   const fingerprint = event.fingerprint?.trim()
   const key = (fingerprint ? `fingerprint:${fingerprint}` : `message:${line}`).slice(0, MAX_KEY)

@@ -2,7 +2,7 @@ import { parseMobileTokenEnvelope } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { generateToken, sha256Hex, TOKEN_PREFIXES, uuidv7 } from '../ids'
 import { bindingOf, mintResponse } from '../mobile'
-import type { BodyInflater, MobileTokenStore } from '../ports'
+import type { MobileTokenStore } from '../ports'
 import { rateLimitHeaders } from '../rate-limit'
 import type { Admit } from './admission'
 import { parseBody } from './request-body'
@@ -14,8 +14,6 @@ export interface MobileTokenMintDeps {
   readonly now: () => Date
   /** Largest body once decompressed, for the 413's message. */
   readonly maxBodyBytes: number
-  /** Inflates compressed bodies (the host's); without it they are answered 415. */
-  readonly inflater?: BodyInflater
 }
 
 /**
@@ -30,7 +28,7 @@ export function createMobileTokenMint(
     const admitted = await deps.admit('mobile_ingest_tokens', request, at)
     if ('status' in admitted) return admitted
     const headers = rateLimitHeaders(admitted.rate)
-    const body = parseBody(request, 'mobile_ingest_token', deps.maxBodyBytes, deps.inflater)
+    const body = await parseBody(request, 'mobile_ingest_token', deps.maxBodyBytes)
     if ('status' in body) return { ...body, headers }
     const parsed = parseMobileTokenEnvelope(body.value)
     if (!parsed.ok) {

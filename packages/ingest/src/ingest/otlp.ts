@@ -18,7 +18,7 @@ import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
 import { knownRecord } from './known-record'
 import type { SentryIngestDeps } from './sentry'
 
-// OTLP/HTTP (issue 22): `POST /v1/traces` and `POST /v1/logs`, protobuf or JSON, authenticated
+// OTLP/HTTP: `POST /v1/traces` and `POST /v1/logs`, protobuf or JSON, authenticated
 // by a project API key header, mapped to native records (`@tis/schema`'s OTLP mapping) and
 // written through the same group commit as a batch, durable before the 200. Answers follow the
 // OTLP specification: the request's encoding, `partial_success` for rejected records, a
@@ -30,7 +30,7 @@ import type { SentryIngestDeps } from './sentry'
  */
 export type OtlpIngestDeps = Pick<
   SentryIngestDeps,
-  'admit' | 'now' | 'maxBodyBytes' | 'inflater' | 'buildEvent' | 'write'
+  'admit' | 'now' | 'maxBodyBytes' | 'buildEvent' | 'write'
 >
 
 /** Largest OTLP body once decompressed: the exporters send batches of up to 512 records. */
@@ -84,7 +84,7 @@ export function createOtlpIngest(deps: OtlpIngestDeps) {
       const sent = contentType === '' ? 'no Content-Type' : `Content-Type ${contentType}`
       return refuse(415, `${sent}: send application/x-protobuf or application/json`, 'json')
     }
-    const decoded = decodeBodyBytes(request, deps.maxBodyBytes, deps.inflater)
+    const decoded = await decodeBodyBytes(request, deps.maxBodyBytes)
     if (!decoded.ok) return refuse(decoded.status, decoded.problem, encoding)
     const parsed =
       signal === 'traces'

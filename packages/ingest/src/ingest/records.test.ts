@@ -30,7 +30,7 @@ const fields = {
   request_id: 'req-1',
 }
 
-// Issue 17 point 1: the three shapes of one check-in move the monitor identically.
+// The three shapes of one check-in move the monitor identically.
 describe('monitor updates of the three check-in shapes', () => {
   const compact = monitorFromCheckIn(
     value(

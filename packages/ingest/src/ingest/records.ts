@@ -32,7 +32,7 @@ export function monitorFromCheckIn(checkIn: NormalizedCheckIn): MonitorUpdate {
 
 /**
  * A check-in field of a `check_in` event as the engine reads it: the top-level value, else the
- * one in `context`, where Logister's clients put them (issue 17). The normaliser has validated
+ * one in `context`, where Logister's clients put them. The normaliser has validated
  * both on check_in events, so only the absent case is left to narrow.
  */
 function checkInField<K extends keyof NormalizedEvent & string>(

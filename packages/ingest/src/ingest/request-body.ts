@@ -1,7 +1,6 @@
 import { missingEnvelopeMessage } from '@tis/schema'
 import { bodyEncoding, decodeBody } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import type { BodyInflater } from '../ports'
 
 /** Default cap of a single-record body once decompressed, in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576
@@ -11,18 +10,16 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576
  * `mobile_ingest_tokens`), or its answer: a 400 naming the envelope for text that is not JSON or
  * a body not in its declared coding, 413 for a compressed body over `maxBytes` once
  * decompressed, 415 for an unknown `Content-Encoding`. A body given parsed (`body`) is used as
- * is; a compressed one (`Content-Encoding: gzip` or `deflate`) is inflated by the host's
- * `inflater` like a batch's (415 without one).
+ * is; a compressed one (`Content-Encoding: gzip` or `deflate`) is inflated like a batch's.
  */
-export function parseBody(
+export async function parseBody(
   request: EngineRequest,
   envelope: string,
   maxBytes: number,
-  inflater?: BodyInflater,
-): { value: unknown } | EngineResponse {
+): Promise<{ value: unknown } | EngineResponse> {
   let text = request.text
   if (request.bytes !== undefined || (text !== undefined && bodyEncoding(request) !== 'identity')) {
-    const decoded = decodeBody(request, maxBytes, inflater)
+    const decoded = await decodeBody(request, maxBytes)
     if (!decoded.ok) {
       if (decoded.status === 413) {
         return json(413, {

@@ -9,12 +9,12 @@ import {
 } from '@tis/schema'
 import { decodeBodyBytes } from '../body-decoder'
 import { type EngineRequest, type EngineResponse, json, readHeader } from '../http'
-import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
+import type { CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
 import type { Admit } from './admission'
 import { knownRecord } from './known-record'
 
-// Sentry's ingest protocol (issue 22): `POST /api/<project>/envelope/` and the older
+// Sentry's ingest protocol: `POST /api/<project>/envelope/` and the older
 // `/api/<project>/store/`, authenticated by the key of the project's DSN (or any of its API
 // keys) as Sentry's SDKs send it, mapped to native records (`@tis/schema`'s Sentry mapping) and
 // written like a batch: all or nothing, through the same group commit, durable before the 200.
@@ -28,7 +28,6 @@ export interface SentryIngestDeps {
   readonly now: () => Date
   /** Largest body once decompressed, in bytes. */
   readonly maxBodyBytes: number
-  readonly inflater?: BodyInflater
   readonly serviceEnvironment: string
   readonly buildEvent: (
     e: NormalizedEvent,
@@ -96,7 +95,7 @@ export function createSentryIngest(deps: SentryIngestDeps) {
         `no project ${JSON.stringify(project)}: a DSN's project part is the project's number`,
       )
     }
-    const decoded = decodeBodyBytes(request, deps.maxBodyBytes, deps.inflater)
+    const decoded = await decodeBodyBytes(request, deps.maxBodyBytes)
     if (!decoded.ok) return problem(decoded.status, decoded.problem)
     const parsed: SentryRecordsResult =
       endpoint === 'envelope'

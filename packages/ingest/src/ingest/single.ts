@@ -1,6 +1,6 @@
 import type { ParseResult } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import type { BodyInflater, CredentialRecord, WriteOp, WriteResult } from '../ports'
+import type { CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { rateLimitHeaders } from '../rate-limit'
 import type { Admit, IngestEndpoint } from './admission'
 import { knownRecord } from './known-record'
@@ -27,8 +27,6 @@ export interface SingleRecordDeps {
   readonly now: () => Date
   /** Largest body once decompressed, for the 413's message. */
   readonly maxBodyBytes: number
-  /** Inflates compressed bodies (the host's); without it they are answered 415. */
-  readonly inflater?: BodyInflater
 }
 
 /**
@@ -45,7 +43,7 @@ export function createSingleRecordAcceptance(deps: SingleRecordDeps) {
     const admitted = await deps.admit(spec.endpoint, request, at)
     if ('status' in admitted) return admitted
     const headers = rateLimitHeaders(admitted.rate)
-    const body = parseBody(request, spec.envelope, deps.maxBodyBytes, deps.inflater)
+    const body = await parseBody(request, spec.envelope, deps.maxBodyBytes)
     if ('status' in body) return { ...body, headers }
     const parsed = spec.parse(body.value, at, admitted.credential)
     if (!parsed.ok) {

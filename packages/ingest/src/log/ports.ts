@@ -1,18 +1,18 @@
 import type { ArtifactLookup, WriteOp, WriteOptions, WriteResult } from '../ports'
 
 /**
- * Acceptance on the ingest log (issue 19): the acknowledgement point. A store appends the
+ * Acceptance on the ingest log: the acknowledgement point of every record. A store appends the
  * records of a batch to an append-only log in one transaction and resolves once it committed;
  * everything else (issues, events, spans, monitors, check-in history, event-implied deployments,
  * the analytics feed) is projected behind it by {@link ProjectionStore.project}.
  */
 export interface IngestLog {
   /**
-   * Appends a batch durably. Results are in batch order and answer as `writeBatch` does: the
-   * log seq as `legacyId` (null for check-ins), a repeated idempotency key as a `duplicate` of
-   * the stored record, another project's key as a `conflict`. Deployments posted to the API are
-   * not logged but written in the same transaction. With `allOrNothing`, a conflict leaves the
-   * whole batch unwritten.
+   * Appends a batch durably: the engine's acceptance port (`AcceptanceStore.append`). Results
+   * are in batch order: the log seq as `legacyId` (null for check-ins); a repeated idempotency
+   * key reports the record stored under it as `existing` (the engine decides duplicate or
+   * conflict). Deployments posted to the API are not logged but written in the same
+   * transaction. With `allOrNothing`, another project's key leaves the whole batch unwritten.
    */
   append(batch: readonly WriteOp[], options?: WriteOptions): Promise<readonly WriteResult[]>
 }

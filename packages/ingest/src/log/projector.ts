@@ -1,3 +1,4 @@
+import { createLoop } from '../loop'
 import type { ProjectionStore } from './ports'
 
 /** Options of {@link createProjector}. */
@@ -76,32 +77,16 @@ export function createProjector(options: ProjectorOptions): Projector {
   const roundSize = options.roundSize ?? 1000
   const idleMs = options.idleMs ?? 250
   const maintainEveryMs = options.maintainEveryMs ?? 3_600_000
-  const retryMs = options.retryMs ?? 1000
   const lingerMs = options.lingerMs ?? 250
   const gather = Math.max(1, options.gather ?? Math.floor(roundSize / 2))
   const now = options.now ?? (() => new Date())
   const listeners = new Set<() => void>()
-  let running: Promise<void> | undefined
-  let stopping = false
   let nudged = false
   let hurried = false
   /** Entries appended since the last round started. */
   let pending = 0
   let lingering = false
-  let wake: (() => void) | undefined
   let maintainedAt = Number.NEGATIVE_INFINITY
-
-  function sleep(ms: number) {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done() {
-        clearTimeout(timer)
-        wake = undefined
-        resolve()
-      }
-      wake = done
-    })
-  }
 
   async function maintain() {
     const at = now()
@@ -110,65 +95,60 @@ export function createProjector(options: ProjectorOptions): Projector {
     await store.maintainLog(at).catch((error: unknown) => options.onError?.(error, 'maintenance'))
   }
 
-  async function loop() {
-    while (!stopping) {
+  async function projectRound() {
+    const round = await store.project(roundSize)
+    if (round.projected > 0) for (const listener of listeners) listener()
+    return round
+  }
+
+  const loop = createLoop({
+    intervalMs: 0,
+    retryMs: options.retryMs ?? 1000,
+    // `tis worker` has nothing else keeping its process alive.
+    keepAlive: true,
+    onError: (error) => options.onError?.(error, 'projection'),
+    async round({ signal, sleep }) {
       await maintain()
       nudged = false
       pending = 0
-      let more = false
-      try {
-        const round = await store.project(roundSize)
-        if (round.projected > 0) for (const listener of listeners) listener()
-        more = round.more
-      } catch (error) {
-        options.onError?.(error, 'projection')
-        if (!stopping) await sleep(retryMs)
-        continue
-      }
-      if (more || stopping) continue
+      const { more } = await projectRound()
+      if (more || signal.aborted) return 0
       if (!nudged && !hurried) await sleep(idleMs)
       // Let what is being appended now join the next round, unless a read waits for it.
-      if (nudged && !hurried && !stopping && lingerMs > 0 && pending < gather) {
+      if (nudged && !hurried && !signal.aborted && lingerMs > 0 && pending < gather) {
         lingering = true
         await sleep(lingerMs)
         lingering = false
       }
       hurried = false
-    }
-  }
+      return 0
+    },
+  })
 
   return {
-    start() {
-      stopping = false
-      running ??= loop().finally(() => {
-        running = undefined
-      })
-    },
+    start: () => loop.start(),
     nudge(count = 1) {
       pending += count
       if (!nudged) {
         nudged = true
-        if (!lingering) wake?.()
+        if (!lingering) loop.wake()
       }
-      if (lingering && pending >= gather) wake?.()
+      if (lingering && pending >= gather) loop.wake()
     },
     hurry() {
       hurried = true
-      wake?.()
+      loop.wake()
     },
     onProgress(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
     async stop(stopOptions = {}) {
-      stopping = true
-      wake?.()
-      await running
+      await loop.stop()
       const end = Date.now() + (stopOptions.drainMs ?? 0)
       try {
         while (Date.now() < end) {
-          const round = await store.project(roundSize)
-          if (round.projected > 0) for (const listener of listeners) listener()
+          const round = await projectRound()
           if (round.busy || !round.more) break
         }
       } catch (error) {

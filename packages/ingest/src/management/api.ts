@@ -56,9 +56,9 @@ export interface ManagementApi {
   getRateLimits: ManagementOperation
   /** `PUT /api/v1/projects/:id/rate_limits` — application administrators only (section 5.8). */
   setRateLimits: ManagementOperation
-  /** `GET /api/v1/projects/:id/retention` (issue 23); 404 on a store without retention. */
+  /** `GET /api/v1/projects/:id/retention`; 404 on a store without retention. */
   getRetention: ManagementOperation
-  /** `PUT /api/v1/projects/:id/retention` (issue 23). */
+  /** `PUT /api/v1/projects/:id/retention`. */
   setRetention: ManagementOperation
 }
 
@@ -85,7 +85,7 @@ export interface ManagementApiOptions {
    * credentials: pass the ingest API's `forgetCredentials` when both run in one process.
    */
   readonly onCredentialsChanged?: () => void
-  /** Retention (issue 23): the store's retention queries and `SERVICE_RETENTION_DAYS`. */
+  /** Retention: the store's retention queries and `SERVICE_RETENTION_DAYS`. */
   readonly retention?: Omit<RetentionOperationsOptions, 'access'>
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type ManagementBodySpec, readManagementBody } from './body'
 
-// Issue 18, point 4: one rule for every management write's body, table-driven.
+// One rule for every management write's body, table-driven.
 const RATE_LIMIT: ManagementBodySpec = {
   key: 'rate_limit',
   fields: ['requests', 'period_seconds', 'auth_failure_requests'],

@@ -49,7 +49,7 @@ const refuse = (key: string, why?: string) => ({
 })
 
 /**
- * The one place that decides whether a management write's body is usable (issue 18), so every
+ * The one place that decides whether a management write's body is usable, so every
  * route answers the same, with section 7's bodies:
  *
  * - malformed JSON, no body (unless `optional`), a body that is not a JSON object (`null`, an

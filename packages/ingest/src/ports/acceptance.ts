@@ -1,7 +1,8 @@
 import type { WriteOp } from './write-op'
 
 // Acceptance: the one port call every accepted record goes through (single records and batches
-// alike, through the engine's group commit). It resolves only once the records are durable.
+// alike, through the engine's group commit). It resolves only once the records are durable. The
+// engine fills it with the ingest log's append (`IngestLog.append`), which the projection follows.
 
 /**
  * A record already stored under an op's id (or, for a span, the same project's trace and span
@@ -33,17 +34,17 @@ export interface WriteResult {
   readonly existing?: ExistingRecord
 }
 
-/** Where accepted telemetry goes: the acknowledgement point of ingestion. */
+/** Where accepted telemetry goes: the acknowledgement point of ingestion (the ingest log). */
 export interface AcceptanceStore {
   /**
    * Persists a batch atomically — events, spans, check-ins, deployments, and the issue, monitor
    * and deployment updates they imply — and resolves only once it is durable (committed).
    * Results are in the order of `batch`. Rejects without writing anything on failure.
    */
-  writeBatch(batch: readonly WriteOp[], options?: WriteOptions): Promise<readonly WriteResult[]>
+  append(batch: readonly WriteOp[], options?: WriteOptions): Promise<readonly WriteResult[]>
 }
 
-/** Options of {@link AcceptanceStore.writeBatch}. */
+/** Options of {@link AcceptanceStore.append}. */
 export interface WriteOptions {
   /**
    * All or nothing (a batch request): when any op's `existing` record belongs to another

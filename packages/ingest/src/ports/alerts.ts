@@ -1,4 +1,4 @@
-// The alert ports (issue 21). Configuration (channels, rules) and the delivery log are plain
+// The alert ports. Configuration (channels, rules) and the delivery log are plain
 // records; evaluation happens in the store, in the transaction of the state change that causes
 // a notification (see docs/alerts.md, "How a notification is made"), so an acknowledged event
 // that opens an issue is recorded as exactly one notification per rule and channel.

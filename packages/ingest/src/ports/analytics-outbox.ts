@@ -1,8 +1,8 @@
-// The analytics outbox (issue 6): accepted records are exported in the background to the optional
-// analytics store. Since issue 19 a store follows its ingest log behind the projection by cursor
-// (a claim leases a range of the log); records written around the log are queued one by one.
+// The analytics export: accepted records are exported in the background to the optional
+// analytics store. A store follows its ingest log behind the projection by cursor: a claim
+// leases a range of the log.
 
-/** An accepted event as queued for export: the `events` row, dates as RFC 3339 strings. */
+/** An accepted event as exported: the `events` row, dates as RFC 3339 strings. */
 export interface OutboxEventRow {
   readonly id: string
   readonly project_id: string
@@ -25,7 +25,7 @@ export interface OutboxEventRow {
   readonly payload: Readonly<Record<string, unknown>>
 }
 
-/** An accepted span as queued for export: the `spans` row, dates as RFC 3339 strings. */
+/** An accepted span as exported: the `spans` row, dates as RFC 3339 strings. */
 export interface OutboxSpanRow {
   readonly id: string
   readonly project_id: string
@@ -44,11 +44,11 @@ export interface OutboxSpanRow {
   readonly payload: Readonly<Record<string, unknown>>
 }
 
-/** One queued record. */
+/** One record to export. */
 export type OutboxRecord = {
   /**
-   * Position (a bigint as a decimal string): the log seq of a record exported by cursor, the
-   * queue position of a queued one. Within one source, older records have smaller values.
+   * Position (a bigint as a decimal string): the record's ingest log seq. Within one claim,
+   * records are in log order.
    */
   readonly seq: string
   /**
@@ -56,7 +56,7 @@ export type OutboxRecord = {
    * out before, so it cannot be in the analytics store yet).
    */
   readonly attempts: number
-  /** When it was queued, or accepted (its log entry's receive time). */
+  /** When it was accepted (its log entry's receive time). */
   readonly enqueuedAt: Date
 } & (
   | { readonly kind: 'event'; readonly row: OutboxEventRow }
@@ -70,25 +70,25 @@ export interface OutboxClaim {
   readonly records: readonly OutboxRecord[]
 }
 
-/** Queue depth and the age of its oldest record. */
+/** How far the export is behind: depth and the age of its oldest record. */
 export interface OutboxStats {
   /**
-   * Records not exported yet: queued ones, plus the log entries after the export's position
-   * (check-ins and entries not projected yet included; counted up to a cap).
+   * Records not exported yet: the log entries after the export's position (check-ins and
+   * entries not projected yet included; counted up to a cap).
    */
   readonly depth: number
-  /** When the oldest queued record was enqueued; `null` when the queue is empty. */
+  /** When the oldest of them was accepted; `null` when nothing waits. */
   readonly oldestEnqueuedAt: Date | null
 }
 
 /**
- * The durable export queue. Several drainers (processes) may claim at once and never hold the
- * same record while a lease lasts: queued records are leased one by one (`FOR UPDATE SKIP
- * LOCKED`); the log is leased a range at a time, to one drainer, and only up to what the
- * projection has passed. A lease that runs out is handed to the next claim, as a retry.
+ * The durable export feed. Several drainers (processes) may claim at once and never hold the
+ * same record while a lease lasts: the log is leased a range at a time, to one drainer, and only
+ * up to what the projection has passed. A lease that runs out is handed to the next claim, as a
+ * retry.
  */
 export interface AnalyticsOutbox {
-  /** Leases up to `limit` of the oldest available records for `leaseMs`; none when the queue is empty. */
+  /** Leases up to `limit` of the oldest available records for `leaseMs`; none when nothing waits. */
   claim(limit: number, leaseMs: number): Promise<OutboxClaim>
   /**
    * Removes the claimed records (moves the export past the claimed range): the analytics store
@@ -97,6 +97,6 @@ export interface AnalyticsOutbox {
   complete(claim: OutboxClaim): Promise<void>
   /** Gives the records back (attempts + 1), available again at `retryAt` (default: now). */
   release(claim: OutboxClaim, retryAt?: Date): Promise<void>
-  /** Depth and oldest age of the queue. */
+  /** Depth and oldest age of what waits for export. */
   stats(): Promise<OutboxStats>
 }

@@ -2,8 +2,8 @@ import type { EventType, IntegrationKind, MobilePlatform } from '@tis/schema'
 import type { ProjectStatus } from './project-status'
 
 /**
- * What a credential is: a project API key, (issue 4) a short-lived mobile ingest token, or
- * (issue 22) a project's Sentry DSN key.
+ * What a credential is: a project API key, a short-lived mobile ingest token (minted by the
+ * app's backend), or a project's Sentry DSN key (what Sentry's SDKs send).
  */
 export type CredentialKind = 'api_key' | 'mobile' | 'sentry'
 

@@ -28,7 +28,6 @@ export type {
   OutboxSpanRow,
   OutboxStats,
 } from './analytics-outbox'
-export type { BodyInflater, CompressedEncoding, InflateFailure } from './body-inflater'
 export type {
   CredentialKind,
   CredentialRecord,

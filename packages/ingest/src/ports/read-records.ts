@@ -23,8 +23,8 @@ export interface IssueRecord {
   /** The release of the occurrence that last reopened it. */
   readonly regressedInRelease: string | null
   /**
-   * Every event of the issue is past its project's retention period and deleted (issue 23): the
-   * issue keeps its totals. Absent from stores without retention (false).
+   * Every event of the issue is past its project's retention period and was deleted by a
+   * retention pass: the issue keeps its totals. Absent from stores without retention (false).
    */
   readonly eventsExpired?: boolean
 }

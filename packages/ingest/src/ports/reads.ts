@@ -25,7 +25,7 @@ import type {
   TransactionSummary,
 } from './read-records'
 
-/** The read side of the inbox and event list (issue 5). */
+/** The read side of the inbox and event list. */
 export interface ReadStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
   listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>

@@ -1,4 +1,4 @@
-/** One retention pass (issue 23): what to expire, and how. */
+/** One retention pass: what to expire, and how. */
 export interface RetentionPassOptions {
   /** The pass's clock: a project's rows older than `now` minus its period expire. */
   readonly now: Date

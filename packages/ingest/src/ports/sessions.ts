@@ -1,6 +1,6 @@
 import type { UserRecord } from './management-records'
 
-// The storage port of dashboard sessions (issue 18). The engine decides every policy — ids,
+// The storage port of dashboard sessions. The engine decides every policy — ids,
 // expiry, how often `last_seen_at` moves, pruning — and the store only reads and writes rows.
 
 /** A dashboard session as stored: never its secret id, only what describes it. */

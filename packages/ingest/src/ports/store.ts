@@ -1,4 +1,3 @@
-import type { AcceptanceStore } from './acceptance'
 import type { AlertConfigStore } from './alerts'
 import type { CredentialStore } from './credentials'
 import type { ManagementStore } from './management'
@@ -11,11 +10,12 @@ import type { ArtifactStore } from './source-maps'
 
 /**
  * Every port a storage adapter of the reference server provides: the intersection of the roles
- * (each API takes only the ones it needs; see `apps/server/src/compose.ts`).
+ * (each API takes only the ones it needs; see `apps/server/src/compose.ts`). Acceptance is not
+ * one of them: records are acknowledged on the store's ingest log (`IngestLog.append`) and
+ * written to the read model by its projection.
  */
 export interface IngestStore
-  extends AcceptanceStore,
-    CredentialStore,
+  extends CredentialStore,
     ManagementStore,
     ReadStore,
     SourceStore,

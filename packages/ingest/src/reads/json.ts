@@ -6,6 +6,7 @@ import type {
   StoredEvent,
   Transaction,
 } from '@tis/schema'
+import { storedSpanKind } from '@tis/schema'
 import type {
   DeploymentRecord,
   EventRecord,
@@ -102,7 +103,8 @@ export function spanJson(s: SpanRecord): Span {
     span_id: s.spanId,
     parent_span_id: s.parentSpanId,
     name: s.name,
-    kind: s.kind,
+    // Stored kinds are always one of the ten; the store's column is text, so narrow it.
+    kind: s.kind === null ? null : storedSpanKind(s.kind),
     started_at: isoOrNull(s.startedAt),
     ended_at: isoOrNull(s.endedAt),
     duration_ms: finiteOrNull(s.durationMs),

@@ -4,7 +4,7 @@ import type { ReadStore } from '../ports'
 import type { SourceExcerpts } from '../source/excerpts'
 import type { ReadSourceMaps } from './resolved-events'
 
-/** The read API of the issues inbox and the event list (issue 5). */
+/** The read API of the issues inbox and the event list. */
 export interface ReadApi {
   /** `GET /api/v1/projects/:id/issues` */
   listIssues: ManagementOperation
@@ -48,7 +48,7 @@ export interface ReadApiOptions {
   readonly sources?: Pick<SourceExcerpts, 'framesFor'>
   /**
    * The ingest log's read barrier: each read, once its caller may see the project, waits for
-   * the projection to pass what was acknowledged before it (issue 19). Without it, reads answer
+   * the projection to pass what was acknowledged before it. Without it, reads answer
    * from the read model at once.
    */
   readonly barrier?: ReadBarrier

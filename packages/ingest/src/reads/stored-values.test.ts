@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { finiteOrNull, isoOrNull, linkOrNull } from './stored-values'
 import { traceExtent } from './traces'
 
-// Values an old database may hand the read API (issue 18) and what a JSON answer shows of them.
+// Values an old database may hand the read API and what a JSON answer shows of them.
 describe('stored values in JSON answers', () => {
   it.each([
     [1.7976931348623157e308, 1.7976931348623157e308],

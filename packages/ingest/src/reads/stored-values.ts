@@ -1,7 +1,7 @@
 import { isHttpUrl, NUMERIC_BOUNDS } from '@tis/schema'
 
 /**
- * The ranges of stored numbers that reads aggregate (issue 18): the same as the ingestion bounds
+ * The ranges of stored numbers that reads aggregate: the same as the ingestion bounds
  * of `@tis/schema`. A database written before those bounds existed (or by hand) may hold any
  * float8, such as `1e308`, `-1e308`, `NaN` or `Infinity`; stores leave a value outside its range
  * out of sums, averages, minima, maxima and percentiles, as if it had none, so an aggregate over

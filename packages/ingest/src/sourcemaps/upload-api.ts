@@ -1,12 +1,6 @@
 import type { EngineRequest, EngineResponse } from '../http'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
-import type {
-  AcceptanceStore,
-  ArtifactStore,
-  BodyInflater,
-  ProjectLookup,
-  ProjectStore,
-} from '../ports'
+import type { AcceptanceStore, ArtifactStore, ProjectLookup, ProjectStore } from '../ports'
 import { assembleBundle } from './upload-assemble'
 import { bundleOperations } from './upload-bundles'
 import { chunkOptions, uploadChunks } from './upload-chunks'
@@ -69,9 +63,7 @@ export interface SourceMapsApiOptions {
   /** The access rule: user access tokens; uploads need an owner or administrator. */
   readonly access: ProjectAccess
   /** Where a Sentry deploy records its tis deployment. @default deploys are answered, not kept */
-  readonly deployments?: Pick<AcceptanceStore, 'writeBatch'>
-  /** Inflates `file_gzip` chunks; without one, gzip is not advertised. */
-  readonly inflater?: BodyInflater
+  readonly deployments?: Pick<AcceptanceStore, 'append'>
   /** The server's public URL: the chunk URL's scheme behind a proxy that does not say. */
   readonly publicUrl?: string
   /** @default DEFAULT_SOURCE_MAP_LIMITS */
@@ -86,7 +78,6 @@ export function createSourceMapsApi(options: SourceMapsApiOptions): SourceMapsAp
     store: options.store,
     access: options.access,
     deployments: options.deployments,
-    inflater: options.inflater,
     publicUrl: options.publicUrl,
     limits: { ...DEFAULT_SOURCE_MAP_LIMITS, ...options.limits },
     now: options.now ?? (() => new Date()),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type EngineRequest, type EngineResponse, readHeader } from '../http'
+import { decompress } from '../http/decompress'
 import { caller, isResponse, type UploadContext } from './upload-context'
 import { ok, requestOrigin, sentryError } from './upload-respond'
 
@@ -32,9 +33,9 @@ export async function chunkOptions(
     maxRequestSize: chunkSize,
     concurrency: 4,
     hashAlgorithm: 'sha1',
-    // Only what the host can inflate; never zstd (the JS uploader then sends a request-level
+    // gzip only, never zstd (the JS uploader then sends a request-level
     // Content-Encoding that a body-decoding proxy would strip).
-    compression: ctx.inflater ? ['gzip'] : [],
+    compression: ['gzip'],
     accept: CHUNK_ACCEPT,
   })
 }
@@ -61,8 +62,7 @@ async function readPart(
   let content: Uint8Array = sent
   const { chunkSize } = ctx.limits
   if (name === 'file_gzip') {
-    if (!ctx.inflater) return sentryError(415, 'gzip chunks are not supported by this server.')
-    const inflated = ctx.inflater.inflate(sent, 'gzip', chunkSize)
+    const inflated = await decompress(sent, 'gzip', chunkSize)
     if (inflated === 'too-large') return tooLarge(sha1, chunkSize)
     if (inflated === 'invalid') return sentryError(400, `Chunk ${sha1} is not valid gzip.`)
     content = inflated

@@ -3,7 +3,6 @@ import type { Authenticated, ProjectAccess } from '../management/access'
 import type {
   AcceptanceStore,
   ArtifactStore,
-  BodyInflater,
   ProjectLookup,
   ProjectRecord,
   ProjectStore,
@@ -17,8 +16,7 @@ export interface UploadContext {
   readonly store: ArtifactStore & ProjectLookup & Partial<Pick<ProjectStore, 'listProjects'>>
   readonly access: ProjectAccess
   /** Where `deploys new` records its deployment; without it the deploy is answered, not kept. */
-  readonly deployments: Pick<AcceptanceStore, 'writeBatch'> | undefined
-  readonly inflater: BodyInflater | undefined
+  readonly deployments: Pick<AcceptanceStore, 'append'> | undefined
   readonly publicUrl: string | undefined
   readonly limits: SourceMapLimits
   readonly now: () => Date

@@ -151,7 +151,7 @@ export async function createDeploy(
     if (isResponse(op)) return op
     ops.push(op)
   }
-  const results = ctx.deployments ? await ctx.deployments.writeBatch(ops) : []
+  const results = ctx.deployments ? await ctx.deployments.append(ops) : []
   return ok(
     {
       id: results[0]?.id ?? ops[0]?.id ?? null,

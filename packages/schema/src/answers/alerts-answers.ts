@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { component, dateTimeField, pageOf, uuidField } from './common'
 
-// The answers of the alerts configuration API (issue 21): channels, rules and the delivery log.
+// The answers of the alerts configuration API: channels, rules and the delivery log.
 // The request bodies and the operations are in alerts-operations.ts; the webhook body that
 // receivers get is in alerts-webhook.ts.
 

@@ -20,7 +20,7 @@ import { component } from './common'
 import { errorResponse } from './error-responses'
 import { type ApiOperation, operationPaths } from './operations'
 
-// The alerts configuration API (issue 21): the OpenAPI paths are generated from this table. The
+// The alerts configuration API: the OpenAPI paths are generated from this table. The
 // request schemas document the bodies; `@tis/ingest` (`createAlertsApi`) validates them with its
 // own messages, one per field.
 

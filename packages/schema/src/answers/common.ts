@@ -23,7 +23,7 @@ export const expandedYearField = z
 /** A stored or computed instant: `null` only for one an old database holds without any form. */
 export const storedTimeField = z.union([dateTimeField, expandedYearField]).nullable().meta({
   description:
-    'RFC 3339, or ISO 8601 with an expanded year outside 0000–9999; null only for an instant stored before issue 18 that has no form (±infinity, an invalid date).',
+    'RFC 3339, or ISO 8601 with an expanded year outside 0000–9999; null only for an instant without any form (±infinity, an invalid date), which only a database written before ingestion checked instants (or by hand) holds.',
 })
 
 /** A stored link: an http(s) URL, else null (also for a stored link of another scheme). */

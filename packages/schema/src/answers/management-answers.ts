@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { EVENT_TYPES, INTEGRATION_KINDS, MOBILE_PLATFORMS } from '../enums'
 import { component, dateTimeField, uuidField } from './common'
 
-// The answers of the management API (issue 20): one zod schema per answer, from which the
+// The answers of the management API: one zod schema per answer, from which the
 // OpenAPI document (management-operations.ts), the serialisers' types in @tis/ingest and the
 // dashboard's and CLI's types come.
 

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { SPAN_KINDS } from '../enums'
 import { component, nullableNumber, nullableString, pageOf, storedTimeField } from './common'
 import { jsonObjectField, recordIdField, storedEventSchema } from './reads-events'
 import { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads-limits'
@@ -16,7 +17,10 @@ export const spanSchema = component(
     span_id: nullableString,
     parent_span_id: nullableString.meta({ description: 'null for a root span' }),
     name: nullableString,
-    kind: nullableString,
+    kind: z.enum(SPAN_KINDS).nullable().meta({
+      description:
+        'One of the ten kinds: a sent kind outside them is stored as `internal` (the kind as sent stays in `context.kind`); null when none was sent.',
+    }),
     started_at: storedTimeField,
     ended_at: nullableDateTime,
     duration_ms: nullableNumber.meta({

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { component } from './common'
 
-// Retention (issue 23): a project's period and what it occupies, as `GET` and `PUT
+// Retention: a project's period and what it occupies, as `GET` and `PUT
 // /api/v1/projects/:id/retention` answer them.
 
 const count = z.int().min(0)

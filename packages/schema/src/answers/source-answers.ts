@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { component, dateTimeField, nullableString, storedIntegerField } from './common'
 
-// The answers of the source excerpts (issue 11, docs/source-excerpts.md): a project's source
+// The answers of the source excerpts (docs/source-excerpts.md): a project's source
 // settings, and the event detail's `source_commit` and `frames`.
 
 /** The default number of lines shown before and after a frame's line. */

@@ -92,7 +92,7 @@ export const SOURCE_OPERATIONS: readonly ApiOperation[] = [
   },
 ]
 
-/** Source excerpt settings (issue 11) and the schemas of the event detail's `frames`. */
+/** Source excerpt settings and the schemas of the event detail's `frames` (source excerpts). */
 export const SOURCE_OPENAPI: OpenApiExtension = {
   schemas: {
     SourceCommit: sourceCommitSchema,

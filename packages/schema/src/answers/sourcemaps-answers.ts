@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { component, dateTimeField, nullableString, storedIntegerField, uuidField } from './common'
 
-// The answers of a project's source-map bundles (issue 31, docs/sourcemaps.md): what
+// The answers of a project's source-map bundles (docs/sourcemaps.md): what
 // `GET /api/v1/projects/{id}/artifact_bundles` lists and the dashboard's settings page shows.
 
 /** What a file of a bundle is (its manifest's `type`). */

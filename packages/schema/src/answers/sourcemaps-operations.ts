@@ -105,7 +105,7 @@ function withForms(paths: Record<string, OpenApiObject>): Record<string, OpenApi
   return paths
 }
 
-/** Source maps (issue 31): Sentry's upload protocol at `/api/0/` and the bundle list. */
+/** Source maps (docs/sourcemaps.md): Sentry's upload protocol at `/api/0/` and the bundle list. */
 export const SOURCEMAPS_OPENAPI: OpenApiExtension = {
   tags: [
     { name: 'sourcemaps', description: "A project's source-map bundles (docs/sourcemaps.md)" },

@@ -3,7 +3,7 @@ import { isPlainObject, type JsonObject } from '../keys'
 // Sentry's envelope format (https://develop.sentry.dev/sdk/data-model/envelopes/): a JSON
 // header line, then items, each a JSON header line and a payload. A payload is `length` bytes
 // when the item header says so (followed by a newline or the end), else it runs to the next
-// newline. What Sentry's SDKs send to `POST /api/<project>/envelope/` (issue 22).
+// newline. What Sentry's SDKs send to `POST /api/<project>/envelope/`.
 
 /** One item of an envelope: its header (with a string `type`) and its payload bytes. */
 export interface SentryEnvelopeItem {

@@ -20,9 +20,9 @@ const SPAN_FIELDS = `s.id, s.project_id, s.trace_id, s.span_id, s.parent_span_id
   s.started_at, s.ended_at, s.duration_ms, s.environment, s.release, s.received_at, s.payload`
 
 // Entries after the position that the projection has passed, so their rows are stored: each
-// event and span as its stored row (what the projection used to queue); a check-in, an entry the
-// projection set aside, or one whose id a row written around the log already had (its
-// legacy_id is not the entry's seq; `writeBatch` queued that one) has none. Ordered by the log,
+// event and span as its stored row; a check-in, an entry the projection set aside, or one whose
+// id a row an old version wrote outside the log already had (its legacy_id is not the entry's
+// seq; that version queued the row for export itself) has none. Ordered by the log,
 // so a retry of the range reads the same rows in the same order. `row_to_json` (text) costs
 // about half of `to_jsonb` here, on the server and in the driver.
 const RANGE = /* sql */ `
@@ -58,29 +58,16 @@ update log_consumers set xid = $2::xid8, seq = $3::bigint, consumed = consumed +
        attempts = 0, updated_at = now()
  where name = $1`
 
-/**
- * Moves consumer `$1` to the end of the range leased to `$2`, if it still holds it; queued
- * records of the same lease are removed in the same statement.
- */
+/** Moves consumer `$1` to the end of the range leased to `$2`, if it still holds it. */
 export const COMPLETE_RANGE = /* sql */ `
-with queued as (delete from analytics_outbox where lease = $2::uuid)
 update log_consumers set
   xid = lease_xid, seq = lease_seq, consumed = consumed + lease_entries,
   lease = null, leased_until = null, lease_xid = null, lease_seq = null, lease_entries = null,
   attempts = 0, updated_at = now()
  where name = $1 and lease = $2::uuid`
 
-/**
- * Drops lease `$2` of consumer `$1` (its range is claimable again at `$3`, attempts + 1), and
- * gives back the queued records of the same lease.
- */
+/** Drops lease `$2` of consumer `$1`: its range is claimable again at `$3`, attempts + 1. */
 export const RELEASE_RANGE = /* sql */ `
-with queued as (
-  update analytics_outbox set
-    lease = null, leased_until = null, attempts = attempts + 1,
-    available_at = greatest(now(), $3::timestamptz)
-   where lease = $2::uuid
-)
 update log_consumers set
   lease = null, leased_until = null, lease_xid = null, lease_seq = null, lease_entries = null,
   attempts = attempts + 1, available_at = greatest(now(), $3::timestamptz)

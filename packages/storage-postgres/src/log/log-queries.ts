@@ -9,7 +9,7 @@ import type {
 } from '@tis/ingest'
 import { storedElsewhere } from '../dedupe'
 import type { SqlExecutor } from '../executor'
-import { writeInTransaction } from '../write-batch'
+import { type DeploymentOp, writeDeployments } from '../read-model-write'
 import { type AppendOutcome, appendToLog } from './append'
 import { consumeLog, setAsideHead } from './consume'
 import { isLogged, type LoggedOp } from './log-record'
@@ -31,11 +31,6 @@ import {
 
 /** Options of {@link createLogQueries}. */
 export interface LogQueriesOptions {
-  /**
-   * Queue events and spans written around the log (`writeBatch`) in the analytics outbox.
-   * Projected ones are not queued: the analytics export follows the projection by cursor.
-   */
-  readonly analyticsOutbox: boolean
   /**
    * Runs on the decoded ops of every projection round, inside the round's transaction and
    * before they are planned (source-map resolution); its look-up reads through that transaction.
@@ -71,13 +66,13 @@ const fromTarget = (target: LogTarget): LogPosition => ({
 /** Acceptance on the ingest log and the projection behind it, over one executor. */
 export function createLogQueries(
   db: SqlExecutor,
-  options: LogQueriesOptions,
+  options: LogQueriesOptions = {},
 ): IngestLog & ProjectionStore {
-  const { analyticsOutbox, enrich } = options
+  const { enrich } = options
 
   async function append(batch: readonly WriteOp[], write: WriteOptions = {}) {
     const logged: { index: number; op: LoggedOp }[] = []
-    const direct: { index: number; op: WriteOp }[] = []
+    const direct: { index: number; op: DeploymentOp }[] = []
     batch.forEach((op, index) => {
       if (isLogged(op)) logged.push({ index, op })
       else direct.push({ index, op })
@@ -110,10 +105,9 @@ export function createLogQueries(
           )
         }
         if (direct.length > 0) {
-          const written = await writeInTransaction(
+          const written = await writeDeployments(
             tx,
             direct.map((d) => d.op),
-            { analyticsOutbox },
           )
           direct.forEach(({ index }, i) => {
             results[index] = written[i]!

@@ -3,7 +3,7 @@ import { createArtifactLookup } from '../artifacts'
 import { planBatch } from '../batch-plan'
 import { planDedupe } from '../dedupe'
 import { type SqlExecutor, sqlState } from '../executor'
-import { runPlan } from '../write-batch'
+import { writePlan } from '../read-model-write'
 import type { LogEntry } from './consume'
 import { decodeOp, type LoggedOp } from './log-record'
 
@@ -14,12 +14,12 @@ export const PROJECTION = 'projection'
  * Writes the read model of a round of log entries in the caller's transaction: issues (one
  * upsert per distinct group, counts aggregated in memory), events, spans, monitors and their
  * check-in history and event-implied deployments. Projected events and spans keep their log seq
- * as `legacy_id`. Nothing is queued for analytics: its export follows the projection by cursor
+ * as `legacy_id`. The analytics export follows the projection by cursor
  * (`src/analytics/range-claim.ts`).
  *
  * Acceptance already refused repeated ids, so a record is never in the read model before its
- * entry is projected. Should one be (a row written around the log), the store redoes the round
- * entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
+ * entry is projected. Should one be (a row an old version wrote outside the log, or one written
+ * by hand), the store redoes the round entry by entry with {@link projectEntriesSkippingStored} rather than failing for ever.
  *
  * With `enrich`, the decoded ops go through it first (source-map resolution), its look-up
  * reading through `tx`.
@@ -34,7 +34,7 @@ export async function projectEntries(
     entries.map((e) => decodeOp(e.record)),
     enrich,
   )
-  await runPlan(tx, planBatch(ops), false, { ...logOf(entries), rewritten })
+  await writePlan(tx, planBatch(ops), { ...logOf(entries), rewritten })
 }
 
 /**
@@ -54,7 +54,7 @@ export async function projectEntriesSkippingStored(
     fresh.map((i) => ops[i]!),
     enrich,
   )
-  await runPlan(tx, planBatch(kept.ops), false, {
+  await writePlan(tx, planBatch(kept.ops), {
     ...logOf(fresh.map((i) => entries[i]!)),
     rewritten: kept.rewritten,
   })

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * The read API (issue 5): regression bookkeeping on issues, and keyset indexes for the issue
+ * The read API: regression bookkeeping on issues, and keyset indexes for the issue
  * inbox (last_seen_at, id) and the event list (occurred_at, id), newest first.
  */
 export const ISSUE_READS_MIGRATION: Migration = {

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Performance reads (issue 5): the HTTP status code of transactions and the value of metrics as
+ * Performance reads: the HTTP status code of transactions and the value of metrics as
  * columns (filled at write time from `context`), an index per metric name and time, and one of
  * root spans (the trace list) newest first.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * The analytics outbox (issue 6): events and spans accepted while the analytics store is enabled
+ * The analytics outbox: events and spans accepted while the analytics store is enabled
  * are queued here in the transaction that stores them, and removed once ClickHouse acknowledged
  * them. `lease`/`leased_until` mark the records a drainer holds; `available_at` delays a retry.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Faster performance reads and text search (issue 5's 50 ms with a million events):
+ * Faster performance reads and text search (50 ms with a million events):
  *
  * - `name_key` (md5 of the transaction name, or of the metric name, as a uuid) and `is_error`
  *   (status code ≥ 500 or level error/fatal) are filled at write time for transactions and

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Source excerpts (issue 11):
+ * Source excerpts:
  *
  * - `source_files` caches files fetched from the code host. A file at a commit never changes, so
  *   `ok` rows are kept for good; `not_found` rows are trusted for a short while by the engine and

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Dashboard sessions (issue 18): the cookie carries a random session id; only its SHA-256 digest
+ * Dashboard sessions: the cookie carries a random session id; only its SHA-256 digest
  * is stored. A session belongs to the access token it was opened with (`token_digest`): deleting
  * the token — a rotation — deletes its sessions, and the foreign key's lock keeps a sign-in racing
  * a rotation from leaving a session behind. `idle_expires_at` is never after `expires_at`, so

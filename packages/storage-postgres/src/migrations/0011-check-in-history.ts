@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * A monitor's check-in history (issue 17): `GET …/monitors/:monitor_id/check_ins` pages by
+ * A monitor's check-in history: `GET …/monitors/:monitor_id/check_ins` pages by
  * (occurred_at desc, id desc). With `id` in the index the page is one index range scan in that
  * order, ties on `occurred_at` included, with no sort; it replaces the index of migration 3.
  */

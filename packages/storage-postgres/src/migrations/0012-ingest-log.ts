@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * The ingest log of issue 19: a 201 means the record is committed here, in an append-only table
+ * The ingest log: a 201 means the record is committed here, in an append-only table
  * with only the indexes acceptance and its consumers need; the read model (issues, events, spans,
  * monitors, check-ins, event-implied deployments, the analytics outbox) is projected behind it.
  *

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * The analytics export follows the projection by cursor (issue 19): instead of the projection
+ * The analytics export follows the projection by cursor: instead of the projection
  * queueing every event and span in `analytics_outbox`, an `analytics` row in `log_consumers`
  * (created when a store opens with the analytics store enabled, at the log's head) follows the
  * projection's position, and a drainer leases a RANGE of the log at a time.

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * The index audit of issue 19 (docs/benchmarks.md, "Index audit of the read model"): what the
+ * The index audit (docs/benchmarks.md, "Index audit of the read model"): what the
  * projection maintains for every row and no read needs.
  *
  * - The unique indexes on `legacy_id` of events, spans, issues and deployments: no statement

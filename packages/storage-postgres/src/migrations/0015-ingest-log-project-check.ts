@@ -2,7 +2,7 @@ import type { Migration } from './migration'
 
 /**
  * The ingest log's foreign key to `projects` was a trigger call per appended row, about a sixth
- * of the append statement's time (issue 19). Projects are never deleted (only archived), so
+ * of the append statement's time. Projects are never deleted (only archived), so
  * the append checks the batch's distinct projects once instead (`src/log/append.ts`), which
  * keeps "an entry of an unknown project is never acknowledged".
  */

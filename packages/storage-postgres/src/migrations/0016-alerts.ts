@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Alerts (issue 21): a project's channels and rules, the deliveries they cause, and the state
+ * Alerts: a project's channels and rules, the deliveries they cause, and the state
  * that makes every notification happen once.
  *
  * - `alert_deliveries` is the outbox of notifications: one row per (cause, rule, channel),

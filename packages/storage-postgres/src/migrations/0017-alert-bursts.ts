@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Alerts that stay cheap under storms (issue 21's bench: ten rules within 5% of none).
+ * Alerts that stay cheap under storms (bench: ten rules within 5% of none).
  *
  * - `issues.spike_tracked`: whether the issue's arrivals are counted in `alert_spike_counts`.
  *   An issue is tracked from the round its total count passes the lowest threshold of its

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Sentry's protocol (issue 22): a project gets a number (`projects.number`, what a DSN's project
+ * Sentry's protocol: a project gets a number (`projects.number`, what a DSN's project
  * part must be: Sentry's SDKs refuse one that is not all digits) and a DSN key
  * (`projects.sentry_key`, 32 hex characters from `gen_random_uuid()`: public, as Sentry's are,
  * since browser applications carry their DSN). The key is also an `api_keys` row of kind

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Retention (issue 23): a project may keep its telemetry for its own number of days
+ * Retention: a project may keep its telemetry for its own number of days
  * (`projects.retention_days`; null follows `SERVICE_RETENTION_DAYS`, 0 keeps everything), and
  * the pass that deletes expired rows (`src/retention.ts`) needs to find a project's oldest
  * spans without reading them all: `spans_project_started_idx` (events have

@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Source maps (issue 31): what Sentry's tooling uploads. `artifact_chunks` holds the chunks of
+ * Source maps: what Sentry's tooling uploads. `artifact_chunks` holds the chunks of
  * uploads in progress, per uploading user, until a bundle is assembled from them (pruned after a
  * day by the retention pass). `artifact_blobs` holds each distinct content once, by SHA-1,
  * whatever project or bundle uses it: a rebuild that changes one file stores one new blob.

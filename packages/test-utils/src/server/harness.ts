@@ -105,7 +105,7 @@ export async function startPgliteHarness(env: Record<string, string> = {}): Prom
     advance: clock.advance,
     now: clock.now,
     query: async <T>(sql: string, params: unknown[] = []) => {
-      await server.projection?.settled()
+      await server.engine.settled()
       return (await db.query<T>(sql, params)).rows
     },
     async close() {
@@ -140,7 +140,7 @@ export async function startPostgresHarness(
     advance: clock.advance,
     now: clock.now,
     query: async <T>(text: string, params: unknown[] = []) => {
-      await server.projection?.settled()
+      await server.engine.settled()
       return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]
     },
     async close() {

@@ -16,7 +16,7 @@ export {
   signIn,
   submitForm,
 } from './dashboard-session'
-export { describeOnEachStore } from './each-store'
+export { describeOnEachStore, describeOnPglite, describeOnPostgres } from './each-store'
 export {
   ADMIN_EMAIL,
   ADMIN_TOKEN,

@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { sourceBundle } from './source-bundle'
 
 const require = createRequire(import.meta.url)
 
@@ -24,12 +25,16 @@ export interface Finished {
   readonly stderr: string
 }
 
-/** Runs the `tis` CLI from source as a child process. */
+/**
+ * Runs the `tis` CLI from source as a child process: `src/cli.ts` bundled once per test process
+ * ({@link sourceBundle}), then `node` on the bundle for each call.
+ */
 export function runTis(args: readonly string[], env: Record<string, string>): Promise<Finished> {
+  const cli = sourceBundle(`${APP_DIR}/src/cli.ts`)
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...tsNode('src/cli.ts'), ...args],
+      [cli, ...args],
       { cwd: APP_DIR, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 20_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0
@@ -64,15 +69,18 @@ export interface ServerProcessOptions {
   readonly cli?: readonly string[]
 }
 
-/** Starts the server entry point from source with only the given environment. */
+/**
+ * Starts the server entry point from source with only the given environment: `src/main.ts` (or
+ * `src/cli.ts`) bundled once per test process ({@link sourceBundle}).
+ */
 export function startServerProcess(
   env: Record<string, string>,
   cwd: string,
   options: ServerProcessOptions = {},
 ): ServerProcess {
   const args = options.cli
-    ? [...tsNode(`${APP_DIR}/src/cli.ts`), ...options.cli]
-    : tsNode(`${APP_DIR}/src/main.ts`)
+    ? [sourceBundle(`${APP_DIR}/src/cli.ts`), ...options.cli]
+    : [sourceBundle(`${APP_DIR}/src/main.ts`)]
   const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
   const child = options.group
     ? // No `exec`: the shell stays the group's leader with the server as its child.

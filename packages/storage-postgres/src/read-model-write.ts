@@ -1,0 +1,141 @@
+import type { WriteOp, WriteResult } from '@tis/ingest'
+import { ALERT_ISSUES, alertIssueRows } from './alert-issues'
+import { ALERT_MONITORS, alertMonitorRows } from './alert-monitors'
+import { type BatchPlan, type IssueRow, type MonitorRow, planBatch } from './batch-plan'
+import { deploymentColumns } from './batch-rows'
+import {
+  FIND_DEPLOYMENTS,
+  INSERT_CHECK_INS,
+  INSERT_PROJECTED_EVENTS,
+  INSERT_PROJECTED_SPANS,
+  UPSERT_DEPLOYMENTS,
+  UPSERT_ISSUES,
+  UPSERT_MONITORS,
+} from './batch-sql'
+import type { SqlExecutor, Statement } from './executor'
+import { toJsonParam } from './json-param'
+
+interface KeyedDeployment {
+  k: number
+  id: string
+  legacy_id: number
+}
+
+/** A deployment posted to the API: the one op written straight to its table, not logged. */
+export type DeploymentOp = Extract<WriteOp, { type: 'deployment' }>
+
+/**
+ * Writes the deployments of an append in the caller's transaction (the append's own, so they
+ * commit or roll back with the batch's log entries) and resolves their results in order: the
+ * stored deployment's id and legacy id (an upsert by repository, environment and release may
+ * answer with an existing row). Deployments are upserts by natural key, never deduplicated.
+ */
+export async function writeDeployments(
+  tx: SqlExecutor,
+  ops: readonly DeploymentOp[],
+): Promise<WriteResult[]> {
+  if (ops.length === 0) return []
+  const { deployments } = await writePlan(tx, planBatch(ops))
+  return ops.map((op, ord): WriteResult => {
+    const row = deployments.get(ord)
+    return row ? { id: row.id, legacyId: row.legacy_id } : { id: op.id, legacyId: null }
+  })
+}
+
+/** The ingest log entries a projected plan's ops came from, by op index. */
+export interface PlanEntries {
+  readonly seqs: readonly number[]
+  readonly xids: readonly string[]
+  /** Ops the projection's enricher rewrote (by op index): their rows carry their own payload. */
+  readonly rewritten?: ReadonlySet<number>
+}
+
+/**
+ * Writes a planned batch into the read model: its statements in one pipeline inside the
+ * caller's transaction — issues, events, spans, monitors, check-ins, deployments and the alert
+ * notifications they cause. The one writer of the read model: the projection of a round of log
+ * entries, and the deployments of an append. `log` names the ingest log entries of the plan's
+ * ops (by index): events and spans keep their entry's seq as `legacy_id` and take their payload
+ * from the entry, so a plan with events or spans needs it. Resolves each deployment op's stored
+ * row, by op index.
+ */
+export async function writePlan(
+  tx: SqlExecutor,
+  plan: BatchPlan,
+  log?: PlanEntries,
+): Promise<{ deployments: ReadonlyMap<number, KeyedDeployment> }> {
+  if (!log && (plan.events.length > 0 || plan.spans.length > 0)) {
+    throw new Error('events and spans are written from their ingest log entries only')
+  }
+  // A projected row names its log entry instead of carrying its payload.
+  const logged = <Row extends { ord: number; payload: unknown }>({ payload, ...row }: Row) => ({
+    ...row,
+    legacy_id: log!.seqs[row.ord]!,
+    log_xid: log!.xids[row.ord]!,
+    ...(log!.rewritten?.has(row.ord) ? { enriched: payload } : {}),
+  })
+  // Every statement depends only on the effects of the ones before it (events find their issue,
+  // check-ins their monitor, by natural key), so the batch goes out as one pipeline.
+  const statements: Statement[] = []
+  const slot = (text: string, rows: readonly object[]) => {
+    if (rows.length === 0) return -1
+    statements.push({ text, params: [toJsonParam(rows)] })
+    return statements.length - 1
+  }
+  slot(
+    UPSERT_ISSUES,
+    [...plan.issues.values()].map((row, k) => ({ ...stripIssue(row), k })),
+  )
+  const issueHash = (key: string | null | undefined) =>
+    key ? (plan.issues.get(key)?.hash ?? null) : null
+  slot(
+    INSERT_PROJECTED_EVENTS,
+    plan.events.map((row, i) => ({
+      ...logged(row),
+      issue_hash: issueHash(plan.eventIssueKeys[i]),
+    })),
+  )
+  slot(INSERT_PROJECTED_SPANS, plan.spans.map(logged))
+  slot(
+    UPSERT_MONITORS,
+    [...plan.monitors.values()].map((row, k) => ({ ...stripMonitor(row), k })),
+  )
+  slot(INSERT_CHECK_INS, plan.checkIns)
+  const keys = [...plan.deployments.keys()]
+  const deployments = [...plan.deployments.values()].map((d, k) => ({
+    k,
+    id: d.id,
+    project_id: d.project_id,
+    source: d.source,
+    received_at: d.received_at,
+    ...deploymentColumns(d.upsert),
+  }))
+  slot(UPSERT_DEPLOYMENTS, deployments)
+  // Alert rules, once the issues, events, monitors and check-ins of the round are written: the
+  // notifications are recorded with the change (docs/alerts.md).
+  slot(ALERT_ISSUES, alertIssueRows(plan))
+  slot(ALERT_MONITORS, alertMonitorRows(plan))
+  // After the upsert, every key has a row: the one written, or the one an `event` op matched.
+  const found = slot(
+    FIND_DEPLOYMENTS,
+    deployments.map(({ k, project_id, repository, environment, release }) => ({
+      k,
+      project_id,
+      repository,
+      environment,
+      release,
+    })),
+  )
+  const results = await tx.pipeline(statements)
+  const rowsOf = <T>(index: number) => (index === -1 ? [] : (results[index] as T[]))
+  const byKey = new Map(rowsOf<KeyedDeployment>(found).map((r) => [keys[r.k]!, r]))
+  const deploymentsByOrd = new Map<number, KeyedDeployment>()
+  for (const [ord, key] of plan.deploymentOps) {
+    const row = byKey.get(key)
+    if (row) deploymentsByOrd.set(ord, row)
+  }
+  return { deployments: deploymentsByOrd }
+}
+
+const stripIssue = ({ _firstReleaseAt, _lastReleaseAt, ...row }: IssueRow) => row
+const stripMonitor = ({ _releaseAt, ...row }: MonitorRow) => row
