@@ -155,6 +155,7 @@ export type {
   CredentialKind,
   CredentialRecord,
   CredentialStore,
+  DataScrubbingSettings,
   DeploymentQuery,
   DeploymentRecord,
   DeploymentUpsert,
@@ -230,7 +231,7 @@ export type {
   WriteOptions,
   WriteResult,
 } from './ports'
-export { STORAGE_USAGE_EXACT_ROWS } from './ports'
+export { DEFAULT_DATA_SCRUBBING, STORAGE_USAGE_EXACT_ROWS } from './ports'
 export {
   createMemoryRateLimiter,
   DEFAULT_RATE_LIMITS,

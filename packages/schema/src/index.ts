@@ -60,6 +60,12 @@ export {
 export { BATCH_OPENAPI, BATCH_OPERATION } from './answers/batch-openapi'
 export { component } from './answers/common'
 export {
+  type DataScrubbing,
+  type DataScrubbingAnswer,
+  dataScrubbingAnswerSchema,
+  dataScrubbingSchema,
+} from './answers/data-scrubbing-answers'
+export {
   healthSchema,
   type Liveness,
   projectionLagSchema,
@@ -279,7 +285,10 @@ export { canonicalizeKeys, type JsonObject, type KeySpec, toSnakeCase } from './
 export { jsonDepth, LIMITS, NUMERIC_BOUNDS } from './limits'
 export {
   apiKeyRequestSchema,
+  dataScrubbingRequestSchema,
   MANAGEMENT_FIELDS,
+  MAX_SCRUBBING_FIELD_LENGTH,
+  MAX_SCRUBBING_FIELDS,
   type ManagementEnvelopeKey,
   type ManagementRecords,
   memberRequestSchema,

@@ -96,6 +96,46 @@ export const retentionRequestSchema = z
     description: "A project's own retention period in days (0 keeps forever; null: the default).",
   })
 
+/** The most names `extra_fields` and `safe_fields` may each hold. */
+export const MAX_SCRUBBING_FIELDS = 200
+/** The longest such name. */
+export const MAX_SCRUBBING_FIELD_LENGTH = 200
+
+const fieldNames = z
+  .array(
+    z
+      .string({ error: 'must be an array of strings' })
+      .trim()
+      .min(1, { error: 'must not hold an empty name' })
+      .max(MAX_SCRUBBING_FIELD_LENGTH, {
+        error: `must not hold a name longer than ${MAX_SCRUBBING_FIELD_LENGTH} characters`,
+      }),
+    { error: 'must be an array of strings' },
+  )
+  .max(MAX_SCRUBBING_FIELDS, {
+    error: `must hold at most ${MAX_SCRUBBING_FIELDS} names`,
+  })
+
+/**
+ * `PUT /api/v1/projects/:id/data_scrubbing` body: `{"data_scrubbing":{"enabled",
+ * "extra_fields","safe_fields","scrub_ip_addresses"}}`; an absent field keeps its value.
+ */
+export const dataScrubbingRequestSchema = z
+  .strictObject(
+    {
+      enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+      extra_fields: fieldNames.optional(),
+      safe_fields: fieldNames.optional(),
+      scrub_ip_addresses: z.boolean({ error: 'must be a boolean' }).optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({
+    id: 'tis.DataScrubbingRequest',
+    description:
+      "A project's data-scrubbing settings (docs/data-scrubbing.md); an absent field keeps its value.",
+  })
+
 const MANAGEMENT: Record<ManagementEnvelopeKey, z.ZodObject> = {
   user: userRequestSchema,
   project: projectRequestSchema,
@@ -103,6 +143,7 @@ const MANAGEMENT: Record<ManagementEnvelopeKey, z.ZodObject> = {
   member: memberRequestSchema,
   rate_limit: rateLimitRequestSchema,
   retention: retentionRequestSchema,
+  data_scrubbing: dataScrubbingRequestSchema,
 }
 
 /** Envelope keys of the management API. */
@@ -113,6 +154,7 @@ export type ManagementEnvelopeKey =
   | 'member'
   | 'rate_limit'
   | 'retention'
+  | 'data_scrubbing'
 
 /** The parsed management request of each envelope. */
 export interface ManagementRecords {
@@ -126,6 +168,12 @@ export interface ManagementRecords {
     auth_failure_requests?: number | null | undefined
   }
   retention: { days?: number | null | undefined }
+  data_scrubbing: {
+    enabled?: boolean | undefined
+    extra_fields?: string[] | undefined
+    safe_fields?: string[] | undefined
+    scrub_ip_addresses?: boolean | undefined
+  }
 }
 
 /** The fields of each management envelope, in documented order. */

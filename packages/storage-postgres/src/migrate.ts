@@ -21,6 +21,7 @@ import { RETENTION_MIGRATION } from './migrations/0019-retention'
 import { INGEST_LOG_INLINE_MIGRATION } from './migrations/0020-ingest-log-inline'
 import { ARTIFACTS_MIGRATION } from './migrations/0021-artifacts'
 import { DROP_ANALYTICS_OUTBOX_MIGRATION } from './migrations/0022-drop-analytics-outbox'
+import { DATA_SCRUBBING_MIGRATION } from './migrations/0023-data-scrubbing'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   INGEST_LOG_INLINE_MIGRATION,
   ARTIFACTS_MIGRATION,
   DROP_ANALYTICS_OUTBOX_MIGRATION,
+  DATA_SCRUBBING_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -1,6 +1,6 @@
 import type { ManagementStore } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
-import { PROJECT_COLUMNS, toProject } from './records'
+import { dataScrubbingColumn, PROJECT_COLUMNS, toDataScrubbing, toProject } from './records'
 import { isUuid } from './uuid'
 
 /** The project and membership methods of the management port. */
@@ -14,6 +14,8 @@ export type ProjectQueries = Pick<
   | 'listMembers'
   | 'setProjectStatus'
   | 'setProjectRateLimit'
+  | 'getDataScrubbing'
+  | 'setDataScrubbing'
 >
 
 /** Projects, members, and the archive / restore transition. */
@@ -102,6 +104,23 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
         role: r['role'] === 'owner' ? 'owner' : 'member',
         addedAt: new Date(r['added_at'] as string | Date),
       }))
+    },
+
+    async getDataScrubbing(projectId) {
+      if (!isUuid(projectId)) return undefined
+      const rows = await db.query('select data_scrubbing from projects where id = $1::uuid', [
+        projectId,
+      ])
+      return rows[0] ? toDataScrubbing(rows[0]['data_scrubbing']) : undefined
+    },
+
+    async setDataScrubbing(projectId, settings) {
+      if (!isUuid(projectId)) return false
+      const rows = await db.query(
+        'update projects set data_scrubbing = $2::jsonb where id = $1::uuid returning 1',
+        [projectId, dataScrubbingColumn(settings)],
+      )
+      return rows.length > 0
     },
 
     async setProjectRateLimit(projectId, override) {

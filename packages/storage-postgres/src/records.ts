@@ -2,6 +2,7 @@ import type {
   ApiKeyRecord,
   CredentialKind,
   CredentialRecord,
+  DataScrubbingSettings,
   EventType,
   IntegrationKind,
   MobileBinding,
@@ -93,7 +94,7 @@ const BINDING_COLUMNS = `k.platform, k.service, k.environment, k.release, k.sess
 export const CREDENTIAL_COLUMNS = `k.id::text as id, k.kind, k.project_id::text as project_id,
   p.status as project_status, p.integration_kind, coalesce(k.revoked_at, pk.revoked_at) as revoked_at,
   k.expires_at, ${BINDING_COLUMNS}, p.rate_limit_requests, p.rate_limit_period_seconds,
-  p.rate_limit_auth_failures, p.number as project_number`
+  p.rate_limit_auth_failures, p.number as project_number, p.data_scrubbing`
 
 /** Columns of a {@link MobileTokenRecord} (api_keys `k`). */
 export const MOBILE_TOKEN_COLUMNS = `k.id::text as id, k.project_id::text as project_id,
@@ -138,5 +139,30 @@ export function toCredential(row: Row): CredentialRecord {
     binding: row['kind'] === 'mobile' && row['platform'] ? toBinding(row) : null,
     rateLimit: toRateLimit(row),
     projectNumber: numberOrNull(row['project_number']),
+    dataScrubbing: toDataScrubbing(row['data_scrubbing']),
   }
 }
+
+/** A project's stored data-scrubbing settings (`projects.data_scrubbing`), `null` for none. */
+export function toDataScrubbing(value: unknown): DataScrubbingSettings | null {
+  const o = typeof value === 'string' ? (JSON.parse(value) as unknown) : value
+  if (typeof o !== 'object' || o === null) return null
+  const s = o as Record<string, unknown>
+  const names = (v: unknown) =>
+    Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : []
+  return {
+    enabled: s['enabled'] !== false,
+    extraFields: names(s['extra_fields']),
+    safeFields: names(s['safe_fields']),
+    scrubIpAddresses: s['scrub_ip_addresses'] === true,
+  }
+}
+
+/** The column's value of data-scrubbing settings. */
+export const dataScrubbingColumn = (s: DataScrubbingSettings) =>
+  JSON.stringify({
+    enabled: s.enabled,
+    extra_fields: s.extraFields,
+    safe_fields: s.safeFields,
+    scrub_ip_addresses: s.scrubIpAddresses,
+  })

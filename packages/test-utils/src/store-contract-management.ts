@@ -200,6 +200,7 @@ export function describeManagementContract(h: () => StoreHarness) {
         binding: null,
         rateLimit: null,
         projectNumber: expect.any(Number),
+        dataScrubbing: null,
       })
       expect(await store.findCredential(uniqueHash())).toBeNull()
     })
@@ -261,6 +262,27 @@ export function describeManagementContract(h: () => StoreHarness) {
         revokedAt: at(10),
       })
       expect(await store.setProjectStatus(randomUUID(), 'archived', at(30))).toBeNull()
+    })
+
+    it("keeps a project's data-scrubbing settings, which its credentials carry", async () => {
+      const { store } = h()
+      const { projectId } = await seedProject(store)
+      const tokenDigest = uniqueHash()
+      const key = { projectId, name: 'k', tokenDigest, createdAt: at(1) }
+      await store.createApiKey({ ...key, id: randomUUID() })
+      expect(await store.getDataScrubbing(projectId)).toBeNull()
+      expect(await store.getDataScrubbing(randomUUID())).toBeUndefined()
+      expect(await store.getDataScrubbing('not-a-uuid')).toBeUndefined()
+      const settings = {
+        enabled: false,
+        extraFields: ['ssn', 'customer-note'],
+        safeFields: ['session'],
+        scrubIpAddresses: true,
+      }
+      expect(await store.setDataScrubbing(projectId, settings)).toBe(true)
+      expect(await store.setDataScrubbing(randomUUID(), settings)).toBe(false)
+      expect(await store.getDataScrubbing(projectId)).toEqual(settings)
+      expect((await store.findCredential(tokenDigest))?.dataScrubbing).toEqual(settings)
     })
   })
 }

@@ -52,6 +52,7 @@ export function describeMobileContract(h: () => StoreHarness) {
         binding: MOBILE_BINDING,
         rateLimit: null,
         projectNumber: expect.any(Number),
+        dataScrubbing: null,
       })
       expect(await store.listApiKeys(projectId)).toHaveLength(1)
     })

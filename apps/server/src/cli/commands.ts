@@ -8,6 +8,7 @@ import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { MEMBER_COMMANDS, PROJECT_COMMANDS } from './project-commands'
 import { READ_COMMANDS } from './read-commands'
 import { RETENTION_COMMANDS } from './retention-commands'
+import { SCRUBBING_COMMANDS } from './scrubbing-commands'
 import { SOURCE_COMMANDS } from './source-commands'
 import { SOURCEMAP_COMMANDS } from './sourcemap-commands'
 
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   ...MOBILE_TOKEN_COMMANDS,
   ...LIMIT_COMMANDS,
   ...RETENTION_COMMANDS,
+  ...SCRUBBING_COMMANDS,
   ...SOURCE_COMMANDS,
   ...SOURCEMAP_COMMANDS,
   ...ALERT_COMMANDS,

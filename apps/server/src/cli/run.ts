@@ -8,6 +8,7 @@ import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
 import { CHECK_IN_FLAGS } from './monitor-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
+import { SCRUBBING_FLAGS } from './scrubbing-commands'
 import { SOURCE_FLAGS } from './source-commands'
 import { SOURCEMAP_FLAGS } from './sourcemap-commands'
 
@@ -158,6 +159,7 @@ const QUERY_FLAGS = [
     ...METRIC_FLAGS,
     ...TRACE_FLAGS,
     ...SOURCE_FLAGS,
+    ...SCRUBBING_FLAGS,
     ...SOURCEMAP_FLAGS,
     ...ALERT_FLAGS,
   ]),

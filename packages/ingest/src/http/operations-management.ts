@@ -38,6 +38,8 @@ const MANAGEMENT: readonly Row[] = [
   ['GET', '/projects/:id/retention', 'getRetention'],
   ['PUT', '/projects/:id/retention', 'setRetention'],
   ['PUT', '/projects/:id/rate_limits', 'setRateLimits'],
+  ['GET', '/projects/:id/data_scrubbing', 'getDataScrubbing'],
+  ['PUT', '/projects/:id/data_scrubbing', 'setDataScrubbing'],
 ]
 
 // The signed-in user's own account: dashboard sessions and access-token rotation.

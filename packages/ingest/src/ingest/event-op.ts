@@ -5,6 +5,7 @@ import { allowsEventType, bindEvent } from '../mobile'
 import type { CredentialRecord, WriteOp } from '../ports'
 import { issueGrouping } from './grouping'
 import { deploymentFromEvent, monitorFromEvent } from './records'
+import { scrubEvent } from './scrubbing'
 
 /** The write of a valid event envelope for a credential, or its refusal (403, 422). */
 export type EventOpBuilder = (
@@ -35,7 +36,8 @@ export function recordId(
 }
 
 /**
- * Builds the writes of accepted events: the mobile token's binding applied, the record id, the
+ * Builds the writes of accepted events: the mobile token's binding applied, the project's data
+ * scrubbing (before anything is derived from the event), the record id, the
  * issue of an error, the monitor of a `check_in` event (its environment defaulting to
  * `serviceEnvironment`) and the deployment an event names.
  */
@@ -50,6 +52,7 @@ export function createEventOpBuilder(serviceEnvironment: string): EventOpBuilder
       if ('errors' in bound) return json(422, { errors: bound.errors })
       event = bound.event
     }
+    event = scrubEvent(event, credential)
     const base = {
       ...recordId(event, credential.projectId, at),
       projectId: credential.projectId,

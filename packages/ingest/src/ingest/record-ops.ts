@@ -4,6 +4,7 @@ import { uuidv7 } from '../ids'
 import { allowsEventType, bindCheckIn } from '../mobile'
 import type { CredentialRecord, WriteOp } from '../ports'
 import { deploymentFromApi, monitorFromCheckIn } from './records'
+import { scrubCheckIn, scrubDeployment } from './scrubbing'
 
 /**
  * The write of a check-in (`POST /api/v1/check_ins`) for a credential, its mobile binding
@@ -23,6 +24,7 @@ export function checkInOp(
     if ('errors' in bound) return json(422, { errors: bound.errors })
     checkIn = bound.checkIn
   }
+  checkIn = scrubCheckIn(checkIn, credential)
   return {
     type: 'check_in',
     ...(checkIn.event_id
@@ -37,10 +39,11 @@ export function checkInOp(
 
 /** The write of a deployment (`POST /api/v1/deployments`): an upsert by its natural key. */
 export function deploymentOp(
-  deployment: NormalizedDeployment,
+  sent: NormalizedDeployment,
   credential: CredentialRecord,
   at: Date,
 ): WriteOp {
+  const deployment = scrubDeployment(sent, credential)
   return {
     type: 'deployment',
     id: uuidv7(at.getTime()),

@@ -18,6 +18,7 @@ import type { ManagementStore, ProjectRecord, RateLimitOverride, UserRecord } fr
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../rate-limit'
 import type { ManagementOperation, ProjectAccess, ProjectOperationBody } from './access'
 import { readBody } from './body'
+import { createDataScrubbingOperations } from './data-scrubbing'
 import { apiKeyJson, dsnBase, projectJson, rateLimitJson } from './json'
 import { createRetentionOperations, type RetentionOperationsOptions } from './retention'
 
@@ -60,6 +61,10 @@ export interface ManagementApi {
   getRetention: ManagementOperation
   /** `PUT /api/v1/projects/:id/retention`. */
   setRetention: ManagementOperation
+  /** `GET /api/v1/projects/:id/data_scrubbing` — anyone who sees the project. */
+  getDataScrubbing: ManagementOperation
+  /** `PUT /api/v1/projects/:id/data_scrubbing` — the owner or an administrator. */
+  setDataScrubbing: ManagementOperation
 }
 
 /** Options of {@link createManagementApi}. */
@@ -131,6 +136,11 @@ export function createManagementApi(options: ManagementApiOptions): ManagementAp
 
   return {
     ...retention,
+    ...createDataScrubbingOperations({
+      store,
+      access,
+      ...(options.onCredentialsChanged ? { onChanged: options.onCredentialsChanged } : {}),
+    }),
     createUser: authed(async (request, _user, admin) => {
       if (!admin) return json(403, ERROR_BODIES.forbidden)
       const parsed = readBody(request, 'user')

@@ -24,6 +24,29 @@ export interface RateLimitOverride {
   readonly authFailureRequests: number | null
 }
 
+/**
+ * A project's data-scrubbing settings (`…/data_scrubbing`, docs/data-scrubbing.md): what is
+ * replaced by `"[Filtered]"` before a record is acknowledged.
+ */
+export interface DataScrubbingSettings {
+  /** Off stores values as sent. */
+  readonly enabled: boolean
+  /** Sensitive key names besides the defaults, matched on word boundaries. */
+  readonly extraFields: readonly string[]
+  /** Key names never filtered (exact, case-insensitive). */
+  readonly safeFields: readonly string[]
+  /** Client IP addresses are filtered too. */
+  readonly scrubIpAddresses: boolean
+}
+
+/** The settings of a project that never set its own: on, nothing extra, IPs kept. */
+export const DEFAULT_DATA_SCRUBBING: DataScrubbingSettings = Object.freeze({
+  enabled: true,
+  extraFields: Object.freeze([]) as readonly string[],
+  safeFields: Object.freeze([]) as readonly string[],
+  scrubIpAddresses: false,
+})
+
 /** A project API key or mobile token as the credential check needs it. */
 export interface CredentialRecord {
   readonly id: string
@@ -44,6 +67,11 @@ export interface CredentialRecord {
   readonly rateLimit: RateLimitOverride | null
   /** The project's number (its Sentry DSN's project part); absent from older stores. */
   readonly projectNumber?: number | null
+  /**
+   * The project's data-scrubbing settings; `null` (or absent) for a project that never set them:
+   * {@link DEFAULT_DATA_SCRUBBING}.
+   */
+  readonly dataScrubbing?: DataScrubbingSettings | null
 }
 
 /** Looks up credentials by the SHA-256 hex digest of their token. */

@@ -32,9 +32,11 @@ export type {
   CredentialKind,
   CredentialRecord,
   CredentialStore,
+  DataScrubbingSettings,
   MobileBinding,
   RateLimitOverride,
 } from './credentials'
+export { DEFAULT_DATA_SCRUBBING } from './credentials'
 export type {
   ApiKeyStore,
   ManagementStore,

@@ -1,5 +1,5 @@
 import type { IntegrationKind } from '@tis/schema'
-import type { MobileBinding, RateLimitOverride } from './credentials'
+import type { DataScrubbingSettings, MobileBinding, RateLimitOverride } from './credentials'
 import type {
   ApiKeyRecord,
   MemberRecord,
@@ -64,6 +64,13 @@ export interface ProjectStore extends ProjectLookup {
     status: ProjectStatus,
     at: Date,
   ): Promise<ProjectRecord | null>
+  /**
+   * The project's own data-scrubbing settings: `null` when it never set them (the defaults
+   * apply), `undefined` when there is no such project.
+   */
+  getDataScrubbing(projectId: string): Promise<DataScrubbingSettings | null | undefined>
+  /** Replaces the project's data-scrubbing settings; `false` when there is no such project. */
+  setDataScrubbing(projectId: string, settings: DataScrubbingSettings): Promise<boolean>
   /** Sets (or with `null` clears) a project's rate-limit overrides; `null` when unknown. */
   setProjectRateLimit(
     projectId: string,

@@ -1,5 +1,6 @@
 import {
   apiKeyRequestSchema,
+  dataScrubbingRequestSchema,
   memberRequestSchema,
   projectRequestSchema,
   rateLimitRequestSchema,
@@ -7,6 +8,7 @@ import {
   userRequestSchema,
 } from '../management'
 import type { OpenApiExtension } from '../openapi'
+import { dataScrubbingSchema } from './data-scrubbing-answers'
 import { healthSchema, readySchema, unavailableSchema } from './health-answers'
 import {
   apiKeySchema,
@@ -78,6 +80,8 @@ export const MANAGEMENT_OPENAPI: OpenApiExtension = {
     RateLimits: rateLimitsSchema,
     RetentionRequest: retentionRequestSchema,
     Retention: retentionSchema,
+    DataScrubbingRequest: dataScrubbingRequestSchema,
+    DataScrubbing: dataScrubbingSchema,
     MobileToken: mobileTokenSchema,
     Project: projectSchema,
     ApiKey: apiKeySchema,

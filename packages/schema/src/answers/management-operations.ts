@@ -1,12 +1,14 @@
 import * as z from 'zod'
 import {
   apiKeyRequestSchema,
+  dataScrubbingRequestSchema,
   memberRequestSchema,
   projectRequestSchema,
   rateLimitRequestSchema,
   retentionRequestSchema,
   userRequestSchema,
 } from '../management'
+import { dataScrubbingAnswerSchema } from './data-scrubbing-answers'
 import { errorResponse } from './error-responses'
 import {
   apiKeyListSchema,
@@ -203,6 +205,31 @@ const SHARING_ROWS: readonly Row[] = [
     body: envelope('retention', retentionRequestSchema),
     responses: {
       200: ok('The period and the usage.', retentionAnswerSchema),
+      ...errors(400, 401, 403, 404, 422),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/projects/{id}/data_scrubbing',
+    id: 'getDataScrubbing',
+    summary: "Show a project's data-scrubbing settings",
+    description:
+      'Anyone who sees the project. A project that never set them has the defaults: on, no extra or safe fields, IP addresses kept.',
+    responses: {
+      200: ok('The settings in force.', dataScrubbingAnswerSchema),
+      ...errors(401, 404),
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/v1/projects/{id}/data_scrubbing',
+    id: 'setDataScrubbing',
+    summary: "Set a project's data-scrubbing settings",
+    description:
+      'The owner or an application administrator (members get 403). A field left out keeps its value. A body that is not `{"data_scrubbing": {…}}` with these fields, or a field of the wrong type, is a 422 naming it and changes nothing. The settings apply to events accepted afterwards: at once on the instance that took the change, on the others within the credential cache\'s second. Events stored before keep what they were stored with.',
+    body: envelope('data_scrubbing', dataScrubbingRequestSchema),
+    responses: {
+      200: ok('The settings in force.', dataScrubbingAnswerSchema),
       ...errors(400, 401, 403, 404, 422),
     },
   },

@@ -218,3 +218,67 @@ describe('sentryEventEnvelope', () => {
     expect(parsed.value).not.toHaveProperty('event_id')
   })
 })
+
+describe('sentryEventEnvelope: what the data scrubber then filters', () => {
+  it("keeps a frame's local variables, bounded", () => {
+    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`v${i}`, i]))
+    const deep = { a: { b: { c: { d: { e: 1 } } } } }
+    const { event } = sentryEventEnvelope({
+      exception: {
+        values: [
+          {
+            type: 'ValueError',
+            stacktrace: {
+              frames: [
+                { function: 'outer', vars: many },
+                {
+                  function: 'charge',
+                  vars: {
+                    password: 'hunter2',
+                    amount: 12.5,
+                    note: 'x'.repeat(2_000),
+                    items: Array.from({ length: 30 }, (_, i) => i),
+                    deep,
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    })
+    const frames = (event['context'] as { exception: { frames: Array<{ vars?: object }> } })
+      .exception.frames
+    const inner = frames[0]!.vars as Record<string, unknown>
+    expect(inner['password']).toBe('hunter2') // the scrubber's job, not the mapping's
+    expect(inner['amount']).toBe(12.5)
+    expect((inner['note'] as string).length).toBe(512)
+    expect(inner['items']).toHaveLength(20)
+    expect(inner['deep']).toEqual({ a: { b: { c: '…' } } })
+    expect(Object.keys(frames[1]!.vars!)).toHaveLength(50)
+  })
+
+  it('keeps the request body, cookies and environment; never takes {{auto}} for a user id', () => {
+    const { event } = sentryEventEnvelope({
+      message: 'boom',
+      user: { ip_address: '{{auto}}' },
+      request: {
+        url: 'https://shop.example/pay',
+        data: { card: '4111 1111 1111 1111' },
+        cookies: [['sessionid', 'abc']],
+        env: { REMOTE_ADDR: '203.0.113.7' },
+        headers: [['Cookie', 'sessionid=abc']],
+      },
+    })
+    expect(event['user_id']).toBeUndefined()
+    expect((event['context'] as { request: object }).request).toEqual({
+      url: 'https://shop.example/pay',
+      data: { card: '4111 1111 1111 1111' },
+      cookies: { sessionid: 'abc' },
+      env: { REMOTE_ADDR: '203.0.113.7' },
+      headers: { Cookie: 'sessionid=abc' },
+    })
+    const withIp = sentryEventEnvelope({ message: 'boom', user: { ip_address: '203.0.113.7' } })
+    expect(withIp.event['user_id']).toBe('203.0.113.7')
+  })
+})

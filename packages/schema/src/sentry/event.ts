@@ -1,6 +1,7 @@
 import type { JsonObject } from '../keys'
 import { stackFingerprint } from '../stack-fingerprint'
 import { arr, defined, isoOf, levelOf, num, obj, str, tagsOf, uuidOfEventId } from './common'
+import { frameVars } from './frame-vars'
 
 // Sentry's `event` item (an error or a message: https://develop.sentry.dev/sdk/data-model/event-payloads/)
 // as tis's native event envelope: `{ event: { event_type: 'error', … } }`, which the native
@@ -21,6 +22,7 @@ function frameOf(v: unknown): JsonObject | undefined {
     colno: num(f['colno']),
     in_app: typeof f['in_app'] === 'boolean' ? f['in_app'] : undefined,
     context_line: str(f['context_line']),
+    vars: frameVars(f['vars']),
   })
 }
 
@@ -82,6 +84,13 @@ function debugMetaOf(v: unknown): JsonObject | undefined {
   return images.length > 0 ? { images } : undefined
 }
 
+/** An object, or Sentry's `[[name, value], …]` form of one. */
+const pairsOf = (v: unknown): JsonObject | undefined =>
+  obj(v) ??
+  (Array.isArray(v)
+    ? Object.fromEntries(arr(v).filter(Array.isArray) as Array<[string, unknown]>)
+    : undefined)
+
 /** The request interface as tis's `context.request`. */
 function requestOf(v: unknown): JsonObject | undefined {
   const r = obj(v)
@@ -92,21 +101,26 @@ function requestOf(v: unknown): JsonObject | undefined {
     url: str(r['url']),
     query_string:
       typeof query === 'string' ? query : query === undefined ? undefined : JSON.stringify(query),
-    headers:
-      obj(r['headers']) ??
-      (Array.isArray(r['headers'])
-        ? Object.fromEntries(arr(r['headers']).filter(Array.isArray) as Array<[string, unknown]>)
-        : undefined),
+    headers: pairsOf(r['headers']),
+    // Kept for triage and scrubbed like everything else: a form's fields, the cookies as sent
+    // (a string or an object), and the WSGI/CGI environment (REMOTE_ADDR, SERVER_NAME, …).
+    data: r['data'] === null ? undefined : r['data'],
+    cookies: typeof r['cookies'] === 'string' ? r['cookies'] : pairsOf(r['cookies']),
+    env: obj(r['env']),
   })
 }
 
-/** The user's id for tis: `id`, else `email`, `username` or `ip_address`. */
+/**
+ * The user's id for tis: `id`, else `email`, `username` or `ip_address` — not the `{{auto}}`
+ * placeholder the browser SDK sends for "the address this came from", which would make every
+ * user one.
+ */
 const userIdOf = (user: JsonObject | undefined) =>
   str(user?.['id']) ??
   num(user?.['id']) ??
   str(user?.['email']) ??
   str(user?.['username']) ??
-  str(user?.['ip_address'])
+  (user?.['ip_address'] === '{{auto}}' ? undefined : str(user?.['ip_address']))
 
 /** The trace context of an event (`contexts.trace`). */
 export const traceOf = (event: JsonObject) => obj(obj(event['contexts'])?.['trace'])

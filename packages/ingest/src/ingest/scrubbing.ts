@@ -1,0 +1,46 @@
+import type { NormalizedCheckIn, NormalizedDeployment, NormalizedEvent } from '@tis/schema'
+import { type CredentialRecord, DEFAULT_DATA_SCRUBBING } from '../ports'
+import { type ScrubReport, scrubberFor } from '../scrub'
+
+// The data scrubber on the acceptance path: every record is scrubbed with its project's settings
+// (carried by its credential) before it becomes a write, so the ingest log, the projection, the
+// analytics export and alert bodies never see a filtered value (docs/data-scrubbing.md).
+
+const settingsOf = (credential: CredentialRecord) =>
+  credential.dataScrubbing ?? DEFAULT_DATA_SCRUBBING
+
+/**
+ * The event as it is stored: scrubbed, with `context.data_scrubbing` saying how many values were
+ * filtered and by which rule (never what they were) when any was.
+ */
+export function scrubEvent(event: NormalizedEvent, credential: CredentialRecord): NormalizedEvent {
+  const settings = settingsOf(credential)
+  if (!settings.enabled) return event
+  const { value, report } = scrubberFor(settings).event(event)
+  if (report.filtered === 0) return value
+  return { ...value, context: { ...value.context, data_scrubbing: reportJson(report) } }
+}
+
+/** A check-in as it is stored, scrubbed. */
+export function scrubCheckIn(
+  checkIn: NormalizedCheckIn,
+  credential: CredentialRecord,
+): NormalizedCheckIn {
+  const settings = settingsOf(credential)
+  return settings.enabled ? scrubberFor(settings).checkIn(checkIn).value : checkIn
+}
+
+/** A deployment as it is stored, scrubbed (its free `github` object and unknown fields). */
+export function scrubDeployment(
+  deployment: NormalizedDeployment,
+  credential: CredentialRecord,
+): NormalizedDeployment {
+  const settings = settingsOf(credential)
+  return settings.enabled ? scrubberFor(settings).deployment(deployment).value : deployment
+}
+
+/** The report as the event keeps it: `{filtered, rules: {<rule>: n}}`. */
+const reportJson = (report: ScrubReport) => ({
+  filtered: report.filtered,
+  rules: { ...report.rules },
+})
