@@ -104,11 +104,11 @@ export const MAX_SCRUBBING_FIELD_LENGTH = 200
 const fieldNames = z
   .array(
     z
-      .string({ error: 'must be an array of strings' })
+      .string({ error: 'must be a string' })
       .trim()
-      .min(1, { error: 'must not hold an empty name' })
+      .min(1, { error: 'must not be empty' })
       .max(MAX_SCRUBBING_FIELD_LENGTH, {
-        error: `must not hold a name longer than ${MAX_SCRUBBING_FIELD_LENGTH} characters`,
+        error: `must be at most ${MAX_SCRUBBING_FIELD_LENGTH} characters`,
       }),
     { error: 'must be an array of strings' },
   )

@@ -51,7 +51,7 @@ describe('the top level of an event', () => {
   it('scans message and name with the value rules only', () => {
     const event = {
       event_type: 'error',
-      message: 'card 4111 1111 1111 1111 declined for Bearer abc.def',
+      message: 'card 4111 1111 1111 1111 declined for Bearer abc.def.ghi',
       name: 'GET https://x/cb?token=abc',
     }
     const { value, report } = scrub(event)

@@ -117,15 +117,22 @@ describe('bearer_token', () => {
   it.each([
     ['Authorization: Bearer abc.def-ghi_jkl~+/=', 'Authorization: [Filtered]'],
     ['bearer  eyJhbGciOi.eyJzdWIi.SflKxw rest', '[Filtered] rest'],
-    ['BEARER\tx', '[Filtered]'],
-    ['a Bearer x, another Bearer y', 'a [Filtered], another [Filtered]'],
+    ['BEARER\tx1y2z3w4', '[Filtered]'],
+    ['a Bearer x1y2z3w4, another Bearer 5a6b7c8d9e', 'a [Filtered], another [Filtered]'],
   ])('%j → %j', (text, expected) => {
     const result = apply(scrubBearerTokens, text)
     expect(result.text).toBe(expected)
     expect(result.report.rules.bearer_token).toBe(expected.split('[Filtered]').length - 1)
   })
 
-  it.each(['Bearer [Filtered]', 'Bearer', 'unbearer x', 'Bearer\n'])('keeps %j', (text) => {
+  it.each([
+    'Bearer [Filtered]',
+    'Bearer',
+    'unbearer x1y2z3w4',
+    'Bearer\n',
+    'the bearer of bad news',
+    'Bearer short',
+  ])('keeps %j', (text) => {
     expect(apply(scrubBearerTokens, text).report.filtered).toBe(0)
   })
 })

@@ -56,7 +56,8 @@ export function scrubPrivateKeys(text: string, tally: Tally): string {
 
 /** Cheap test for {@link scrubBearerTokens}. */
 export const BEARER_HINT = /bearer\s/i
-const BEARER = /\bbearer\s+[A-Za-z0-9._~+/=-]+/gi
+// At least 8 characters: a credential, not prose ("the bearer of bad news").
+const BEARER = /\bbearer\s+[A-Za-z0-9._~+/=-]{8,}/gi
 
 /** `Bearer <token>` replaced as a whole. */
 export function scrubBearerTokens(text: string, tally: Tally): string {

@@ -27,7 +27,7 @@ const richEvent = () => ({
       query_string: 'pwd=1',
     },
     exception: { frames: [{ vars: { secret: 's', n: 4222222222222 } }] },
-    breadcrumbs: [{ data: { ip: '10.0.0.1', list: ['Bearer t', 'ok'] } }],
+    breadcrumbs: [{ data: { ip: '10.0.0.1', list: ['Bearer t0k3n-v4lue', 'ok'] } }],
     key: '-----BEGIN PRIVATE KEY-----\nMIIE',
   },
 })
