@@ -117,7 +117,7 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
     async setDataScrubbing(projectId, settings) {
       if (!isUuid(projectId)) return false
       const rows = await db.query(
-        'update projects set data_scrubbing = $2::jsonb where id = $1::uuid returning 1',
+        'update projects set data_scrubbing = $2::text::jsonb where id = $1::uuid returning 1',
         [projectId, dataScrubbingColumn(settings)],
       )
       return rows.length > 0
