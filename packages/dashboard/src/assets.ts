@@ -6,7 +6,7 @@ export const STYLESHEET = `
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:4px 8px;z-index:1}
 header.top{display:flex;gap:16px;align-items:center;padding:8px 20px;border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
@@ -28,7 +28,7 @@ form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end;margin:.5e
 form.filters label,form.filters .field,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}
 form.filters fieldset label{flex-direction:row;gap:4px;align-items:center}
 form.stack{display:flex;flex-direction:column;gap:10px;max-width:420px}
-input,select,button{font:inherit;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:#fff;color:var(--fg)}
+input,select,button,textarea{font:inherit;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:#fff;color:var(--fg)}
 button{cursor:pointer;background:var(--soft)}
 button.danger{color:#a40e26}
 .empty,.notice{border:1px solid var(--line);border-radius:8px;padding:12px 16px;background:var(--soft)}
@@ -49,6 +49,10 @@ ol.frames>li{margin:.4em 0}
 .sent-as,.map-problem{margin:.1em 0 .3em;font-size:.9em}.map-problem{color:#6c4400}
 ul.ids{list-style:none;margin:0;padding:0}
 li.library>details>summary,td details>summary{cursor:pointer;color:var(--muted)}ol.frames li.not-in-app>code{color:var(--muted)}
+mark.filtered{background:#ddf4ff;color:#0a3069;border:1px dashed #54aeff;border-radius:4px;padding:0 3px;font-style:italic}
+details.vars{margin:.2em 0 .5em}details.vars>summary{cursor:pointer;color:var(--muted);font-size:.9em}
+details.vars table{width:auto;min-width:40%;margin:.3em 0}details.vars th,details.vars td{padding:2px 8px}
+details.vars td code{white-space:pre-wrap;word-break:break-all}
 `
 
 /**

@@ -160,6 +160,13 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     expect(await page.getByRole('link', { name: 'PR #42' }).getAttribute('href')).toBe(
       'https://github.com/acme/shop/pull/42',
     )
+    expect(text).toContain('1 value filtered by data scrubbing (sensitive key 1)')
+    await page.getByText('Local variables (2)').click()
+    const vars = page.getByRole('table', { name: 'Local variables of chargeCard' })
+    expect(await vars.getByRole('row', { name: /api_token/ }).textContent()).toContain(
+      '"[Filtered]"',
+    )
+    expect(await vars.locator('mark.filtered').count()).toBe(1)
     await check('issue-detail')
     await at('/activity')
     expect(await page.locator('#feed').textContent()).toContain(seeded.logMessage)
@@ -356,6 +363,22 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     )
   })
 
+  it('changes the data scrubbing settings with the form', async () => {
+    const own = await createApi(harness.url).createProject()
+    await page.goto(`${harness.url}/projects/${own.id}/settings`)
+    expect(await page.getByLabel('Filter secrets before events are stored').isChecked()).toBe(true)
+    await page.getByLabel(/^Extra fields/).fill('ssn, customer_note')
+    await page.getByLabel('Filter client IP addresses').check()
+    await page.getByRole('button', { name: 'Save data scrubbing' }).click()
+    await page.getByText('The data scrubbing settings were saved.').waitFor()
+    expect(new URL(page.url()).hash).toBe('#data-scrubbing')
+    const facts = await page.locator('#data-scrubbing-facts').textContent()
+    expect(facts).toContain('Extra fieldsssn, customer_note')
+    expect(facts).toContain('IP addressesfiltered')
+    expect(await page.getByLabel(/^Extra fields/).inputValue()).toBe('ssn\ncustomer_note')
+    await check('settings-scrubbing')
+  })
+
   it('adds an alert channel (its secret shown once) and a rule, and logs a test message', async () => {
     const own = await createApi(harness.url).createProject()
     await page.goto(`${harness.url}/projects/${own.id}/settings`)
@@ -483,6 +506,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'settings-mobile',
         'settings-new-key',
         'settings-owner',
+        'settings-scrubbing',
         'settings-source',
         'trace',
       ].sort(),

@@ -19,7 +19,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 
 /**
  * Sends one of everything through the public API with a project key: a deployment, errors with
- * frames/request/tags, a related log, a metric, transactions, a trace's spans and a check-in.
+ * frames (one with local variables, one of them a secret)/request/tags, a related log, a metric, transactions, a trace's spans and a check-in.
  */
 export async function seedTelemetry(harness: Harness, key: string, tag: string): Promise<Seeded> {
   const api = createApi(harness.url)
@@ -62,7 +62,14 @@ export async function seedTelemetry(harness: Harness, key: string, tag: string):
         exception_class: 'TypeError',
         message: `boom ${tag}`,
         frames: [
-          { function: 'chargeCard', filename: '/app/src/checkout.js', lineno: 12, colno: 5 },
+          {
+            function: 'chargeCard',
+            filename: '/app/src/checkout.js',
+            lineno: 12,
+            colno: 5,
+            // Filtered by data scrubbing when stored: the page marks it.
+            vars: { cart_id: 'cart-1', api_token: 'tok-secret' },
+          },
         ],
       },
       request: { method: 'POST', url: '/checkout' },

@@ -5,6 +5,7 @@ import type { StoredEvent as EventJson } from '@tis/schema'
 import type { Deps } from '../context'
 import { relativeTime } from '../format'
 import { Badge, type Html, Time } from '../layout'
+import { Marked } from './filtered'
 
 /** The rows of an event list (the live activity feed replaces just these). */
 export function EventRows(props: {
@@ -28,9 +29,11 @@ export function EventRows(props: {
           </td>
           <td>
             {e.issue_id ? (
-              <a href={`${project}/issues/${e.issue_id}`}>{e.message ?? '(no message)'}</a>
+              <a href={`${project}/issues/${e.issue_id}`}>
+                <Marked text={e.message ?? '(no message)'} />
+              </a>
             ) : (
-              (e.message ?? '')
+              <Marked text={e.message ?? ''} />
             )}
           </td>
           <td>{e.environment ?? ''}</td>

@@ -16,7 +16,10 @@ import { relativeTime, shortId } from '../format'
 import { Badge, type Html, Time } from '../layout'
 import { loadProject, renderPage } from '../render'
 import { DeploymentLinks } from './deployment-links'
+import { Breadcrumbs, KeyValues, OtherContext, ScrubbingReport } from './event-context'
 import { EventTable } from './event-table'
+import { Marked } from './filtered'
+import { withVars } from './frame-vars'
 import { IssueActions } from './issue-actions'
 import { hasMapFields, withMapFields } from './map-frames'
 import { SourceCommit } from './source-frames'
@@ -30,24 +33,6 @@ const record = (value: unknown): Record<string, unknown> =>
 /** The detail's resolved frames; the exception's own frames from an engine without them. */
 const framesOf = (frames: FrameJson[] | undefined, exception: Record<string, unknown>) =>
   frames ?? (Array.isArray(exception['frames']) ? (exception['frames'] as FrameJson[]) : [])
-
-function KeyValues(props: { values: Record<string, unknown>; caption: string }): Html {
-  const entries = Object.entries(props.values)
-  if (entries.length === 0) return <p class="muted">None.</p>
-  return (
-    <table>
-      <caption class="skip">{props.caption}</caption>
-      <tbody>
-        {entries.map(([k, v]) => (
-          <tr>
-            <th scope="row">{k}</th>
-            <td>{typeof v === 'string' ? v : <code>{JSON.stringify(v)}</code>}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
-}
 
 /** "First seen N minutes after deploy X", when the issue appeared after the deployment. */
 function AfterDeploy(props: { issue: IssueJson; deployment: DeploymentJson }): Html | null {
@@ -104,8 +89,11 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       (firstDeploy ? ok<DeploymentPage>(firstDeploy).deployments[0] : undefined) ?? event.deployment
     const context = record(event.event?.context)
     const exception = record(context['exception'])
-    const frames = withMapFields(
-      framesOf('frames' in event ? event.frames : undefined, exception),
+    const frames = withVars(
+      withMapFields(
+        framesOf('frames' in event ? event.frames : undefined, exception),
+        exception['frames'],
+      ),
       exception['frames'],
     )
     // The frames as sent, when the source maps changed any (`?frames=raw`, a plain link).
@@ -119,7 +107,9 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
       project: { id: project.id, name: project.name, tab: 'issues' },
       body: (
         <>
-          <h1>{issue.title}</h1>
+          <h1>
+            <Marked text={issue.title} />
+          </h1>
           <p>
             <Badge value={issue.status} />{' '}
             {issue.events_expired && <span class="badge s-expired">events expired</span>}{' '}
@@ -153,6 +143,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               </>
             )}
           </dl>
+          <ScrubbingReport context={context} />
           <h2>Deployment</h2>
           {deployment ? (
             <>
@@ -168,7 +159,9 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <h2 id="stack-trace">Stack trace</h2>
           {exception['message'] ? (
             <p>
-              <code>{String(exception['message'])}</code>
+              <code>
+                <Marked text={String(exception['message'])} />
+              </code>
             </p>
           ) : null}
           {/* Where excerpts come from matters only for frames shown without the map's lines. */}
@@ -180,6 +173,8 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <KeyValues values={record(context['request'])} caption="Request context" />
           <h2>Tags</h2>
           <KeyValues values={record(context['tags'])} caption="Tags" />
+          <Breadcrumbs context={context} />
+          <OtherContext context={context} />
           {issue.events_expired ? (
             <p class="notice" id="events-expired">
               Every event of this issue is older than the project's retention period and was

@@ -3,6 +3,7 @@
 
 import type { Frame as FrameJson } from '@tis/schema'
 import type { Html } from '../layout'
+import type { FrameVars } from './frame-vars'
 
 // The source-map side of a stack frame (docs/sourcemaps.md): the original lines the projection
 // cut from the map's `sourcesContent`, the frame as sent (`raw`), and why a frame is not resolved.
@@ -32,6 +33,8 @@ export type ShownFrame = Omit<FrameJson, 'source'> & {
   readonly sourcemap?: FrameMapping
   /** The stored frame's own `in_app` (SDK or resolution): library frames collapse on it. */
   readonly app?: boolean
+  /** The stored frame's local variables (`withVars`). */
+  readonly vars?: FrameVars
 }
 
 const record = (v: unknown): Record<string, unknown> | null =>

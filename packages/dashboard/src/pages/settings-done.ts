@@ -12,6 +12,7 @@ export const DONE = {
   'mobile-token-revoked': ['mobile-tokens', 'The mobile token was revoked.'],
   'limits-saved': ['rate-limits', 'The rate limits were saved.'],
   'retention-saved': ['retention', 'The retention period was saved.'],
+  'scrubbing-saved': ['data-scrubbing', 'The data scrubbing settings were saved.'],
   'source-saved': ['source', 'The source code settings were saved.'],
   'bundle-deleted': ['source-maps', 'The source map bundle was deleted.'],
   'channel-created': ['alert-channels', 'The channel was created.'],

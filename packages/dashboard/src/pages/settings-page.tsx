@@ -7,6 +7,7 @@ import { errorMessages, ok } from '../engine-client'
 import { loadProject, renderPage } from '../render'
 import { AlertsSections, loadAlerts } from './alerts-sections'
 import { type ApiKeyJson, ApiKeysSection } from './api-keys-section'
+import { type DataScrubbingJson, DataScrubbingSection } from './data-scrubbing-section'
 import { MembersSection } from './members-section'
 import { type MobileTokenJson, MobileTokensSection } from './mobile-tokens-section'
 import { ProjectSection } from './project-section'
@@ -18,8 +19,9 @@ import { SourceSettingsSection } from './source-settings'
 
 /**
  * The settings page of one project: its facts, API keys, members, mobile tokens, rate limits,
- * retention and disk use, source settings, uploaded source maps and alerts (channels, rules, the
- * delivery log), with `outcome` (a form's notice or refusal) shown in its section.
+ * retention and disk use, data scrubbing, source settings, uploaded source maps and alerts
+ * (channels, rules, the delivery log), with `outcome` (a form's notice or refusal) shown in its
+ * section.
  */
 export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Outcome) {
   const session = c.get('session')
@@ -28,20 +30,23 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
   const params = { id: project.id }
   const alerts = deps.engine.alerts
   const maps = deps.engine.sourceMaps
-  const [keys, mobile, limits, people, source, kept, alertsData, listed] = await Promise.all([
-    session.call(m.listApiKeys, { params }),
-    session.call(m.listMobileTokens, { params }),
-    session.call(m.getRateLimits, { params }),
-    session.call(m.listMembers, { params }),
-    session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
-    session.call(m.getRetention, { params }),
-    loadAlerts(session, alerts, params),
-    session.call(maps.listArtifactBundles, { params }),
-  ])
+  const [keys, mobile, limits, people, source, kept, scrubbing, alertsData, listed] =
+    await Promise.all([
+      session.call(m.listApiKeys, { params }),
+      session.call(m.listMobileTokens, { params }),
+      session.call(m.getRateLimits, { params }),
+      session.call(m.listMembers, { params }),
+      session.call(deps.engine.sourceSettings.getSourceSettings, { params }),
+      session.call(m.getRetention, { params }),
+      session.call(m.getDataScrubbing, { params }),
+      loadAlerts(session, alerts, params),
+      session.call(maps.listArtifactBundles, { params }),
+    ])
   const { api_keys } = ok<{ api_keys: ApiKeyJson[] }>(keys)
   const { mobile_tokens } = ok<{ mobile_tokens: MobileTokenJson[] }>(mobile)
   const { rate_limit } = ok<{ rate_limit: RateLimitJson }>(limits)
   const { retention } = ok<{ retention: RetentionJson }>(kept)
+  const { data_scrubbing } = ok<{ data_scrubbing: DataScrubbingJson }>(scrubbing)
   const { members } = ok<{ members: MemberJson[] }>(people)
   const { source_settings } = ok<{ source_settings: SourceSettingsJson }>(source)
   // Owners and administrators archive, restore and add members; the API refuses others (403).
@@ -78,6 +83,7 @@ export async function settingsPage(c: DashboardContext, deps: Deps, outcome: Out
         <MobileTokensSection ctx={ctx} tokens={mobile_tokens} />
         <RateLimitsSection ctx={ctx} limits={rate_limit} admin={session.admin} />
         <RetentionSection ctx={ctx} retention={retention} manages={manages} />
+        <DataScrubbingSection ctx={ctx} settings={data_scrubbing} manages={manages} />
         <SourceSettingsSection ctx={ctx} settings={source_settings} manages={manages} />
         {bundles && (
           <SourceMapsSection

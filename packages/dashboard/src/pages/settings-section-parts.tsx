@@ -14,6 +14,7 @@ export type SectionId =
   | 'mobile-tokens'
   | 'rate-limits'
   | 'retention'
+  | 'data-scrubbing'
   | 'source'
   | 'source-maps'
   | 'alert-channels'
@@ -52,6 +53,20 @@ export function typedValue(
 ): string {
   const typed = ctx.outcome.section === section ? ctx.outcome.typed : undefined
   return typed && name in typed ? (typed[name] ?? '') : fallback
+}
+
+/**
+ * A checkbox's state: as typed in this section's refused form (a form sends only its checked
+ * boxes, so one it left out was unchecked), else the stored `fallback`.
+ */
+export function typedChecked(
+  ctx: SectionContext,
+  section: SectionId,
+  name: string,
+  fallback: boolean,
+): boolean {
+  const typed = ctx.outcome.section === section ? ctx.outcome.typed : undefined
+  return typed ? name in typed : fallback
 }
 
 /** The notice or error of one section, under its heading (where its form lands). */

@@ -1,6 +1,7 @@
 import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { errorMessages } from '../engine-client'
 import { registerAlertSettings } from './alerts-routes'
+import { dataScrubbingBody } from './data-scrubbing-section'
 import { LIMIT_FIELDS } from './rate-limits-section'
 import { act } from './settings-act'
 import { DONE, isDone, typedFields } from './settings-done'
@@ -87,6 +88,14 @@ export function registerSettings(app: DashboardApp, deps: Deps): void {
     return act(c, deps, {
       run: () => call(c)(m.setRetention, { params: id(c), body: { retention: { days } } }),
       done: 'retention-saved',
+      typed: typedFields(form),
+    })
+  })
+  app.post('/projects/:id/settings/data-scrubbing', async (c) => {
+    const form = await c.req.parseBody()
+    return act(c, deps, {
+      run: () => call(c)(m.setDataScrubbing, { params: id(c), body: dataScrubbingBody(form) }),
+      done: 'scrubbing-saved',
       typed: typedFields(form),
     })
   })

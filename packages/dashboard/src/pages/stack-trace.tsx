@@ -2,6 +2,7 @@
 /** @jsxImportSource hono/jsx */
 
 import type { Html } from '../layout'
+import { LocalVariables } from './frame-vars'
 import {
   hasMapFields,
   MapContext,
@@ -30,6 +31,7 @@ function FrameItem({ frame: f, settings }: { frame: ShownFrame; settings: string
         <NoSource source={f.source} settings={settings} />
       )}
       <MapProblem frame={f} />
+      <LocalVariables vars={f.vars} frame={name} />
     </li>
   )
 }
@@ -68,11 +70,15 @@ function RawFrames({ frames }: { frames: readonly ShownFrame[] }): Html {
   const sent = (f: ShownFrame): RawFrame => f.raw ?? f
   return (
     <ol class="frames raw">
-      {frames.map(sent).map((f) => (
-        <li>
-          <code>{f.function || '<anonymous>'}</code> <span class="muted">{where(f)}</span>
-        </li>
-      ))}
+      {frames.map((f) => {
+        const name = sent(f).function || '<anonymous>'
+        return (
+          <li>
+            <code>{name}</code> <span class="muted">{where(sent(f))}</span>
+            <LocalVariables vars={f.vars} frame={name} />
+          </li>
+        )
+      })}
     </ol>
   )
 }
