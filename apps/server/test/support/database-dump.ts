@@ -31,6 +31,22 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 /** Relations that no longer exist: another suite dropped its schema between listing and copying. */
 const GONE = new Set(['42P01', '3F000'])
 
+/** The rows of one table as `COPY (SELECT * FROM table) TO STDOUT` writes them. */
+async function copyTable(url: string, table: string): Promise<string> {
+  // A client per table: postgres.js 3.4.9 can leave a connection's socket paused after a COPY
+  // stream whose last rows and end arrived in one read (porsager/postgres#1016), so the next
+  // statement on that connection would wait forever. Ending the client drops such a connection.
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const chunks: string[] = []
+    const stream = await sql.unsafe(`copy (select * from ${table}) to stdout`).readable()
+    for await (const chunk of stream) chunks.push(String(chunk))
+    return chunks.join('')
+  } finally {
+    await sql.end({ timeout: 1 })
+  }
+}
+
 /**
  * Every row of every table of every schema but PostgreSQL's own, with `COPY (SELECT * FROM t)
  * TO STDOUT`. Tables are listed from `pg_class` as leaf relations (`relkind` `r`), so each
@@ -39,31 +55,30 @@ const GONE = new Set(['42P01', '3F000'])
  */
 async function copyDump(url: string): Promise<{ text: string; tables: string[] }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} })
+  let rows: { schema: string; name: string }[]
   try {
-    const rows = await sql<{ schema: string; name: string }[]>`
+    rows = await sql<{ schema: string; name: string }[]>`
       select n.nspname as schema, c.relname as name
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where c.relkind = 'r'
         and n.nspname not in ('pg_catalog', 'information_schema')
         and n.nspname not like 'pg\_toast%' and n.nspname not like 'pg\_temp%'
       order by 1, 2`
-    const chunks: string[] = []
-    const tables: string[] = []
-    for (const { schema, name } of rows) {
-      const table = `${quote(schema)}.${quote(name)}`
-      try {
-        const stream = await sql.unsafe(`copy (select * from ${table}) to stdout`).readable()
-        chunks.push(`-- ${table}\n`)
-        for await (const chunk of stream) chunks.push(String(chunk))
-        tables.push(`${schema}.${name}`)
-      } catch (error) {
-        if (!GONE.has((error as { code?: string }).code ?? '')) throw error
-      }
-    }
-    return { text: chunks.join(''), tables }
   } finally {
     await sql.end()
   }
+  const chunks: string[] = []
+  const tables: string[] = []
+  for (const { schema, name } of rows) {
+    const table = `${quote(schema)}.${quote(name)}`
+    try {
+      chunks.push(`-- ${table}\n`, await copyTable(url, table))
+      tables.push(`${schema}.${name}`)
+    } catch (error) {
+      if (!GONE.has((error as { code?: string }).code ?? '')) throw error
+    }
+  }
+  return { text: chunks.join(''), tables }
 }
 
 /**
