@@ -6,6 +6,7 @@ import {
   sentryBenchErrorEvent,
   sentryBenchEvent,
 } from './sentry-bench-event'
+import { sentryRequestEvent } from './sentry-request-event'
 
 // The bodies of the envelope comparison: the bench's native event, Sentry envelopes
 // carrying the same error (as a Sentry SDK sends it, and as @sentry/node sends it with frames,
@@ -37,18 +38,28 @@ export function nativeTwinBodies(): () => string {
   return maker(JSON.stringify({ event: nativeTwinEvent(Date.now(), ID) }), randomUUID)
 }
 
-/** Which Sentry event an envelope carries: the bench's error, or @sentry/node's rich one. */
-export type SentryBenchContent = 'error' | 'rich'
+/**
+ * Which Sentry event an envelope carries: the bench's error, @sentry/node's rich one, or the rich
+ * one with a request's data, breadcrumbs and a context (sentry-request-event.ts).
+ */
+export type SentryBenchContent = 'error' | 'rich' | 'request'
+
+const SENTRY_EVENTS = {
+  error: sentryBenchErrorEvent,
+  rich: sentryBenchEvent,
+  request: sentryRequestEvent,
+} as const
 
 /**
  * `POST /api/<number>/envelope/` bodies: the envelope header (event_id, sent_at, sdk, trace), the
  * `event` item header and a Sentry event with a new event id (32 hex) each: `error`, the bench's
  * native error as a Sentry SDK sends it; `rich`, the event @sentry/node sends for it (exception
- * with frames, request, tags, contexts, sdk).
+ * with frames, request, tags, contexts, sdk); `request`, that event with a request's cookies,
+ * credential and form data, breadcrumbs and a context.
  */
 export function envelopeBodies(dsn: string, content: SentryBenchContent = 'rich'): () => string {
   const now = Date.now()
-  const event = content === 'rich' ? sentryBenchEvent(now, ID) : sentryBenchErrorEvent(now, ID)
+  const event = SENTRY_EVENTS[content](now, ID)
   const header = {
     event_id: ID,
     sent_at: new Date(now).toISOString(),

@@ -116,6 +116,8 @@ export function createProjectQueries(db: SqlExecutor): ProjectQueries {
 
     async setDataScrubbing(projectId, settings) {
       if (!isUuid(projectId)) return false
+      // As text, cast in SQL: postgres.js would encode a string bound to a jsonb parameter as a
+      // JSON string (a jsonb scalar, refused by the column's check), PGlite would not.
       const rows = await db.query(
         'update projects set data_scrubbing = $2::text::jsonb where id = $1::uuid returning 1',
         [projectId, dataScrubbingColumn(settings)],
