@@ -60,7 +60,9 @@ function walkObject(
   run: Run,
 ): Record<string, unknown> {
   let out: Record<string, unknown> | undefined
-  for (const key of Object.keys(object)) {
+  // `for…in` rather than `Object.keys`: no array per object. A JSON object has no enumerable
+  // inherited keys (isRecord admits only plain and null-prototype objects).
+  for (const key in object) {
     const value = object[key]
     const next = walkEntry(key, value, depth + 1, run)
     if (next !== value) {
