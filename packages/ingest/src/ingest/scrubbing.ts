@@ -6,17 +6,16 @@ import { type ScrubReport, scrubberFor } from '../scrub'
 // (carried by its credential) before it becomes a write, so the ingest log, the projection, the
 // analytics export and alert bodies never see a filtered value (docs/data-scrubbing.md).
 
-const settingsOf = (credential: CredentialRecord) =>
-  credential.dataScrubbing ?? DEFAULT_DATA_SCRUBBING
+/** The project's scrubber (one that returns records as they came when scrubbing is off). */
+const scrubberOf = (credential: CredentialRecord) =>
+  scrubberFor(credential.dataScrubbing ?? DEFAULT_DATA_SCRUBBING)
 
 /**
  * The event as it is stored: scrubbed, with `context.data_scrubbing` saying how many values were
  * filtered and by which rule (never what they were) when any was.
  */
 export function scrubEvent(event: NormalizedEvent, credential: CredentialRecord): NormalizedEvent {
-  const settings = settingsOf(credential)
-  if (!settings.enabled) return event
-  const { value, report } = scrubberFor(settings).event(event)
+  const { value, report } = scrubberOf(credential).event(event)
   if (report.filtered === 0) return value
   return { ...value, context: { ...value.context, data_scrubbing: reportJson(report) } }
 }
@@ -26,8 +25,7 @@ export function scrubCheckIn(
   checkIn: NormalizedCheckIn,
   credential: CredentialRecord,
 ): NormalizedCheckIn {
-  const settings = settingsOf(credential)
-  return settings.enabled ? scrubberFor(settings).checkIn(checkIn).value : checkIn
+  return scrubberOf(credential).checkIn(checkIn).value
 }
 
 /** A deployment as it is stored, scrubbed (its free `github` object and unknown fields). */
@@ -35,8 +33,7 @@ export function scrubDeployment(
   deployment: NormalizedDeployment,
   credential: CredentialRecord,
 ): NormalizedDeployment {
-  const settings = settingsOf(credential)
-  return settings.enabled ? scrubberFor(settings).deployment(deployment).value : deployment
+  return scrubberOf(credential).deployment(deployment).value
 }
 
 /** The report as the event keeps it: `{filtered, rules: {<rule>: n}}`. */
