@@ -199,12 +199,18 @@ export type {
   ReadinessProbe,
   ReadStore,
   RelatedEventsQuery,
+  ReleaseHealthRecord,
+  ReleaseHealthStore,
+  ReleaseListQuery,
+  ReleaseSeriesBucket,
+  ReleaseWindow,
   RetentionPassOptions,
   RetentionReport,
   RetentionStore,
   RootSpanQuery,
   SessionRecord,
   SessionStore,
+  SessionTotals,
   SessionWithUser,
   SourceCredentials,
   SourceFailure,
@@ -247,6 +253,26 @@ export type { ReadSourceMaps } from './reads/resolved-events'
 export { AGGREGATE_BOUNDS } from './reads/stored-values'
 export { MAX_TRACE_SPANS, TRACE_EVENTS_LIMIT } from './reads/traces'
 export { MAX_METRIC_BUCKETS } from './reads/window-query'
+export { createReleaseReads, type ReleaseReads } from './releases/api'
+export {
+  DEFAULT_RELEASE_WINDOW_DAYS,
+  freeRate,
+  releaseJson,
+  seriesInterval,
+  userHours,
+} from './releases/window'
+export {
+  isTerminalStatus,
+  mergeSessionState,
+  type OutcomeCounts,
+  outcomeDelta,
+  outcomeName,
+  outcomeOf,
+  SESSION_OUTCOME,
+  type SessionOutcome,
+  type SessionState,
+  stateOf,
+} from './sessions/status'
 export { createSharedRateLimiter, type SharedRateLimiterOptions } from './shared-rate-limit'
 export { DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES } from './source/excerpt'
 export {

@@ -5,6 +5,8 @@ import type {
   IssueRecord,
   MonitorRecord,
   ReadStore,
+  ReleaseHealthRecord,
+  ReleaseHealthStore,
   SpanRecord,
 } from '../src/ports'
 
@@ -157,7 +159,21 @@ const BUCKET_START = at('2026-06-01T12:05:00.000Z')
 const TIMINGS = { p50: 10, p95: 19, p99: 19.8, avg: 10 }
 
 /** A read store over the records above. */
-export const FIXTURE_STORE: ReadStore = {
+export const RELEASE: ReleaseHealthRecord = {
+  version: 'web@1.2.0',
+  firstSeenAt: at('2026-05-30T08:00:00.000Z'),
+  lastSeenAt: at('2026-06-01T12:10:00.000Z'),
+  sessions: { healthy: 90, errored: 6, abnormal: 1, crashed: 3 },
+  users: { total: 40, crashed: 2 },
+  adoption: { sessions: 50, ofAll: 200 },
+}
+
+export const FIXTURE_STORE: ReadStore & ReleaseHealthStore = {
+  listReleases: async () => [RELEASE],
+  findRelease: async () => RELEASE,
+  releaseSeries: async () => [{ at: BUCKET_START, sessions: 10, errored: 1, crashed: 1 }],
+  releaseIssues: async () => [ISSUE],
+  releaseDeployments: async () => [DEPLOYMENT],
   listIssues: async () => [ISSUE],
   findIssue: async () => ISSUE,
   setIssueStatus: async (_p, _i, status) => ({ ...ISSUE, status }),

@@ -392,6 +392,20 @@ export {
 } from './sentry/records'
 export { SENTRY_MAX_STREAMED_SPANS } from './sentry/span'
 export { SENTRY_MAX_SPANS } from './sentry/transaction'
+export { parseSessionEnvelope, SESSION_ENVELOPE_KEYS } from './sessions/envelope'
+export {
+  DEFAULT_SESSION_ENVIRONMENT,
+  readSessionAggregate,
+  readSessionUpdate,
+  SESSION_LIMITS,
+  SESSION_STATUSES,
+  type SessionAggregate,
+  type SessionBucket,
+  type SessionParse,
+  type SessionRecord,
+  type SessionStatus,
+  type SessionUpdate,
+} from './sessions/session'
 export { storedSpanKind } from './span-kind'
 export { STACK_FINGERPRINT_FRAMES, stackFingerprint } from './stack-fingerprint'
 export { STATUS_CODE_LOCATIONS, statusCodeOf } from './status-code'

@@ -16,6 +16,7 @@ import {
   rateLimitErrorBodySchema,
   validationErrorBodySchema,
 } from './responses'
+import { SESSION_OPENAPI_SCHEMAS } from './sessions/openapi'
 
 /** A reference to the component schema `name`. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -64,7 +65,11 @@ export function componentSchemas(extra: Record<string, z.ZodType | OpenApiObject
     uri: componentUri,
   }).schemas as Record<string, OpenApiObject>
   const out: Record<string, OpenApiObject> = {}
-  for (const [name, schema] of Object.entries({ ...CORE_SCHEMAS, ...extra })) {
+  for (const [name, schema] of Object.entries({
+    ...CORE_SCHEMAS,
+    ...SESSION_OPENAPI_SCHEMAS,
+    ...extra,
+  })) {
     const id = schema instanceof z.ZodType ? z.globalRegistry.get(schema)?.id : undefined
     const json =
       schema instanceof z.ZodType ? (id ? all[id] : toOpenApiSchema(schema)) : { ...schema }

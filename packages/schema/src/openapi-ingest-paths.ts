@@ -116,6 +116,16 @@ export function ingestPaths(): Record<string, OpenApiObject> {
       envelope: 'DeploymentEnvelope',
       created: ref('AcceptedDeployment'),
     }),
+    '/api/v1/sessions': postOperation({
+      id: 'createSessions',
+      tag: 'ingest',
+      summary: 'Record release-health sessions',
+      envelope: 'SessionEnvelope',
+      created: ref('AcceptedSession'),
+      idempotent: true,
+      description:
+        "A session update or an aggregate of sessions, as Sentry's SDKs send them in envelopes (docs/release-health.md). Counted against the credential's `ingest_events` cap. A retried update (the same state of the same `sid`) answers 200 with `duplicate: true` and counts once.",
+    }),
     '/api/v1/mobile_ingest_tokens': postOperation({
       id: 'createMobileIngestToken',
       tag: 'mobile',

@@ -7,6 +7,7 @@ import {
   type SpanRow,
   spanRow,
 } from './batch-rows'
+import { addRelease, addSession, emptySessionPlan, type SessionPlan } from './session-plan'
 
 type EventOp = Extract<WriteOp, { type: 'event' }>
 
@@ -75,6 +76,8 @@ export interface BatchPlan {
   readonly deployments: Map<string, DeploymentRow>
   /** Deployment key of each `deployment` op, by batch index. */
   readonly deploymentOps: Map<number, string>
+  /** Session states and aggregates, and the releases the batch's records name. */
+  readonly sessions: SessionPlan
 }
 
 /**
@@ -93,11 +96,19 @@ export function planBatch(batch: readonly WriteOp[]): BatchPlan {
     checkInMonitorKeys: [],
     deployments: new Map(),
     deploymentOps: new Map(),
+    sessions: emptySessionPlan(),
   }
   batch.forEach((op, ord) => {
     switch (op.type) {
       case 'event':
         plan.events.push(eventRow(op, ord))
+        addRelease(
+          plan.sessions,
+          op.projectId,
+          op.event.release ?? op.event.context.release,
+          op.event.environment ?? op.event.context.environment,
+          op.occurredAt,
+        )
         plan.eventIssueKeys.push(op.issue ? addIssue(plan.issues, op) : null)
         if (op.monitor) {
           plan.checkInMonitorKeys.push(addMonitor(plan.monitors, op.projectId, op.monitor, op))
@@ -117,6 +128,9 @@ export function planBatch(batch: readonly WriteOp[]): BatchPlan {
           ord,
           addDeployment(plan.deployments, op.projectId, op.upsert, op.id, op),
         )
+        break
+      case 'session':
+        addSession(plan.sessions, op)
         break
       default:
         op satisfies never

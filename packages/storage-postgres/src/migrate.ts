@@ -22,6 +22,7 @@ import { INGEST_LOG_INLINE_MIGRATION } from './migrations/0020-ingest-log-inline
 import { ARTIFACTS_MIGRATION } from './migrations/0021-artifacts'
 import { DROP_ANALYTICS_OUTBOX_MIGRATION } from './migrations/0022-drop-analytics-outbox'
 import { DATA_SCRUBBING_MIGRATION } from './migrations/0023-data-scrubbing'
+import { RELEASE_HEALTH_MIGRATION } from './migrations/0024-release-health'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ARTIFACTS_MIGRATION,
   DROP_ANALYTICS_OUTBOX_MIGRATION,
   DATA_SCRUBBING_MIGRATION,
+  RELEASE_HEALTH_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -14,6 +14,8 @@ import {
 } from './batch-sql'
 import type { SqlExecutor, Statement } from './executor'
 import { toJsonParam } from './json-param'
+import { addRelease } from './session-plan'
+import { PROJECT_SESSIONS, UPSERT_RELEASES } from './session-sql'
 
 interface KeyedDeployment {
   k: number
@@ -111,6 +113,18 @@ export async function writePlan(
     ...deploymentColumns(d.upsert),
   }))
   slot(UPSERT_DEPLOYMENTS, deployments)
+  // Release health: session states, minutes and users; every release the round names.
+  const { sessions } = plan
+  if (sessions.states.size > 0 || sessions.buckets.length > 0) {
+    statements.push({
+      text: PROJECT_SESSIONS,
+      params: [toJsonParam([...sessions.states.values()]), toJsonParam(sessions.buckets)],
+    })
+  }
+  for (const d of plan.deployments.values()) {
+    addRelease(sessions, d.project_id, d.upsert.release, d.upsert.environment, d.upsert.deployedAt)
+  }
+  slot(UPSERT_RELEASES, [...sessions.releases.values()])
   // Alert rules, once the issues, events, monitors and check-ins of the round are written: the
   // notifications are recorded with the change (docs/alerts.md).
   slot(ALERT_ISSUES, alertIssueRows(plan))

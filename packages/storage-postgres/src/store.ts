@@ -23,6 +23,7 @@ import { createOutboxQueries } from './outbox'
 import { createProjectQueries } from './projects'
 import { createRateLimitQueries } from './rate-limits'
 import { createReadQueries } from './reads'
+import { createReleaseQueries } from './release-reads'
 import { createRetentionQueries } from './retention'
 import { createSessionQueries } from './sessions'
 import { createSourceQueries } from './source-files'
@@ -98,6 +99,7 @@ export function createStore(
     ...createSourceQueries(db),
     ...createSessionQueries(db),
     ...createChartQueries(db),
+    ...createReleaseQueries(db),
     ...createCheckInQueries(db),
     ...createAlertConfigQueries(db),
     ...createAlertDeliveryQueries(db),

@@ -58,6 +58,7 @@ export function ingestOperations(): HttpOperation[] {
     },
     single('/check_ins', 'createCheckIn', 'checkIn', true),
     single('/deployments', 'createDeployment', 'recordDeployment'),
+    single('/sessions', 'createSessions', 'recordSessions', true),
     single('/mobile_ingest_tokens', 'createMobileIngestToken', 'mintMobileToken'),
     ...SENTRY_PATHS.map((path): HttpOperation => {
       const endpoint = path.includes('envelope') ? 'envelope' : 'store'

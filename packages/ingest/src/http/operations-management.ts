@@ -64,6 +64,8 @@ const READS: readonly Row[] = [
   ['GET', '/metrics', 'getMetric'],
   ['GET', '/traces', 'listTraces'],
   ['GET', '/traces/:trace_id', 'getTrace'],
+  ['GET', '/releases', 'listReleases'],
+  ['GET', '/releases/:version', 'getRelease'],
 ]
 
 const SOURCE_SETTINGS: readonly Row[] = [

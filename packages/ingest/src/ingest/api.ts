@@ -3,6 +3,7 @@ import {
   parseCheckInEnvelope,
   parseDeploymentEnvelope,
   parseEventEnvelope,
+  parseSessionEnvelope,
 } from '@tis/schema'
 import type { EngineRequest, EngineResponse } from '../http'
 import type { EngineLogger } from '../logger'
@@ -24,6 +25,7 @@ import { createOtlpIngest, OTLP_MAX_BODY_BYTES } from './otlp'
 import { checkInOp, deploymentOp } from './record-ops'
 import { DEFAULT_MAX_BODY_BYTES } from './request-body'
 import { createSentryIngest, SENTRY_MAX_BODY_BYTES, type SentryEndpoint } from './sentry'
+import { nativeSessionIdentity, sessionOp } from './session-op'
 import { createSingleRecordAcceptance } from './single'
 
 /** Options of {@link createIngestApi}. */
@@ -90,6 +92,11 @@ export interface IngestApi {
   checkIn(request: EngineRequest): Promise<EngineResponse>
   /** `POST /api/v1/deployments` */
   recordDeployment(request: EngineRequest): Promise<EngineResponse>
+  /**
+   * `POST /api/v1/sessions`: one release-health session update (`session`) or aggregate
+   * (`sessions`), counted against the credential's `ingest_events` cap (docs/release-health.md).
+   */
+  recordSessions(request: EngineRequest): Promise<EngineResponse>
   /**
    * Sentry's protocol: `POST /api/:project/envelope/` and `POST /api/:project/store/` (the
    * project's number in `params.project`), authenticated by its DSN key (or an API key) as
@@ -220,6 +227,18 @@ export function createIngestApi(options: IngestApiOptions): IngestApi {
           parse: (body) => parseDeploymentEnvelope(body),
           build: deploymentOp,
           respond: (_op, id, legacyId) => ({ id, legacy_id: legacyId, status: 'accepted' }),
+        },
+        request,
+      ),
+    recordSessions: (request) =>
+      accept(
+        {
+          endpoint: 'ingest_events',
+          envelope: 'session',
+          parse: (body, at) => parseSessionEnvelope(body, at),
+          build: (session, credential, at) =>
+            sessionOp(session, nativeSessionIdentity(session, at), credential, at),
+          respond: (_op, id) => ({ id, status: 'accepted' }),
         },
         request,
       ),

@@ -13,6 +13,7 @@ import type { CredentialRecord, WriteOp, WriteResult } from '../ports'
 import { type RateLimitState, rateLimitHeaders } from '../rate-limit'
 import type { Admit } from './admission'
 import { knownRecord } from './known-record'
+import { sessionOp } from './session-op'
 
 // Sentry's ingest protocol: `POST /api/<project>/envelope/` and the older
 // `/api/<project>/store/`, authenticated by the key of the project's DSN (or any of its API
@@ -99,7 +100,7 @@ export function createSentryIngest(deps: SentryIngestDeps) {
     if (!decoded.ok) return problem(decoded.status, decoded.problem)
     const parsed: SentryRecordsResult =
       endpoint === 'envelope'
-        ? sentryEnvelopeRecords(decoded.bytes)
+        ? sentryEnvelopeRecords(decoded.bytes, at)
         : sentryStoreRecords(decoded.bytes)
     // The envelope header as parsed names the key of a tunnelled envelope (even a malformed one).
     const key = sentryKeyOf(request, parsed.header?.['dsn'])
@@ -131,6 +132,10 @@ export function createSentryIngest(deps: SentryIngestDeps) {
     if (!parsed.ok) return problem(400, parsed.message, limits)
     const ops: WriteOp[] = []
     for (const [i, record] of parsed.records.entries()) {
+      if (record.kind === 'session') {
+        ops.push(sessionOp(record.session, record.identity, admitted.credential, at))
+        continue
+      }
       const native =
         record.kind === 'event'
           ? parseEventEnvelope(record.envelope, { now: at })
@@ -165,6 +170,7 @@ export function createSentryIngest(deps: SentryIngestDeps) {
         limits,
       )
     }
-    return json(200, { id: parsed.eventId ?? written[0]?.id.replaceAll('-', '') ?? null }, limits)
+    const first = written.find((_, i) => ops[i]!.type !== 'session')
+    return json(200, { id: parsed.eventId ?? first?.id.replaceAll('-', '') ?? null }, limits)
   }
 }

@@ -86,6 +86,14 @@ export type {
 export type { ReadinessProbe } from './readiness'
 export type { ReadStore } from './reads'
 export type {
+  ReleaseHealthRecord,
+  ReleaseHealthStore,
+  ReleaseListQuery,
+  ReleaseSeriesBucket,
+  ReleaseWindow,
+  SessionTotals,
+} from './release-health'
+export type {
   ProjectExpiry,
   RetentionPassOptions,
   RetentionReport,

@@ -4,6 +4,7 @@ import type { ManagementStore } from './management'
 import type { RateLimitStore } from './rate-limits'
 import type { ReadinessProbe } from './readiness'
 import type { ReadStore } from './reads'
+import type { ReleaseHealthStore } from './release-health'
 import type { SessionStore } from './sessions'
 import type { SourceStore } from './source'
 import type { ArtifactStore } from './source-maps'
@@ -18,6 +19,7 @@ export interface IngestStore
   extends CredentialStore,
     ManagementStore,
     ReadStore,
+    ReleaseHealthStore,
     SourceStore,
     SessionStore,
     AlertConfigStore,

@@ -1,4 +1,9 @@
-import type { NormalizedCheckIn, NormalizedDeployment, NormalizedEvent } from '@tis/schema'
+import type {
+  NormalizedCheckIn,
+  NormalizedDeployment,
+  NormalizedEvent,
+  SessionRecord,
+} from '@tis/schema'
 
 /** How an accepted error joins its issue. */
 export interface IssueGrouping {
@@ -83,4 +88,12 @@ export type WriteOp =
       readonly type: 'deployment'
       readonly deployment: NormalizedDeployment
       readonly upsert: DeploymentUpsert
+    })
+  | (WriteBase & {
+      /**
+       * A release-health session update or aggregate (docs/release-health.md): its id is
+       * derived from its content, so a retried update is a repeat (`dedupe`).
+       */
+      readonly type: 'session'
+      readonly session: SessionRecord
     })

@@ -17,6 +17,7 @@ import { readBehind } from '../log/read-barrier'
 import type { ManagementOperation } from '../management/access'
 import { readManagementBody } from '../management/body'
 import type { EventRecord, IssueStatus, ProjectRecord } from '../ports'
+import { createReleaseReads } from '../releases/api'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage } from './cursor'
@@ -82,6 +83,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
   const deploymentOf = (projectId: string, e: EventRecord) => eventDeployment(store, projectId, e)
 
   return {
+    ...createReleaseReads({ store, access, barrier: options.barrier, now }),
     listTransactions: withProject(async (request, project) => {
       const parsed = parseTransactionQuery(project.id, request.query ?? {}, now())
       if (!parsed.ok) return json(422, { errors: parsed.errors })

@@ -1,11 +1,13 @@
 import type { ReadBarrier } from '../log/read-barrier'
 import type { ManagementOperation, ProjectAccess } from '../management/access'
 import type { ReadStore } from '../ports'
+import type { ReleaseHealthStore } from '../ports/release-health'
+import type { ReleaseReads } from '../releases/api'
 import type { SourceExcerpts } from '../source/excerpts'
 import type { ReadSourceMaps } from './resolved-events'
 
 /** The read API of the issues inbox and the event list. */
-export interface ReadApi {
+export interface ReadApi extends ReleaseReads {
   /** `GET /api/v1/projects/:id/issues` */
   listIssues: ManagementOperation
   /** `GET /api/v1/projects/:id/issues/:issue_id` */
@@ -38,8 +40,8 @@ export interface ReadApi {
 
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {
-  /** The read model's queries. */
-  readonly store: ReadStore
+  /** The read model's queries (release health included). */
+  readonly store: ReadStore & ReleaseHealthStore
   /** Who may read which project (see `createProjectAccess`). */
   readonly access: Pick<ProjectAccess, 'project'>
   /** The clock monitor statuses are computed with (the engine's `now`). */

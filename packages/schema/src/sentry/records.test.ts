@@ -99,12 +99,17 @@ describe('sentryEnvelopeRecords', () => {
     )
     const result = sentryEnvelopeRecords(body)
     if (!result.ok) throw new Error(result.message)
-    expect(result.ignored).toEqual({ session: 1, client_report: 2, something_new: 1 })
-    // Event, transaction (with its spans), check-in, log item: four stored items.
-    expect(result.storedItems).toBe(4)
+    expect(result.ignored).toEqual({ client_report: 2, something_new: 1 })
+    // A session without a release is dropped, not failing the envelope (counted all the same).
+    expect(result.dropped).toEqual([
+      expect.stringMatching(/^item 5 \(session\): session\.attrs must be an object with a release/),
+    ])
+    // Event, transaction (with its spans), check-in, log item and the session: five items.
+    expect(result.storedItems).toBe(5)
     expect(result.eventId).toBe('9ec79c33ec9942ab8353589fcb2e04dc')
     const now = new Date('2026-11-26T14:00:00Z')
     const parsed = result.records.map((r) => {
+      if (r.kind === 'session') throw new Error('a malformed session became a record')
       const p =
         r.kind === 'event'
           ? parseEventEnvelope(r.envelope, { now })

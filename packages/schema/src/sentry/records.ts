@@ -1,4 +1,5 @@
 import type { JsonObject } from '../keys'
+import { readSessionAggregate, readSessionUpdate, type SessionRecord } from '../sessions/session'
 import { sentryCheckInEnvelope } from './check-in'
 import { obj } from './common'
 import { jsonObjectOf, parseSentryEnvelope, type SentryEnvelopeItem } from './envelope'
@@ -11,6 +12,15 @@ import { sentryTransactionEnvelopes } from './transaction'
 export type SentryRecord =
   | { readonly kind: 'event'; readonly envelope: { event: JsonObject } }
   | { readonly kind: 'check_in'; readonly envelope: { check_in: JsonObject } }
+  | {
+      readonly kind: 'session'
+      readonly session: SessionRecord
+      /**
+       * What makes this update or aggregate the same one again (a client's retry, a replayed
+       * envelope): an update's whole state, an aggregate's envelope `sent_at`, place and content.
+       */
+      readonly identity: string
+    }
 
 /** What {@link sentryEnvelopeRecords} found. */
 export interface SentryRecords {
@@ -18,6 +28,8 @@ export interface SentryRecords {
   readonly records: readonly SentryRecord[]
   /** Items accepted and counted but not stored (`session`, `client_report`, `attachment`, …), by type. */
   readonly ignored: Readonly<Record<string, number>>
+  /** `session` and `sessions` items left out as unusable (no release, too old, …), and why. */
+  readonly dropped: readonly string[]
   /**
    * Items whose records tis stores (`event`, `transaction`, `span`, `check_in`, `log`): what the
    * envelope counts against the rate limit, as Sentry counts a transaction once with its spans.
@@ -38,7 +50,37 @@ export type SentryRecordsResult =
   | { readonly ok: false; readonly message: string; readonly header?: JsonObject }
 
 /** The item types whose records tis stores. */
-export const SENTRY_STORED_ITEM_TYPES = ['event', 'transaction', 'span', 'check_in', 'log'] as const
+export const SENTRY_STORED_ITEM_TYPES = [
+  'event',
+  'transaction',
+  'span',
+  'check_in',
+  'log',
+  'session',
+  'sessions',
+] as const
+
+/**
+ * The record of a `session` or `sessions` item, or why it is dropped: a malformed session
+ * never fails its envelope (Relay drops it and keeps the rest).
+ */
+function sessionOfItem(
+  item: SentryEnvelopeItem,
+  index: number,
+  header: JsonObject,
+  now: Date,
+): SentryRecord | string {
+  const payload = jsonObjectOf(item.payload)
+  if (!payload) return `item ${index + 1} (${item.type}): its payload is not a JSON object`
+  const read =
+    item.type === 'session' ? readSessionUpdate(payload, now) : readSessionAggregate(payload, now)
+  if (!read.ok) return `item ${index + 1} (${item.type}): ${read.errors.join('; ')}`
+  const identity =
+    read.value.kind === 'update'
+      ? JSON.stringify(read.value)
+      : JSON.stringify([String(header['sent_at'] ?? ''), index, read.value])
+  return { kind: 'session', session: read.value, identity }
+}
 
 function recordsOfItem(
   item: SentryEnvelopeItem,
@@ -70,21 +112,33 @@ function recordsOfItem(
 
 /**
  * The records of a Sentry envelope (`POST /api/<project>/envelope/`): `event`, `transaction`,
- * `span`, `check_in` and `log` items as native envelopes; every other item type is accepted and counted
+ * `span`, `check_in` and `log` items as native envelopes, `session` and `sessions` items as
+ * session records (an unusable one dropped, not failing the envelope); every other item type is accepted and counted
  * (Sentry's protocol: a server ignores what it does not know, so newer SDKs keep working).
  * Malformed: the envelope itself (see {@link parseSentryEnvelope}), or a stored item whose
  * payload is not a JSON object.
  */
-export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
+export function sentryEnvelopeRecords(
+  body: Uint8Array,
+  now: Date = new Date(),
+): SentryRecordsResult {
   const parsed = parseSentryEnvelope(body)
   if (!parsed.ok) return parsed
   const { header, items } = parsed.envelope
   const records: SentryRecord[] = []
   const ignored: Record<string, number> = {}
+  const dropped: string[] = []
   let storedItems = 0
   for (const [i, item] of items.entries()) {
     if (!(SENTRY_STORED_ITEM_TYPES as readonly string[]).includes(item.type)) {
       ignored[item.type] = (ignored[item.type] ?? 0) + 1
+      continue
+    }
+    if (item.type === 'session' || item.type === 'sessions') {
+      const session = sessionOfItem(item, i, header, now)
+      if (typeof session === 'string') dropped.push(session)
+      else records.push(session)
+      storedItems += 1
       continue
     }
     const payload = jsonObjectOf(item.payload)
@@ -104,6 +158,7 @@ export function sentryEnvelopeRecords(body: Uint8Array): SentryRecordsResult {
     ok: true,
     records,
     ignored,
+    dropped,
     storedItems,
     header,
     eventId:
@@ -125,5 +180,5 @@ export function sentryStoreRecords(body: Uint8Array): SentryRecordsResult {
     : [{ kind: 'event', envelope: sentryEventEnvelope(payload) }]
   const eventId =
     obj(payload) && typeof payload['event_id'] === 'string' ? payload['event_id'] : null
-  return { ok: true, records, ignored: {}, storedItems: 1, eventId }
+  return { ok: true, records, ignored: {}, dropped: [], storedItems: 1, eventId }
 }

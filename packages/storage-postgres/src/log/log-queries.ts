@@ -51,7 +51,8 @@ class RolledBack extends Error {
  * record stored under it as `existing` (the engine decides duplicate or conflict).
  */
 function resultOf(op: LoggedOp, outcome: AppendOutcome): WriteResult {
-  const legacy = (seq: number | null) => (op.type === 'check_in' ? null : seq)
+  const legacy = (seq: number | null) =>
+    op.type === 'check_in' || op.type === 'session' ? null : seq
   if (outcome.fresh) return { id: op.id, legacyId: legacy(outcome.seq) }
   const existing = { projectId: outcome.projectId, id: outcome.id, legacyId: legacy(outcome.seq) }
   return { id: existing.id, legacyId: existing.legacyId, existing }

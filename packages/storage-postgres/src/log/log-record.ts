@@ -1,7 +1,7 @@
 import type { WriteOp } from '@tis/ingest'
 
 /** The ops that go through the ingest log; deployments posted to the API are written at once. */
-export type LoggedOp = Extract<WriteOp, { type: 'event' | 'span' | 'check_in' }>
+export type LoggedOp = Extract<WriteOp, { type: 'event' | 'span' | 'check_in' | 'session' }>
 
 /** Whether an op is acknowledged on the log (else it is written straight to its table). */
 export const isLogged = (op: WriteOp): op is LoggedOp => op.type !== 'deployment'

@@ -1,0 +1,87 @@
+import type { Migration } from './migration'
+
+/**
+ * Release health (docs/release-health.md). Session records are acknowledged on the ingest log
+ * (`kind = 'session'`) and projected into:
+ * - `session_states`: one row per session of single updates (the status machine's memory:
+ *   counted, outcome, final), never read by a health query;
+ * - `session_minutes`: sessions per (release, environment, minute started), by outcome; what
+ *   every health read sums;
+ * - `session_users`: one row per (release, environment, hour, user), whether any of the user's
+ *   sessions crashed; exact distinct users over any window of whole hours;
+ * - `releases`: every (release, environment) seen in a session, an event or a deployment, with
+ *   when, so a release without sessions is listed too.
+ */
+export const RELEASE_HEALTH_MIGRATION: Migration = {
+  version: 24,
+  name: 'release-health',
+  sql: /* sql */ `
+alter table ingest_log drop constraint ingest_log_kind_check;
+alter table ingest_log add constraint ingest_log_kind_check
+  check (kind in ('event', 'span', 'check_in', 'session'));
+
+create table session_states (
+  project_id uuid not null references projects (id) on delete cascade,
+  sid text not null,
+  release text not null,
+  environment text not null,
+  minute timestamptz not null,
+  did text,
+  counted boolean not null,
+  outcome smallint not null,
+  terminal boolean not null,
+  seq bigint,
+  errors integer not null,
+  updated_at timestamptz not null,
+  primary key (project_id, sid)
+);
+create index session_states_minute_idx on session_states (project_id, minute);
+
+create table session_minutes (
+  project_id uuid not null references projects (id) on delete cascade,
+  release text not null,
+  environment text not null,
+  minute timestamptz not null,
+  healthy integer not null default 0,
+  errored integer not null default 0,
+  abnormal integer not null default 0,
+  crashed integer not null default 0,
+  primary key (project_id, release, environment, minute)
+);
+create index session_minutes_environment_idx on session_minutes (project_id, environment, minute);
+create index session_minutes_minute_idx on session_minutes (project_id, minute);
+
+create table session_users (
+  project_id uuid not null references projects (id) on delete cascade,
+  release text not null,
+  environment text not null,
+  hour timestamptz not null,
+  did text not null,
+  crashed boolean not null,
+  primary key (project_id, release, environment, hour, did)
+);
+create index session_users_hour_idx on session_users (project_id, hour);
+
+create table releases (
+  project_id uuid not null references projects (id) on delete cascade,
+  version text not null,
+  environment text not null,
+  first_seen_at timestamptz not null,
+  last_seen_at timestamptz not null,
+  primary key (project_id, version, environment)
+);
+create index releases_last_seen_idx on releases (project_id, last_seen_at desc, version);
+
+-- Releases already known from events and deployments.
+insert into releases (project_id, version, environment, first_seen_at, last_seen_at)
+select project_id, release, environment, min(at), max(at) from (
+  select project_id, release, environment, deployed_at as at from deployments
+  union all
+  select project_id, release, coalesce(environment, 'production'), occurred_at from events
+   where release is not null and event_type = 'error'
+) known
+ where release is not null and length(release) <= 200
+ group by project_id, release, environment
+on conflict do nothing;
+`,
+}
