@@ -176,6 +176,15 @@ export {
   transactionSchema,
 } from './answers/reads-performance'
 export {
+  type ReleaseDetail,
+  type ReleaseHealth,
+  type ReleasePage,
+  releaseDetailSchema,
+  releaseHealthSchema,
+  releasePageSchema,
+  releaseSeriesBucketSchema,
+} from './answers/reads-releases'
+export {
   type ShownSpan,
   type Span,
   spanSchema,

@@ -9,6 +9,8 @@ import {
   metricSeriesSchema,
   monitorAnswerSchema,
   monitorPageSchema,
+  releaseDetailSchema,
+  releasePageSchema,
   storedEventSchema,
   traceDetailSchema,
   traceListSchema,
@@ -42,6 +44,7 @@ const params = {
   event_id: uuidOf(2),
   monitor_id: uuidOf(4),
   trace_id: 'trace-1',
+  version: 'web@1.2.0',
 }
 
 /** [operation, query, body, answer schema, the arrays that must not be empty] */
@@ -61,6 +64,8 @@ const CASES: [keyof ReadApi, Record<string, string>, unknown, z.ZodType, string[
   ['getTransactionLatency', WINDOW, undefined, latencySeriesSchema, ['buckets']],
   ['listTraces', {}, undefined, traceListSchema, ['traces']],
   ['getTrace', {}, undefined, traceDetailSchema, ['spans', 'events']],
+  ['listReleases', {}, undefined, releasePageSchema, ['releases']],
+  ['getRelease', {}, undefined, releaseDetailSchema, []],
 ]
 
 async function answer(operation: keyof ReadApi, query: Record<string, string>, body?: unknown) {

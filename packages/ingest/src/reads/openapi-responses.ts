@@ -39,5 +39,12 @@ export const TRACE_NOT_FOUND: ApiResponse = {
   body: errorBodySchema,
 }
 
+/** 404 of a release read. */
+export const RELEASE_NOT_FOUND: ApiResponse = {
+  description:
+    'No such project, or the user may not see it, or no session, event or deployment ever named the version.',
+  body: errorBodySchema,
+}
+
 /** 200 of a list: one page. */
 export const PAGE_DESCRIPTION = 'One page, newest first; `next_cursor` is null on the last page.'

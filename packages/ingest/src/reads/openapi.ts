@@ -15,14 +15,18 @@ import {
   type OpenApiExtension,
   operationPaths,
   READ_COMPONENTS,
+  releaseDetailSchema,
+  releasePageSchema,
   traceDetailSchema,
   traceListSchema,
   transactionListSchema,
 } from '@tis/schema'
 import * as z from 'zod'
+import { RELEASE_LIST_QUERY, RELEASE_QUERY } from '../releases/query'
 import {
   MONITOR_NOT_FOUND,
   PAGE_DESCRIPTION,
+  RELEASE_NOT_FOUND,
   readErrors,
   TRACE_NOT_FOUND,
 } from './openapi-responses'
@@ -188,6 +192,29 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Show one trace: its span tree and events',
     params: { trace_id: z.string() },
     responses: { ...ok('The trace.', traceDetailSchema), ...readErrors(401), 404: TRACE_NOT_FOUND },
+  }),
+  op({
+    method: 'get',
+    path: `${PROJECT}/releases`,
+    id: 'listReleases',
+    summary: "List a project's releases with their health, last seen first",
+    description:
+      'Every release a session, an event or a deployment named in the window, with its sessions, users, crash-free rates and adoption (docs/release-health.md). Sums of per-minute aggregates: never raw updates.',
+    query: paged(RELEASE_LIST_QUERY),
+    responses: { ...ok(PAGE_DESCRIPTION, releasePageSchema), ...readErrors(401, 404, 422) },
+  }),
+  op({
+    method: 'get',
+    path: `${PROJECT}/releases/{version}`,
+    id: 'getRelease',
+    summary: "Show one release's health, sessions over time, new issues and deployments",
+    params: { version: z.string().meta({ description: 'The release, URL-encoded.' }) },
+    query: RELEASE_QUERY,
+    responses: {
+      ...ok('The release.', releaseDetailSchema),
+      ...readErrors(401, 422),
+      404: RELEASE_NOT_FOUND,
+    },
   }),
 ]
 

@@ -12,6 +12,11 @@ import {
   transactionListSchema,
   transactionSchema,
 } from './reads-performance'
+import {
+  releaseDetailSchema,
+  releaseHealthSchema,
+  releaseSeriesBucketSchema,
+} from './reads-releases'
 import { spanSchema, traceDetailSchema, traceListSchema } from './reads-traces'
 
 /** The read API's components of the OpenAPI document, by name (each registered under it). */
@@ -32,4 +37,7 @@ export const READ_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   Span: spanSchema,
   TraceList: traceListSchema,
   TraceDetail: traceDetailSchema,
+  ReleaseHealth: releaseHealthSchema,
+  ReleaseSeriesBucket: releaseSeriesBucketSchema,
+  ReleaseDetail: releaseDetailSchema,
 }
