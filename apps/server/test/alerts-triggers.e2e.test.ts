@@ -192,3 +192,61 @@ it('runs no alerts worker where SERVICE_ALERTS_WORKER=false', async () => {
     await quiet.close()
   }
 })
+
+it("a release whose crash-free sessions fall below the rule's threshold is notified once", async () => {
+  const { c, key, base, secret } = await setup([])
+  const channels = await c.api('GET', `${base}/alert_channels`, { token: ADMIN_TOKEN })
+  const rule = await c.api('POST', `${base}/alert_rules`, {
+    token: ADMIN_TOKEN,
+    json: {
+      name: 'crash-free',
+      trigger: 'release_crash_free_below',
+      threshold: 0.9,
+      window_seconds: 3_600,
+      environment: 'production',
+      channel_ids: [channels.body.alert_channels[0].id],
+    },
+  })
+  expect(rule.status, rule.text).toBe(201)
+  expect(rule.body.alert_rule).toMatchObject({ threshold: 0.9, window_seconds: 3_600 })
+  const session = async (sid: string, status: string) => {
+    const r = await c.ingest('/api/v1/sessions', key, {
+      session: {
+        sid,
+        init: true,
+        status,
+        started: harness.now().toISOString(),
+        attrs: { release: 'shop@7.0.0', environment: 'production' },
+      },
+    })
+    expect(r.status, r.text).toBe(201)
+  }
+  // 9 of 10 crash-free: at the threshold, not below it.
+  for (let i = 0; i < 9; i++) await session(`ok-${i}`, 'exited')
+  await session('crash-1', 'crashed')
+  harness.advance(20)
+  await new Promise((r) => setTimeout(r, 2_500))
+  expect(received(secret)).toEqual([])
+  // 9 of 11: below 90%.
+  await session('crash-2', 'crashed')
+  harness.advance(20)
+  await until('the fall below', () => received(secret).length >= 1)
+  harness.advance(20)
+  await new Promise((r) => setTimeout(r, 2_500))
+  const bodies = received(secret) as (Body & { release?: Record<string, unknown> })[]
+  expect(bodies).toHaveLength(1)
+  expect(bodies[0]).toMatchObject({
+    type: 'release_crash_free_below',
+    text: expect.stringMatching(
+      /^Release shop@7\.0\.0 \(production\) is 81\.81% crash-free, below 90\.00%, in project-/,
+    ),
+    release: {
+      version: 'shop@7.0.0',
+      environment: 'production',
+      sessions: 11,
+      crashed: 2,
+      threshold: 0.9,
+      window_seconds: 3_600,
+    },
+  })
+}, 60_000)

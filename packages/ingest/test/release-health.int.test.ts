@@ -242,3 +242,72 @@ describe('release health on the engine', () => {
     expect((await e.ingest.recordSessions({ headers: {}, body: update('y', {}) })).status).toBe(401)
   })
 })
+
+describe('release_crash_free_below on the engine', () => {
+  it('records one notification when a release falls below, again only after it recovered', async () => {
+    const p = await project()
+    const channel = await e.alerts.createAlertChannel({
+      headers: bearer(p.owner),
+      params: { id: p.id },
+      body: { name: 'hook', type: 'webhook', url: 'https://203.0.113.10/hook' },
+    })
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201)
+    const channelId = (channel.body as { alert_channel: { id: string } }).alert_channel.id
+    const rule = await e.alerts.createAlertRule({
+      headers: bearer(p.owner),
+      params: { id: p.id },
+      body: {
+        name: 'crash-free',
+        trigger: 'release_crash_free_below',
+        threshold: 0.75,
+        window_seconds: 3_600,
+        channel_ids: [channelId],
+      },
+    })
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201)
+    const deliveries = async () => {
+      await e.settled()
+      await e.runAlerts()
+      const res = await e.alerts.listAlertDeliveries({
+        headers: bearer(p.owner),
+        params: { id: p.id },
+      })
+      return (res.body as { alert_deliveries: { trigger: string }[] }).alert_deliveries
+    }
+    const session = (sid: string, status: string) =>
+      send(p, {
+        session: { sid, init: true, status, started: minute(1), attrs: { release: 'm@1' } },
+      })
+    for (const sid of ['a', 'b', 'c']) await session(sid, 'exited')
+    await session('x', 'crashed')
+    expect(await deliveries()).toEqual([])
+    await session('y', 'crashed')
+    expect((await deliveries()).map((d) => d.trigger)).toEqual(['release_crash_free_below'])
+    expect(await deliveries()).toHaveLength(1)
+    // Back at 6 of 8, then below again: a second notification.
+    for (const sid of ['d', 'e', 'f']) await session(sid, 'exited')
+    expect(await deliveries()).toHaveLength(1)
+    await session('z', 'crashed')
+    await session('w', 'crashed')
+    expect(await deliveries()).toHaveLength(2)
+  })
+
+  it('refuses a threshold that is no fraction and a window it cannot check', async () => {
+    const p = await project()
+    const res = await e.alerts.createAlertRule({
+      headers: bearer(p.owner),
+      params: { id: p.id },
+      body: {
+        name: 'x',
+        trigger: 'release_crash_free_below',
+        threshold: 99,
+        channel_ids: ['00000000-0000-4000-8000-000000000000'],
+      },
+    })
+    expect(res.status).toBe(422)
+    expect((res.body as { errors: string[] }).errors).toEqual([
+      'threshold must be a crash-free fraction between 0 and 1 (0.99 for 99%)',
+      'window_seconds is required for a release_crash_free_below rule',
+    ])
+  })
+})

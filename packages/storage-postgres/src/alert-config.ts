@@ -62,7 +62,7 @@ export function createAlertConfigQueries(db: SqlExecutor): AlertConfigStore {
         await tx.query(
           `insert into alert_rules (id, project_id, name, trigger, environment, level, threshold,
              window_seconds, quiet_seconds, created_at)
-           values ($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::integer,
+           values ($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::float8,
              $8::integer, $9::integer, $10::timestamptz)`,
           [
             input.id,

@@ -47,7 +47,8 @@ export const recordFired = (now: string) => /* sql */ `, quiet as (
   select rule_id, date_trunc('minute', ${now}),
     count(*) filter (where place <= ${ALERT_BURST_LIMIT}),
     count(*) filter (where place > ${ALERT_BURST_LIMIT}),
-    coalesce(jsonb_agg(coalesce(payload -> 'issue', payload -> 'monitor') order by place)
+    coalesce(jsonb_agg(coalesce(payload -> 'issue', payload -> 'monitor', payload -> 'release')
+      order by place)
       filter (where place > ${ALERT_BURST_LIMIT}
         and place <= ${ALERT_BURST_LIMIT + ALERT_SUMMARY_SUBJECTS}), '[]'::jsonb)
     from ranked group by rule_id order by rule_id
@@ -96,7 +97,8 @@ with due as (
     jsonb_build_object('summary', jsonb_build_object(
       'count', d.folded - d.summarized,
       'since', ${iso('d.minute')}, 'until', ${iso("(d.minute + interval '1 minute')")},
-      case when r.trigger like 'monitor%' then 'monitors' else 'issues' end, d.subjects)) as payload
+      case when r.trigger like 'monitor%' then 'monitors'
+        when r.trigger like 'release%' then 'releases' else 'issues' end, d.subjects)) as payload
   from due d join alert_rules r on r.id = d.rule_id
 ), recorded as (
   insert into alert_deliveries (id, project_id, rule_id, rule_name, channel_id, channel_name,

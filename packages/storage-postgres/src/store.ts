@@ -11,6 +11,7 @@ import type {
 import { createAlertConfigQueries } from './alert-config'
 import { createAlertDeliveryQueries } from './alert-deliveries'
 import { createMissedMonitorQueries } from './alert-missed'
+import { createReleaseAlertQueries } from './alert-releases'
 import { attachAnalytics, detachAnalytics } from './analytics/consumer'
 import { createApiKeyQueries } from './api-keys'
 import { createArtifactQueries } from './artifacts'
@@ -104,6 +105,7 @@ export function createStore(
     ...createAlertConfigQueries(db),
     ...createAlertDeliveryQueries(db),
     ...createMissedMonitorQueries(db),
+    ...createReleaseAlertQueries(db),
     ...createRetentionQueries(db),
     ...createArtifactQueries(db),
     ...createLogQueries(db, { enrich: options.enrich }),

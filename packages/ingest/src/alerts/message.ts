@@ -34,7 +34,15 @@ const SUMMARY_NOUNS: Record<AlertTrigger, [one: string, many: string]> = {
   monitor_missed: ['monitor missed its check-in', 'monitors missed their check-ins'],
   monitor_failed: ['monitor failed', 'monitors failed'],
   monitor_recovered: ['monitor recovered', 'monitors recovered'],
+  release_crash_free_below: [
+    'release fell below its crash-free threshold',
+    'releases fell below their crash-free threshold',
+  ],
 }
+
+/** A fraction as a percentage with two decimals: 0.9951 → "99.51%". */
+export const percent = (fraction: number) =>
+  `${(Math.floor(fraction * 10_000 + 1e-6) / 100).toFixed(2)}%`
 
 /** "12 more new issues in checkout": the headline of a summary of `count` causes. */
 function summaryHeadline(trigger: AlertTrigger, count: number, projectName: string): string {
@@ -63,6 +71,12 @@ export function alertHeadline(source: AlertMessageSource): string {
       const name = m ? `${m.slug} (${m.environment})` : 'a monitor'
       return `Monitor ${name} ${MONITOR_HEADLINES[trigger]} in ${source.projectName}`
     }
+    case 'release_crash_free_below': {
+      const r = source.payload.release
+      if (!r) return `A release fell below its crash-free threshold in ${source.projectName}`
+      const where = r.environment ? ` (${r.environment})` : ''
+      return `Release ${r.version}${where} is ${percent(r.crash_free_sessions)} crash-free, below ${percent(r.threshold)}, in ${source.projectName}`
+    }
   }
 }
 
@@ -83,7 +97,7 @@ export function alertText(source: AlertMessageSource): string {
 
 /** The facts of a notification as label/value lines, for Slack and email bodies. */
 export function alertFacts(source: AlertMessageSource): Array<[string, string]> {
-  const { issue, event, spike, monitor, summary } = source.payload
+  const { issue, event, spike, monitor, release, summary } = source.payload
   const facts: Array<[string, string | null | undefined]> = [
     ['Project', source.projectName],
     ['Rule', source.ruleName],
@@ -93,6 +107,9 @@ export function alertFacts(source: AlertMessageSource): Array<[string, string]> 
     facts.push(['Summary', detail])
     for (const i of summary.issues ?? []) facts.push(['Issue', `${i.title} (${i.count} events)`])
     for (const m of summary.monitors ?? []) facts.push(['Monitor', `${m.slug} (${m.environment})`])
+    for (const r of summary.releases ?? []) {
+      facts.push(['Release', `${r.version} (${percent(r.crash_free_sessions)} crash-free)`])
+    }
   }
   if (issue) {
     facts.push(['Issue', issue.title], ['Level', issue.level], ['Status', issue.status])
@@ -108,6 +125,13 @@ export function alertFacts(source: AlertMessageSource): Array<[string, string]> 
     facts.push(['Monitor', monitor.slug], ['Environment', monitor.environment])
     facts.push(['Last status', monitor.last_status], ['Last check-in', monitor.last_check_in_at])
     facts.push(['Deadline', monitor.missed_after])
+  }
+  if (release) {
+    facts.push(['Release', release.version], ['Environment', release.environment ?? 'all'])
+    facts.push(['Crash-free sessions', percent(release.crash_free_sessions)])
+    facts.push(['Threshold', percent(release.threshold)])
+    const detail = `${release.crashed} crashed of ${release.sessions} in the last ${release.window_seconds} s`
+    facts.push(['Sessions', detail])
   }
   return facts.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1] !== '')
 }

@@ -16,12 +16,13 @@ export interface WebhookBody {
   readonly event?: unknown
   readonly spike?: unknown
   readonly monitor?: unknown
+  readonly release?: unknown
   readonly summary?: unknown
 }
 
 /** The webhook body of a delivery, as an object (see {@link webhookBytes} for what is sent). */
 export function webhookBody(source: AlertMessageSource): WebhookBody {
-  const { issue, event, spike, monitor, summary } = source.payload
+  const { issue, event, spike, monitor, release, summary } = source.payload
   return {
     id: source.id,
     type: source.trigger,
@@ -33,6 +34,7 @@ export function webhookBody(source: AlertMessageSource): WebhookBody {
     ...(event ? { event } : {}),
     ...(spike ? { spike } : {}),
     ...(monitor ? { monitor } : {}),
+    ...(release ? { release } : {}),
     ...(summary ? { summary } : {}),
   }
 }

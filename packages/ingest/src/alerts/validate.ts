@@ -168,6 +168,50 @@ function channelIds(value: unknown, errors: string[]): string[] | undefined {
   return undefined
 }
 
+/** Longest window of a `release_crash_free_below` rule: a week. */
+export const RELEASE_RULE_MAX_WINDOW_SECONDS = 604_800
+
+/**
+ * `threshold` and `window_seconds`: a spike's event count and window, a release rule's
+ * crash-free fraction (strictly between 0 and 1) and window; refused on any other trigger.
+ */
+function measures(trigger: AlertTrigger | undefined, o: JsonObject, errors: string[]) {
+  const { min, max } = ALERT_LIMITS.windowSeconds
+  if (trigger === 'release_crash_free_below') {
+    const value = o['threshold']
+    let threshold: number | null = null
+    if (value === undefined || value === null) {
+      errors.push('threshold is required for a release_crash_free_below rule')
+    } else if (typeof value !== 'number' || !(value > 0 && value < 1)) {
+      errors.push('threshold must be a crash-free fraction between 0 and 1 (0.99 for 99%)')
+    } else threshold = value
+    const windowSeconds = integer(
+      'window_seconds',
+      o['window_seconds'],
+      min,
+      RELEASE_RULE_MAX_WINDOW_SECONDS,
+      errors,
+    )
+    if (windowSeconds === null) {
+      errors.push('window_seconds is required for a release_crash_free_below rule')
+    }
+    return { threshold, windowSeconds: windowSeconds ?? null }
+  }
+  const threshold = integer('threshold', o['threshold'], 1, ALERT_LIMITS.threshold, errors)
+  const windowSeconds = integer('window_seconds', o['window_seconds'], min, max, errors)
+  if (trigger === 'spike') {
+    if (threshold === null) errors.push('threshold is required for a spike rule')
+    if (windowSeconds === null) errors.push('window_seconds is required for a spike rule')
+  } else if (trigger !== undefined) {
+    if (threshold !== null && threshold !== undefined)
+      errors.push('threshold is only for spike and release_crash_free_below rules')
+    if (windowSeconds !== null && windowSeconds !== undefined) {
+      errors.push('window_seconds is only for spike and release_crash_free_below rules')
+    }
+  }
+  return { threshold: threshold ?? null, windowSeconds: windowSeconds ?? null }
+}
+
 /** Checks a rule body's fields. */
 export function parseRule(body: JsonObject): Parsed<RuleInput> {
   const errors: string[] = []
@@ -183,20 +227,8 @@ export function parseRule(body: JsonObject): Parsed<RuleInput> {
   if (level && trigger && !ISSUE_TRIGGERS.includes(trigger)) {
     errors.push('level applies to issue triggers only (new_issue, regression, spike)')
   }
-  const { min, max } = ALERT_LIMITS.windowSeconds
-  const threshold = integer('threshold', o['threshold'], 1, ALERT_LIMITS.threshold, errors)
-  const windowSeconds = integer('window_seconds', o['window_seconds'], min, max, errors)
+  const { threshold, windowSeconds } = measures(trigger, o, errors)
   const quiet = integer('quiet_seconds', o['quiet_seconds'], 0, ALERT_LIMITS.quietSeconds, errors)
-  if (trigger === 'spike') {
-    if (threshold === null) errors.push('threshold is required for a spike rule')
-    if (windowSeconds === null) errors.push('window_seconds is required for a spike rule')
-  } else if (trigger !== undefined) {
-    if (threshold !== null && threshold !== undefined)
-      errors.push('threshold is only for spike rules')
-    if (windowSeconds !== null && windowSeconds !== undefined) {
-      errors.push('window_seconds is only for spike rules')
-    }
-  }
   if (errors.length > 0) return { ok: false, errors }
   return {
     ok: true,

@@ -11,6 +11,9 @@ export const MISSED_MONITORS_BATCH = 100
 /** Most (rule, minute) summaries recorded per statement of a round. */
 export const SUMMARIES_BATCH = 100
 
+/** How often the release health rules are checked, in ms. */
+export const RELEASE_CHECK_MS = 15_000
+
 /** Options of {@link createAlertsWorker}. */
 export interface AlertsWorkerOptions {
   readonly store: AlertDeliveryStore
@@ -62,7 +65,8 @@ export function createAlertsWorker(options: AlertsWorkerOptions): Loop {
       logger?.error(`${what} failed; retrying`, { error: message(error) })
     }
   }
-  return createLoop({
+  let lastReleaseCheck = Number.NEGATIVE_INFINITY
+  const loop = createLoop({
     intervalMs: options.intervalMs,
     onError: (error) =>
       logger?.error('alert delivery round failed; retrying', { error: message(error) }),
@@ -71,6 +75,12 @@ export function createAlertsWorker(options: AlertsWorkerOptions): Loop {
         store.markMissedMonitors(now(), MISSED_MONITORS_BATCH),
       )
       await step('alert summaries', () => store.summarizeAlertBursts(now(), SUMMARIES_BATCH))
+      // Crash-free rates change by the minute: checked every RELEASE_CHECK_MS, not every round.
+      const at = now()
+      if (at.getTime() - lastReleaseCheck >= RELEASE_CHECK_MS) {
+        lastReleaseCheck = at.getTime()
+        await step('release health check', () => store.checkReleaseHealth(at))
+      }
       await step('alert delivery round', async () => {
         while (!signal.aborted) {
           const done = await dispatcher.runOnce()
@@ -79,4 +89,11 @@ export function createAlertsWorker(options: AlertsWorkerOptions): Loop {
       })
     },
   })
+  // A round run on demand (`engine.runAlerts()`) checks the release health rules too.
+  const runOnce = loop.runOnce
+  loop.runOnce = () => {
+    lastReleaseCheck = Number.NEGATIVE_INFINITY
+    return runOnce()
+  }
+  return loop
 }

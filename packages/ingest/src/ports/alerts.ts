@@ -11,6 +11,7 @@ export type AlertTrigger =
   | 'monitor_missed'
   | 'monitor_failed'
   | 'monitor_recovered'
+  | 'release_crash_free_below'
 
 /** How a channel is reached. */
 export type AlertChannelType = 'webhook' | 'slack' | 'email'
@@ -45,7 +46,11 @@ export interface AlertRuleRecord {
   readonly environment: string | null
   /** Only events of this level (`null`: any); issue triggers only. */
   readonly level: string | null
-  /** Spike: fires when an issue has more than `threshold` events in `windowSeconds`. */
+  /**
+   * Spike: fires when an issue has more than `threshold` events in `windowSeconds`.
+   * `release_crash_free_below`: when a release's crash-free sessions over the last
+   * `windowSeconds` fall below `threshold` (a fraction).
+   */
   readonly threshold: number | null
   readonly windowSeconds: number | null
   /** After firing for one issue or monitor, the rule stays silent for it this long. */
@@ -130,6 +135,17 @@ export interface AlertPayload {
     /** Missed: the deadline that passed. */
     readonly missed_after?: string
   }
+  /** `release_crash_free_below`: the release as it was when its rate fell below. */
+  readonly release?: {
+    readonly version: string
+    /** The rule's environment; `null`: all environments together. */
+    readonly environment: string | null
+    readonly crash_free_sessions: number
+    readonly sessions: number
+    readonly crashed: number
+    readonly threshold: number
+    readonly window_seconds: number
+  }
   /**
    * A summary: the causes a rule folded in one minute beyond its ten messages a minute
    * (instead of `issue`, `event`, `spike` and `monitor`).
@@ -148,6 +164,8 @@ export interface AlertSummary {
   readonly issues?: ReadonlyArray<NonNullable<AlertPayload['issue']>>
   /** Monitor triggers: the first (up to ten) of the monitors, as `monitor` shows them. */
   readonly monitors?: ReadonlyArray<NonNullable<AlertPayload['monitor']>>
+  /** Release triggers: the first (up to ten) of the releases, as `release` shows them. */
+  readonly releases?: ReadonlyArray<NonNullable<AlertPayload['release']>>
 }
 
 /** A claimed pending delivery with what sending it needs (the channel as it is now). */
@@ -233,4 +251,12 @@ export interface AlertDeliveryStore {
    * recorded.
    */
   summarizeAlertBursts(now: Date, limit: number): Promise<number>
+  /**
+   * Checks every `release_crash_free_below` rule at `now`: a release whose crash-free sessions
+   * over the rule's window fell below its threshold (it was at or above it, or not checked yet)
+   * records the rule's notifications in the same transaction as that state; one that is back
+   * at or above it can fire again later. Safe to run from several processes at once: each fall
+   * is recorded once. Resolves how many deliveries it recorded.
+   */
+  checkReleaseHealth(now: Date): Promise<number>
 }

@@ -13,6 +13,7 @@ export const ALERT_TRIGGERS = [
   'monitor_missed',
   'monitor_failed',
   'monitor_recovered',
+  'release_crash_free_below',
 ] as const
 /** How a channel is reached. */
 export const ALERT_CHANNEL_TYPES = ['webhook', 'slack', 'email'] as const
@@ -57,7 +58,10 @@ export const alertRuleSchema = component(
     }),
     environment: z.string().nullable(),
     level: z.string().nullable(),
-    threshold: z.int().nullable(),
+    threshold: z.number().nullable().meta({
+      description:
+        '`spike`: an event count (integer); `release_crash_free_below`: a crash-free fraction (0 to 1).',
+    }),
     window_seconds: z.int().nullable(),
     quiet_seconds: z.int(),
     created_at: dateTimeField,

@@ -46,6 +46,17 @@ const monitorSchema = z.strictObject({
   missed_after: dateTimeField.optional().meta({ description: 'Missed: the deadline that passed.' }),
 })
 
+/** The release of `release_crash_free_below`, as it was when the rate fell below. */
+const releaseSchema = z.strictObject({
+  version: z.string(),
+  environment: nullableText.meta({ description: "The rule's environment; null: all together." }),
+  crash_free_sessions: z.number().min(0).max(1),
+  sessions: z.int().meta({ description: 'Sessions started in the window.' }),
+  crashed: z.int(),
+  threshold: z.number(),
+  window_seconds: z.int(),
+})
+
 /** The causes a rule folded in one minute beyond its ten messages a minute. */
 const summarySchema = z.strictObject({
   count: z.int().meta({ description: 'How many causes (issues or monitors) it stands for.' }),
@@ -59,6 +70,10 @@ const summarySchema = z.strictObject({
     .array(monitorSchema)
     .optional()
     .meta({ description: 'Monitor triggers: the first (up to ten) of the monitors.' }),
+  releases: z
+    .array(releaseSchema)
+    .optional()
+    .meta({ description: 'Release triggers: the first (up to ten) of the releases.' }),
 })
 
 /** `POST <url>` of a webhook channel, signed with `X-Tis-Signature: sha256=<hex>`. */
@@ -80,6 +95,7 @@ export const alertWebhookBodySchema = component(
       .optional()
       .meta({ description: '`spike`: what was counted.' }),
     monitor: monitorSchema.optional().meta({ description: 'Monitor triggers.' }),
+    release: releaseSchema.optional().meta({ description: '`release_crash_free_below`.' }),
     summary: summarySchema.optional().meta({
       description:
         'A summary instead of one cause: a rule sends ten messages a minute one by one and the causes beyond in one summary per minute, after it (no `issue`, `event`, `spike` or `monitor`).',

@@ -72,6 +72,23 @@ create table releases (
 );
 create index releases_last_seen_idx on releases (project_id, last_seen_at desc, version);
 
+-- Alerts: a release's crash-free sessions below a threshold (a fraction, so thresholds are no
+-- longer integers only), and which releases each such rule has seen below it.
+alter table alert_rules drop constraint alert_rules_trigger_check;
+alter table alert_rules add constraint alert_rules_trigger_check check (trigger in (
+  'new_issue', 'regression', 'spike', 'monitor_missed', 'monitor_failed', 'monitor_recovered',
+  'release_crash_free_below'));
+alter table alert_rules alter column threshold type double precision;
+create table alert_release_states (
+  rule_id uuid not null references alert_rules (id) on delete cascade,
+  release text not null,
+  -- the rule's environment, '' for all environments together.
+  environment text not null,
+  below boolean not null,
+  changed_at timestamptz not null,
+  primary key (rule_id, release, environment)
+);
+
 -- Releases already known from events and deployments.
 insert into releases (project_id, version, environment, first_seen_at, last_seen_at)
 select project_id, release, environment, min(at), max(at) from (
