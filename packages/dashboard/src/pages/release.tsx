@@ -50,6 +50,33 @@ export function registerRelease(app: DashboardApp, deps: Deps): void {
       }),
       environmentsSeen(c, deps, project.id),
     ])
+    const form = (
+      <ReleaseFiltersForm
+        action={releaseHref({ base: deps.base, projectId: project.id }, version)}
+        environments={environments}
+        environment={filters.shown.environment}
+        window={filters.window}
+      />
+    )
+    if (answer.status === 404 && (filters.shown.environment || filters.shown.since)) {
+      // Seen elsewhere or at other times, maybe: keep the form to widen the filters.
+      return renderPage(c, deps, {
+        title: `Release ${version} · ${project.name}`,
+        project: { id: project.id, name: project.name, tab: 'releases' },
+        status: 404,
+        body: (
+          <>
+            <h1>
+              Release <code>{version}</code>
+            </h1>
+            {form}
+            <p class="empty">
+              {`Nothing of this release in ${filters.shown.environment ?? 'any environment'} in this window.`}
+            </p>
+          </>
+        ),
+      })
+    }
     const { release: r } = ok<{ release: ReleaseDetailJson }>(answer)
     const now = deps.now()
     const base = `${deps.base}/projects/${project.id}`
@@ -61,12 +88,7 @@ export function registerRelease(app: DashboardApp, deps: Deps): void {
           <h1>
             Release <code>{r.version}</code>
           </h1>
-          <ReleaseFiltersForm
-            action={releaseHref({ base: deps.base, projectId: project.id }, r.version)}
-            environments={environments}
-            environment={filters.shown.environment}
-            window={filters.window}
-          />
+          {form}
           <dl class="facts">
             <dt>Environment</dt>
             <dd>{r.environment ?? 'All environments'}</dd>
@@ -80,7 +102,9 @@ export function registerRelease(app: DashboardApp, deps: Deps): void {
               {` (${r.users.crashed} of ${r.users.total} users crashed)`}
             </dd>
             <dt>Adoption</dt>
-            <dd>{`${formatPercent(r.adoption)} of the environment's sessions in the last 24 hours`}</dd>
+            <dd>
+              {`${formatPercent(r.adoption)} of the sessions of the last 24 hours in ${r.environment ?? 'all environments'}`}
+            </dd>
             <dt>First seen</dt>
             <dd>
               <Time iso={r.first_seen_at} text={relativeTime(r.first_seen_at, now)} />
