@@ -23,6 +23,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:.85em;font-weight:600;border:1px solid currentColor}
 .s-ok,.s-resolved{color:#116329;background:#dafbe1}.s-error,.s-unresolved,.s-fatal{color:#a40e26;background:#ffebe9}
 .s-missed,.s-ignored,.s-warn,.s-warning{color:#6c4400;background:#fff8c5}
+.rate{padding:0 4px;border-radius:4px;font-weight:600}
 form.inline{display:inline}
 form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end;margin:.5em 0 1em}
 form.filters label,form.filters .field,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}

@@ -5,7 +5,8 @@ import type { LatencyBucket as LatencyBucketJson, ShownSpan as SpanJson } from '
 import { formatMs } from './format'
 import type { Html } from './layout'
 
-const round = (n: number) => Math.round(n * 10) / 10
+/** A coordinate to one decimal: shorter SVG, no visible difference. */
+export const round = (n: number) => Math.round(n * 10) / 10
 
 /** A small bar sparkline; the label states what it shows for screen readers. */
 export function Sparkline({ values, label }: { values: readonly number[]; label: string }): Html {
@@ -44,7 +45,7 @@ const SERIES = [
 ] as const
 
 /** `12:00` of an ISO time, in UTC. */
-const clock = (iso: string) => `${iso.slice(11, 16)}`
+export const clock = (iso: string) => `${iso.slice(11, 16)}`
 
 /** The points of one series, split where a bucket has no timed transactions. */
 function segments(

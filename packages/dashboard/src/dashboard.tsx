@@ -14,6 +14,8 @@ import { registerMonitor } from './pages/monitor'
 import { registerMonitorsAndDeployments } from './pages/monitors'
 import { registerPerformance } from './pages/performance'
 import { registerProjects } from './pages/projects'
+import { registerRelease } from './pages/release'
+import { registerReleases } from './pages/releases'
 import { registerSettings } from './pages/settings'
 import { renderPage } from './render'
 import {
@@ -151,6 +153,8 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   registerPerformance(app, deps)
   registerMonitorsAndDeployments(app, deps)
   registerMonitor(app, deps)
+  registerReleases(app, deps)
+  registerRelease(app, deps)
   registerSettings(app, deps)
 
   app.onError((error, c) => {

@@ -27,6 +27,16 @@ export function formatPercent(ratio: number | null | undefined): string {
   return ratio === null || ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)}%`
 }
 
+/**
+ * A crash-free rate with two decimals, rounded down so that one crash never shows as `100.00%`:
+ * `99.52%`, `—` for null.
+ */
+export function formatRate(ratio: number | null | undefined): string {
+  if (ratio === null || ratio === undefined) return '—'
+  // The epsilon keeps float noise (0.9952 * 10000 = 9951.999…) from costing a hundredth.
+  return `${(Math.floor(ratio * 10_000 + 1e-6) / 100).toFixed(2)}%`
+}
+
 /** A count that may have hit a page cap: `200+`. */
 export function formatCapped(count: number, capped: boolean): string {
   return capped ? `${count}+` : String(count)

@@ -15,6 +15,7 @@ export const PROJECT_TABS = [
   ['performance', 'Performance'],
   ['monitors', 'Monitors'],
   ['deployments', 'Deployments'],
+  ['releases', 'Releases'],
   ['settings', 'Settings'],
 ] as const
 

@@ -7,6 +7,7 @@ import { MONITOR_COMMANDS } from './monitor-commands'
 import { PERFORMANCE_COMMANDS } from './performance-commands'
 import { MEMBER_COMMANDS, PROJECT_COMMANDS } from './project-commands'
 import { READ_COMMANDS } from './read-commands'
+import { RELEASE_COMMANDS } from './release-commands'
 import { RETENTION_COMMANDS } from './retention-commands'
 import { SCRUBBING_COMMANDS } from './scrubbing-commands'
 import { SOURCE_COMMANDS } from './source-commands'
@@ -31,4 +32,5 @@ export const COMMANDS: readonly Command[] = [
   ...MONITOR_COMMANDS,
   ...READ_COMMANDS,
   ...PERFORMANCE_COMMANDS,
+  ...RELEASE_COMMANDS,
 ]

@@ -8,6 +8,7 @@ import { findLocalCommand, LOCAL_COMMANDS } from './local-commands'
 import { CHECK_IN_FLAGS } from './monitor-commands'
 import { METRIC_FLAGS, TRACE_FLAGS, TRANSACTION_FLAGS } from './performance-commands'
 import { DEPLOYMENT_FLAGS, EVENT_FLAGS, ISSUE_FLAGS, MONITOR_FLAGS } from './read-commands'
+import { RELEASE_FLAGS } from './release-commands'
 import { SCRUBBING_FLAGS } from './scrubbing-commands'
 import { SOURCE_FLAGS } from './source-commands'
 import { SOURCEMAP_FLAGS } from './sourcemap-commands'
@@ -32,7 +33,7 @@ const DEFAULT_URL = 'http://localhost:3000'
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => synopsis(c).length))
   return [
-    'tis — manage a tis server (users, your sessions and access token, projects, API keys, members, mobile tokens, rate limits, alerts) and read its issues, events, monitors, deployments, transactions, metrics and traces.',
+    'tis — manage a tis server (users, your sessions and access token, projects, API keys, members, mobile tokens, rate limits, alerts) and read its issues, events, monitors, deployments, releases, transactions, metrics and traces.',
     '',
     'Usage: tis <command> [arguments] [--url <url>] [--json]',
     '',
@@ -158,6 +159,7 @@ const QUERY_FLAGS = [
     ...TRANSACTION_FLAGS,
     ...METRIC_FLAGS,
     ...TRACE_FLAGS,
+    ...RELEASE_FLAGS,
     ...SOURCE_FLAGS,
     ...SCRUBBING_FLAGS,
     ...SOURCEMAP_FLAGS,

@@ -62,6 +62,7 @@ export function fakeEngine(
       ingestEventBatch: op('ingestEventBatch'),
       checkIn: op('checkIn'),
       recordDeployment: op('recordDeployment'),
+      recordSessions: op('recordSessions'),
       mintMobileToken: op('mintMobileToken'),
       ingestSentry: (request, endpoint) => op(`ingestSentry:${endpoint}`)(request),
       ingestOtlp: (request, signal) => op(`ingestOtlp:${signal}`)(request),
@@ -89,6 +90,8 @@ export function fakeEngine(
       listTraces: op('listTraces'),
       getTrace: op('getTrace'),
       getTransactionLatency: op('getTransactionLatency'),
+      listReleases: op('listReleases'),
+      getRelease: op('getRelease'),
     },
     sourceSettings: {
       getSourceSettings: op('getSourceSettings'),

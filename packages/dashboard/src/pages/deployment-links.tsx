@@ -4,6 +4,7 @@
 import type { StoredDeployment as DeploymentJson } from '@tis/schema'
 import { shortId } from '../format'
 import type { Html } from '../layout'
+import { ReleaseLink } from './release-link'
 
 const GITHUB_REPOSITORY = /^[\w.-]+\/[\w.-]+$/
 
@@ -18,8 +19,15 @@ function commitUrl(d: DeploymentJson): string | null {
   return `https://github.com/${d.repository}/commit/${d.commit_sha}`
 }
 
-/** The deployment's facts and every link it has (commit, PR, release, compare, run). */
-export function DeploymentLinks({ deployment: d }: { deployment: DeploymentJson }): Html {
+/**
+ * The deployment's facts and every link it has (commit, PR, release, compare, run); with
+ * `project`, the release links to its release page.
+ */
+export function DeploymentLinks(props: {
+  deployment: DeploymentJson
+  project?: { readonly base: string; readonly projectId: string }
+}): Html {
+  const { deployment: d, project } = props
   const links = (
     [
       [commitUrl(d), `commit ${shortId(d.commit_sha, 7)}`],
@@ -35,7 +43,7 @@ export function DeploymentLinks({ deployment: d }: { deployment: DeploymentJson 
   return (
     <dl class="facts">
       <dt>Release</dt>
-      <dd>{d.release}</dd>
+      <dd>{project ? <ReleaseLink {...project} version={d.release} /> : d.release}</dd>
       <dt>Environment</dt>
       <dd>{d.environment}</dd>
       {d.repository && (

@@ -22,6 +22,7 @@ import { Marked } from './filtered'
 import { withVars } from './frame-vars'
 import { IssueActions } from './issue-actions'
 import { hasMapFields, withMapFields } from './map-frames'
+import { ReleaseLink } from './release-link'
 import { SourceCommit } from './source-frames'
 import { StackTrace } from './stack-trace'
 
@@ -102,6 +103,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
     const base = `${deps.base}/projects/${project.id}`
     const back = `${base}/issues/${issue.id}`
     const traceId = event.event?.trace_id
+    const link = { base: deps.base, projectId: project.id }
     return renderPage(c, deps, {
       title: `${issue.title} · ${project.name}`,
       project: { id: project.id, name: project.name, tab: 'issues' },
@@ -129,12 +131,22 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
             <dt>First seen</dt>
             <dd>
               <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />
-              {issue.first_release ? ` in ${issue.first_release}` : ''}
+              {issue.first_release && (
+                <>
+                  {' in '}
+                  <ReleaseLink {...link} version={issue.first_release} />
+                </>
+              )}
             </dd>
             <dt>Last seen</dt>
             <dd>
               <Time iso={issue.last_seen_at} text={relativeTime(issue.last_seen_at, now)} />
-              {issue.last_release ? ` in ${issue.last_release}` : ''}
+              {issue.last_release && (
+                <>
+                  {' in '}
+                  <ReleaseLink {...link} version={issue.last_release} />
+                </>
+              )}
             </dd>
             {issue.regression_count > 0 && (
               <>
@@ -148,7 +160,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           {deployment ? (
             <>
               <AfterDeploy issue={issue} deployment={deployment} />
-              <DeploymentLinks deployment={deployment} />
+              <DeploymentLinks deployment={deployment} project={link} />
             </>
           ) : (
             <p class="muted">

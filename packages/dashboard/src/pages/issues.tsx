@@ -10,6 +10,7 @@ import { relativeTime } from '../format'
 import { Badge, type Html, queryString, Time } from '../layout'
 import { loadProject, renderPage, safeReturn } from '../render'
 import { IssueActions } from './issue-actions'
+import { ReleaseLink } from './release-link'
 
 const STATUSES = ['unresolved', 'resolved', 'ignored', 'all'] as const
 
@@ -58,7 +59,9 @@ function IssueRow(props: {
       <td>
         <Time iso={issue.last_seen_at} text={relativeTime(issue.last_seen_at, now)} />
       </td>
-      <td>{issue.last_release ?? <span class="muted">—</span>}</td>
+      <td>
+        <ReleaseLink base={deps.base} projectId={projectId} version={issue.last_release} />
+      </td>
       {issue.sparkline ? (
         <td data-keep="sparkline">
           <Sparkline values={issue.sparkline} label={sparklineLabel(issue.sparkline)} />

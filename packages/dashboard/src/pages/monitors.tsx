@@ -96,7 +96,10 @@ export function registerMonitorsAndDeployments(app: DashboardApp, deps: Deps): v
             deployments.map((d) => (
               <section aria-label={`Deployment ${d.release} to ${d.environment}`}>
                 <h2>{`${d.release} → ${d.environment}`}</h2>
-                <DeploymentLinks deployment={d} />
+                <DeploymentLinks
+                  deployment={d}
+                  project={{ base: deps.base, projectId: project.id }}
+                />
               </section>
             ))
           ) : (
