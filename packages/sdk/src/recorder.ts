@@ -13,6 +13,8 @@ export interface Recorder {
    * transport. Returns the id; never throws.
    */
   record_(endpoint: Endpoint, key: string, build: () => Payload): string
+  /** Filters and hands `{ [key]: payload }` to the transport as it is (no `event_id`). */
+  enqueue_(endpoint: Endpoint, key: string, payload: Payload): void
   /**
    * The transport's flush (with `close`, its close, where it has one), with the records the
    * client dropped itself added to its counts; never rejects.
@@ -93,6 +95,7 @@ export function createRecorder(
         countDrop(dropped, reason as DropReason, result.dropped[reason as DropReason])
       return { ...result, dropped }
     },
+    enqueue_: enqueue,
     captured_: () => captured,
     disable_() {
       enabled = false
