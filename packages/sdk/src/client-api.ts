@@ -57,6 +57,9 @@ export interface Client {
    * @default 'exited'
    */
   endSession(status?: SessionEndStatus | false): void
-  /** Sends per-minute session counts (request mode) as one `sessions` aggregate. */
+  /**
+   * Sends per-minute session counts (request mode) as one `sessions` aggregate body (one per
+   * 100 buckets), with the client's release and environment as `attrs`.
+   */
   captureSessions(aggregates: readonly SessionAggregate[]): void
 }

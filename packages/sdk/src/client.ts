@@ -136,7 +136,11 @@ export function createClient(options: ClientOptions): Client {
     },
     startSession: (o = {}) => sessions.start_(o.userId),
     endSession: (status = 'exited') => sessions.end_(status),
-    captureSessions: (aggregates) => sessionBody('sessions', { aggregates }),
+    captureSessions(aggregates) {
+      // The serialiser keeps 100 items per array: more buckets (users) go in further bodies.
+      for (let i = 0; i < aggregates.length; i += 100)
+        sessionBody('sessions', { aggregates: aggregates.slice(i, i + 100) })
+    },
     flush(timeoutMs, o) {
       sessions.update_()
       return recorder.flush_(timeoutMs, o)

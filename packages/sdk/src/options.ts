@@ -145,7 +145,7 @@ export interface SessionAggregate {
   /** The minute, as ISO 8601 with seconds and milliseconds zero. */
   readonly started: string
   /** The user of these sessions. */
-  readonly did?: string
+  readonly did?: string | undefined
   readonly exited?: number
   readonly errored?: number
   readonly abnormal?: number

@@ -175,4 +175,18 @@ describe('startSession and captureSessions', () => {
       { sessions: { aggregates, attrs: { release: '1.2.3', environment: 'test' } } },
     ])
   })
+
+  it('captureSessions splits more than 100 buckets over several bodies, none cut', async () => {
+    const { client, sessions } = setup()
+    client.endSession(false)
+    const aggregates = Array.from({ length: 150 }, (_, i) => ({
+      started: '2026-11-22T10:00:00.000Z',
+      did: `u${i}`,
+      exited: 1,
+    }))
+    client.captureSessions(aggregates)
+    await client.flush()
+    expect(sessions().map((b) => b.sessions.aggregates.length)).toEqual([100, 50])
+    expect(sessions().flatMap((b) => b.sessions.aggregates)).toEqual(aggregates)
+  })
 })
