@@ -36,7 +36,7 @@ it('buckets requests by minute and user, and sends them all 60 s after the first
   count('exited')
   count('errored', 'u1')
   count('exited', 'u1')
-  vi.setSystemTime(T0 + 40_000) // 10:01:10
+  await vi.advanceTimersByTimeAsync(40_000) // 10:01:10
   count('crashed')
   await vi.advanceTimersByTimeAsync(19_999)
   expect(sent).toHaveLength(0)
