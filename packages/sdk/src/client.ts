@@ -164,7 +164,8 @@ export function createClient(options: ClientOptions): Client {
           sessions.end_('exited')
           if (!urgent && recorder.captured_() === flushedAt) return
           flushedAt = recorder.captured_()
-          void recorder.flush_(2000, { urgent })
+          // Through client.flush, so what an integration wraps it with (request sessions) runs too.
+          void client.flush(2000, { urgent })
         })
 
   for (const integration of options.integrations ?? []) {

@@ -128,12 +128,33 @@ describe('the process session', () => {
   })
 })
 
+it('a transport that throws costs the update, never the host', async () => {
+  const client = createClient({
+    baseUrl: 'https://unused.test',
+    apiKey: 'k',
+    release: '1.2.3',
+    autoFlush: false,
+    transport: {
+      send: () => {
+        throw new Error('broken transport')
+      },
+      flush: async () => ({ sent: 0, duplicates: 0, dropped: {}, pending: 0 }),
+    },
+  })
+  client.captureException(new Error('x'))
+  await vi.advanceTimersByTimeAsync(2000)
+  client.startSession()
+  client.captureSessions([{ started: '2026-11-22T10:00:00.000Z', exited: 1 }])
+  // The event; the process session's update and its end; the new session's init and end; the aggregate.
+  expect((await client.close()).dropped).toEqual({ internal_error: 6 })
+})
+
 describe('sessions are sent only with a release', () => {
   it.each([
     ['no release', { release: undefined }],
     ['sessions: false', { sessions: false }],
   ])('%s: nothing goes to /sessions', async (_rule, extra) => {
-    const { client, seen, sessions } = setup(extra)
+    const { client, seen, sessions } = setup(extra as Partial<ClientOptions>)
     client.captureException(new Error('x'))
     client.startSession({ userId: 1 })
     client.captureSessions([{ started: '2026-11-22T10:00:00.000Z', exited: 1 }])
