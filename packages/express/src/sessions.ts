@@ -48,9 +48,9 @@ export function requestSessions(client: Client) {
     const now = Date.now()
     const started = new Date(now - (now % 60_000)).toISOString()
     const key = started + (did ?? '')
-    let counts = buckets.get(key)
     // An undefined did is left out when the body is serialised.
-    if (!counts) buckets.set(key, (counts = { started, did }))
+    const counts = buckets.get(key) ?? { started, did }
+    buckets.set(key, counts)
     counts[outcome] = (counts[outcome] ?? 0) + 1
     timer ??= unrefTimeout(send, FLUSH_MS)
   }

@@ -112,7 +112,8 @@ export function describeExpressSessions(major: 4 | 5, express: Express) {
       const out: Record<string, Record<string, number>> = {}
       for (const { started, did, ...counts } of aggregates) {
         expect(started).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/)
-        const user = (out[did ?? '-'] ??= {})
+        const user = out[did ?? '-'] ?? {}
+        out[did ?? '-'] = user
         for (const [k, n] of Object.entries(counts)) user[k] = (user[k] ?? 0) + (n as number)
       }
       return out
