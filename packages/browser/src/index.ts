@@ -1,3 +1,4 @@
+export { type BrowserOptions, browserIntegration } from './browser-integration'
 export { type DebugImage, debugIdsByFile, debugImages } from './debug-ids'
 export { debugIdsIntegration } from './debug-ids-integration'
 export { capturePageLoad, type PageLoadOptions } from './page-load'

@@ -23,6 +23,10 @@ export interface RequestState extends RequestContext {
   readonly start: number
   /** Epoch milliseconds at the start. */
   readonly startedAt: number
+  /** Set by {@link setRequestUser}: the session's `did` and the captures' `userId`. */
+  userId?: string | number | undefined
+  /** How the request's session ends when not `exited`: a captured error, or a crash. */
+  outcome?: 'errored' | 'crashed'
 }
 
 const storage = new AsyncLocalStorage<RequestState>()
@@ -43,6 +47,18 @@ export function getRequestContext(): RequestContext | undefined {
   }
 }
 
+/** The state of the request whose handler is running (captures inside it update it). */
+export const currentRequest = (): RequestState | undefined => storage.getStore()
+
+/**
+ * Sets the user of the request being handled (no-op outside one): captures inside it carry it as
+ * `userId`, and its request-mode session is counted under it (`did`).
+ */
+export function setRequestUser(userId: string | number | undefined): void {
+  const state = storage.getStore()
+  if (state) state.userId = userId
+}
+
 /**
  * The scope provider `expressMiddleware` installs: captures inside a request get its trace and
  * request ids, and spans without a parent become children of its root span (else of the caller's).
@@ -50,9 +66,10 @@ export function getRequestContext(): RequestContext | undefined {
 export const requestScope: ScopeProvider = () => {
   const state = storage.getStore()
   if (!state) return undefined
-  const scope: ScopeOptions = { traceId: state.traceId, requestId: state.requestId }
+  // An undefined userId is as good as none: the capture's own options are merged over it.
+  const scope = { traceId: state.traceId, requestId: state.requestId, userId: state.userId }
   const parentSpanId = state.spanId ?? state.parentSpanId
-  return parentSpanId ? { ...scope, parentSpanId } : scope
+  return (parentSpanId ? { ...scope, parentSpanId } : scope) as ScopeOptions
 }
 
 /** Starts a request: its ids, from its headers, kept for the error handler. */

@@ -48,13 +48,15 @@ function shouldCapture(options: ExpressOptions, error: unknown, status: number, 
 function report(client: Client, options: ExpressOptions, error: unknown, exchange: Exchange) {
   const { req, res } = exchange
   const status = errorStatus(error, res.statusCode)
+  const seen = stateOf(req)
+  if (seen && status >= 500) seen.outcome = 'crashed'
   if (!shouldCapture(options, error, status, req)) return
   // Nested error handlers (a router's and the app's) see the same error object twice.
   if (typeof error === 'object' && error !== null) {
     if (reported.has(error)) return
     reported.add(error)
   }
-  const state = stateOf(req) ?? openRequest(req, options)
+  const state = seen ?? openRequest(req, options)
   const route = routeOf(req)
   const query = queryOf(req)
   client.captureException(error, {

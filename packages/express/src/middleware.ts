@@ -10,6 +10,7 @@ import {
 } from './context'
 import type { ExpressOptions } from './options'
 import { isIgnored, pathOf, routeOf, trackRoute, UNMATCHED } from './route'
+import { requestSessions } from './sessions'
 
 /** The status recorded for a request whose client closed the connection before the response finished (nginx's "client closed request"). */
 export const ABORTED_STATUS = 499
@@ -20,15 +21,20 @@ export const transactionName = (req: Request, route: string | undefined): string
 
 const ms = (value: number) => Math.max(0, Math.round(value * 1000) / 1000)
 
-function record(
-  client: Client,
-  options: ExpressOptions,
-  exchange: { req: Request; res: Response; state: RequestState; aborted: boolean },
-) {
-  const { req, res, state, aborted } = exchange
+interface Exchange {
+  req: Request
+  res: Response
+  state: RequestState
+  aborted: boolean
+  count: ReturnType<typeof requestSessions> | undefined
+}
+
+function record(client: Client, options: ExpressOptions, exchange: Exchange) {
+  const { req, res, state, aborted, count } = exchange
   const route = routeOf(req)
   const path = pathOf(req)
   if (isIgnored(options.ignoreRoutes, route, path)) return
+  count?.(state.outcome ?? 'exited', state.userId?.toString())
   const name = transactionName(req, route)
   const durationMs = ms(performance.now() - state.start)
   const status = aborted ? ABORTED_STATUS : res.statusCode
@@ -69,10 +75,12 @@ function record(
  * never delays the response. Mount it before the routes.
  */
 export function expressMiddleware(client: Client, options: ExpressOptions = {}): RequestHandler {
+  let count: ReturnType<typeof requestSessions> | undefined
   try {
     client.setScope(requestScope)
+    if (options.sessions !== false) count = requestSessions(client)
   } catch {
-    // a client without setScope (an older @tis/sdk) still gets transactions
+    // a client without setScope or sessions (an older @tis/sdk) still gets transactions
   }
   return function tisMiddleware(req, res, next) {
     // Mounted twice (app and router): the first one records the request.
@@ -86,7 +94,7 @@ export function expressMiddleware(client: Client, options: ExpressOptions = {}):
         if (done) return
         done = true
         try {
-          record(client, options, { req, res, state, aborted })
+          record(client, options, { req, res, state, aborted, count })
         } catch {
           // the SDK must not throw into the host's event loop
         }

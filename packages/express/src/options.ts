@@ -9,6 +9,15 @@ export interface ExpressOptions {
    */
   readonly captureRequestSpans?: boolean
   /**
+   * Request-mode release-health sessions (with a client `release`): the middleware drops the
+   * client's process session and counts each request instead, as `exited`, `errored` (an error
+   * was captured while it was handled) or `crashed` (the error handler saw an error of status
+   * 500 or more), per minute and user (`setRequestUser`), sent as one aggregate a minute
+   * and on `flush()`/`close()`. Ignored routes are not counted. `false` keeps the process session.
+   * @default true
+   */
+  readonly sessions?: boolean
+  /**
    * Requests recorded with neither transaction nor span, such as health checks. A string is
    * compared with the route pattern (`/health`, `/orders/:id`) and with the path; a RegExp is
    * tested against both. Errors of these routes are still reported.

@@ -47,6 +47,8 @@ export function describeExpress(major: 4 | 5, express: Express) {
         release: `r${major}`,
         environment: 'e2e',
         autoFlush: false,
+        // Request sessions have their own suite (express-sessions-suite.ts).
+        sessions: false,
       })
       const app = express()
       app.use(expressMiddleware(client, options))

@@ -6,6 +6,9 @@ import type {
   MessageOptions,
   MetricOptions,
   ScopeProvider,
+  SessionAggregate,
+  SessionEndStatus,
+  SessionOptions,
   SpanOptions,
   TransactionOptions,
 } from './options'
@@ -42,4 +45,21 @@ export interface Client {
    * metrics, transactions, spans) under their explicit options. One provider per client.
    */
   setScope(provider: ScopeProvider | undefined): void
+  /**
+   * Starts a release-health session, ending the current one as `exited`, and sends its first
+   * update (`init: true`). Each `captureException` counts an error into it; the update follows
+   * within a second. Nothing is sent without a `release` or with `sessions: false`.
+   */
+  startSession(options?: SessionOptions): void
+  /**
+   * Ends the current session with `status` and sends its final update; `false` drops it unsent
+   * (a server switching to request sessions). No-op without a session.
+   * @default 'exited'
+   */
+  endSession(status?: SessionEndStatus | false): void
+  /**
+   * Sends per-minute session counts (request mode) as one `sessions` aggregate body (one per
+   * 100 buckets), with the client's release and environment as `attrs`.
+   */
+  captureSessions(aggregates: readonly SessionAggregate[]): void
 }

@@ -17,6 +17,8 @@ function setup(extra: Partial<Parameters<typeof createClient>[0]> = {}) {
     environment: 'test',
     release: '1.2.3',
     autoFlush: false,
+    // The process session has its own tests (session.test.ts).
+    sessions: false,
     ...extra,
   })
   return { client, seen, apiKey }

@@ -9,6 +9,7 @@ import type { CaptureOptions, ClientOptions, Payload, ScopeProvider } from './op
 import { isoTime, snakeKeys, stringTags } from './payload'
 import { createRecorder } from './recorder'
 import { normalize } from './serialize'
+import { createSessions } from './session'
 import type { Transport } from './transport-types'
 
 export type { Client } from './client-api'
@@ -32,6 +33,17 @@ export function createClient(options: ClientOptions): Client {
   const uninstalls: (() => void)[] = []
   let scope: ScopeProvider | undefined
   let flushedAt = 0
+  // Sessions count only with a release, as Sentry's do.
+  const sessionBody = (key: string, body: Payload) =>
+    options.release &&
+    options.sessions !== false &&
+    recorder.enqueue_('sessions', key, {
+      ...body,
+      attrs: { release: options.release, environment: options.environment },
+    })
+  const sessions = createSessions((session) => sessionBody('session', session))
+  // A page's sessions are its integration's; a process has one from here to its exit.
+  if (!(globalThis as { document?: unknown }).document) sessions.start_(undefined, true)
 
   // A provider that throws costs its defaults, never the capture. A span placed in another
   // trace than the scope's takes no parent from the scope.
@@ -81,7 +93,10 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const client: Client = {
-    captureException: (error, o = {}) => event('error', errorFields(error, o), o),
+    captureException(error, o = {}) {
+      sessions.error_()
+      return event('error', errorFields(error, o), o)
+    },
     captureMessage: (message, o = {}) =>
       event('log', { message, level: o.level ?? 'info', fingerprint: o.fingerprint }, o),
     captureMetric: (name, value, o = {}) =>
@@ -119,9 +134,20 @@ export function createClient(options: ClientOptions): Client {
     setScope(provider) {
       scope = provider
     },
-    flush: (timeoutMs, o) => recorder.flush_(timeoutMs, o),
+    startSession: (o = {}) => sessions.start_(o.userId),
+    endSession: (status = 'exited') => sessions.end_(status),
+    captureSessions(aggregates) {
+      // The serialiser keeps 100 items per array: more buckets (users) go in further bodies.
+      for (let i = 0; i < aggregates.length; i += 100)
+        sessionBody('sessions', { aggregates: aggregates.slice(i, i + 100) })
+    },
+    flush(timeoutMs, o) {
+      sessions.update_()
+      return recorder.flush_(timeoutMs, o)
+    },
     async close(timeoutMs) {
       removeShutdown()
+      sessions.end_('exited')
       for (const uninstall of uninstalls.splice(0)) safely(uninstall)
       const result = await recorder.flush_(timeoutMs, undefined, true)
       recorder.disable_()
@@ -135,9 +161,11 @@ export function createClient(options: ClientOptions): Client {
     options.autoFlush === false
       ? () => {}
       : onShutdown((urgent) => {
+          sessions.end_('exited')
           if (!urgent && recorder.captured_() === flushedAt) return
           flushedAt = recorder.captured_()
-          void recorder.flush_(2000, { urgent })
+          // Through client.flush, so what an integration wraps it with (request sessions) runs too.
+          void client.flush(2000, { urgent })
         })
 
   for (const integration of options.integrations ?? []) {

@@ -127,6 +127,31 @@ export interface Deployment {
   readonly github?: Record<string, unknown>
 }
 
+/** How a release-health session ends: healthy, by a crash, or without a known reason. */
+export type SessionEndStatus = 'exited' | 'crashed' | 'abnormal'
+
+/** Options of `startSession`. */
+export interface SessionOptions {
+  /** The user of the session, sent as `did`. */
+  readonly userId?: string | number
+}
+
+/**
+ * The sessions of one minute (request mode), for `captureSessions`: how many ended healthy
+ * (`exited`), with handled errors (`errored`), by an unhandled error (`crashed`) or unknown
+ * (`abnormal`). A missing count is 0.
+ */
+export interface SessionAggregate {
+  /** The minute, as ISO 8601 with seconds and milliseconds zero. */
+  readonly started: string
+  /** The user of these sessions. */
+  readonly did?: string | undefined
+  readonly exited?: number
+  readonly errored?: number
+  readonly abnormal?: number
+  readonly crashed?: number
+}
+
 /** A plain-object integration (for example `consoleIntegration()`). */
 export interface Integration<C = unknown> {
   readonly name: string
@@ -166,6 +191,13 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch
   /** Flush on Node's `beforeExit` and the browser's `pagehide`. @default true */
   readonly autoFlush?: boolean
+  /**
+   * Release-health sessions (`POST /api/v1/sessions`), sent only when `release` is set. Outside
+   * a browser, the client keeps one process session from its creation to `close()` or the
+   * process's `beforeExit`; `false` sends no session at all, integrations' included.
+   * @default true
+   */
+  readonly sessions?: boolean
   /** Integrations set up by the client and removed by `close()`. */
   readonly integrations?: readonly Integration<never>[]
 }

@@ -13,6 +13,8 @@ export interface Recorder {
    * transport. Returns the id; never throws.
    */
   record_(endpoint: Endpoint, key: string, build: () => Payload): string
+  /** Filters and hands `{ [key]: payload }` to the transport as it is (no `event_id`); never throws. */
+  enqueue_(endpoint: Endpoint, key: string, payload: Payload): void
   /**
    * The transport's flush (with `close`, its close, where it has one), with the records the
    * client dropped itself added to its counts; never rejects.
@@ -67,15 +69,20 @@ export function createRecorder(
     })
   }
 
+  // A throwing build, or a custom transport that throws instead of rejecting, costs the record.
+  function guarded(endpoint: Endpoint, key: string, build: () => Payload) {
+    try {
+      enqueue(endpoint, key, build())
+    } catch (error) {
+      log('capture failed', error)
+      count('internal_error')
+    }
+  }
+
   return {
     record_(endpoint, key, build) {
       const id = generateUuid()
-      try {
-        enqueue(endpoint, key, { event_id: id, ...build() })
-      } catch (error) {
-        log('capture failed', error)
-        count('internal_error')
-      }
+      guarded(endpoint, key, () => ({ event_id: id, ...build() }))
       return id
     },
     async flush_(timeoutMs, flushOptions, close) {
@@ -93,6 +100,7 @@ export function createRecorder(
         countDrop(dropped, reason as DropReason, result.dropped[reason as DropReason])
       return { ...result, dropped }
     },
+    enqueue_: (endpoint, key, payload) => guarded(endpoint, key, () => payload),
     captured_: () => captured,
     disable_() {
       enabled = false

@@ -1,5 +1,5 @@
 /** The ingestion endpoints under `{baseUrl}/api/v1/`. */
-export type Endpoint = 'ingest_events' | 'check_ins' | 'deployments'
+export type Endpoint = 'ingest_events' | 'check_ins' | 'deployments' | 'sessions'
 
 /** One record ready to send: its endpoint and its serialised envelope. */
 export interface TransportRequest {

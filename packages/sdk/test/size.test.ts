@@ -9,9 +9,13 @@ import { mangleProps } from '../mangle'
  * published package (private `_` names shortened, see ../mangle.ts): 5 KiB, restored by issue
  * 20 with batching kept (5,112 B then, the batch sender 354 B of it). It had been raised to
  * 5.5 KiB for batching (`POST /api/v1/ingest_events/batch`), 5.75 KiB for its all-or-nothing
- * answers (issue 17: 5,733 B). Core + @tis/browser stay within 8 KiB (their own test).
+ * answers (issue 17: 5,733 B). Raised to 5.5 KiB for release-health sessions (issue 34: 5,117 B
+ * before, 5,513 B with them): the process session is on by default in every Node client,
+ * so it cannot live outside the core, and `@tis/browser` and `@tis/express` build theirs on its
+ * `startSession`/`endSession`/`captureSessions`. Core + @tis/browser stay within 8 KiB (their
+ * own test).
  */
-const BUDGET = 5120
+const BUDGET = 5632
 
 it(`the core stays within ${BUDGET} bytes minified and gzipped`, async () => {
   const result = await build({
