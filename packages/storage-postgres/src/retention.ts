@@ -15,6 +15,7 @@ import {
 } from './artifacts/expiry'
 import type { SqlExecutor } from './executor'
 import { spanKey } from './log/append'
+import { countExpiredSessions, expireSessions } from './session-retention'
 import { isUuid } from './uuid'
 
 // Retention. Events, spans and check-ins are plain tables (docs/scaling.md has the
@@ -153,7 +154,14 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
       for (const project of projects) {
         if (project.days <= 0 || options.signal?.aborted) continue
         const cutoff = new Date(options.now.getTime() - project.days * DAY_MS)
-        const figures = { events: 0, spans: 0, checkIns: 0, issues: 0, artifactBundles: 0 }
+        const figures = {
+          events: 0,
+          spans: 0,
+          checkIns: 0,
+          issues: 0,
+          artifactBundles: 0,
+          sessionMinutes: 0,
+        }
         for (const kind of ['checkIns', 'spans', 'events'] as const) {
           figures[kind] = dryRun
             ? await count(COUNT[kind], project.id, cutoff)
@@ -164,6 +172,9 @@ export function createRetentionQueries(db: SqlExecutor): RetentionStore {
           const marked = await db.query(`${MARK_ISSUES} returning 1`, [project.id, cutoff])
           figures.issues = marked.length
         }
+        figures.sessionMinutes = dryRun
+          ? await countExpiredSessions(db, project.id, cutoff)
+          : await expireSessions(db, project.id, cutoff, options.batchSize, options.signal)
         figures.artifactBundles = dryRun
           ? await countExpiredArtifactBundles(db, project.id, cutoff)
           : await expireArtifactBundles(db, project.id, cutoff, options.batchSize, options.signal)

@@ -10,6 +10,7 @@ import { describeManagementContract } from './store-contract-management'
 import { describeMobileContract } from './store-contract-mobile'
 import { describeMonitorsContract } from './store-contract-monitors'
 import { describeReadsContract } from './store-contract-reads'
+import { describeReleaseHealthContract } from './store-contract-release-health'
 import { describeRetentionContract } from './store-contract-retention'
 import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
@@ -85,5 +86,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describeAlertsContract(h)
     describeAlertEvalContract(h)
     describeRetentionContract(h)
+    describeReleaseHealthContract(h)
   })
 }

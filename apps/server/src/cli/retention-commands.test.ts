@@ -43,14 +43,15 @@ describe('tis prune', () => {
           checkIns: 1,
           issues: 1,
           artifactBundles: 3,
+          sessionMinutes: 7,
         },
       ],
     }
     const text = pruneReport(report)
     expect(text).toMatch(/source-map uploads/)
-    expect(text).toMatch(/shop\s+p1\s+30 days\s+2026-05-01T00:00:00\.000Z\s+5\s+2\s+1\s+1\s+3/)
+    expect(text).toMatch(/shop\s+p1\s+30 days\s+2026-05-01T00:00:00\.000Z\s+5\s+2\s+1\s+1\s+3\s+7/)
     expect(text).toContain(
-      'deleted 5 events, 2 spans, 1 check-ins, 3 source-map uploads and 4 stale upload chunks.',
+      'deleted 5 events, 2 spans, 1 check-ins, 3 source-map uploads, 7 minutes of sessions and 4 stale upload chunks.',
     )
   })
 })

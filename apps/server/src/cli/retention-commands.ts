@@ -71,8 +71,9 @@ export function pruneReport(report: RetentionReport): string {
     String(p.checkIns),
     String(p.issues),
     String(p.artifactBundles),
+    String(p.sessionMinutes),
   ])
-  const sum = (k: 'events' | 'spans' | 'checkIns' | 'artifactBundles') =>
+  const sum = (k: 'events' | 'spans' | 'checkIns' | 'artifactBundles' | 'sessionMinutes') =>
     report.projects.reduce((n, p) => n + p[k], 0)
   return [
     table(
@@ -86,9 +87,10 @@ export function pruneReport(report: RetentionReport): string {
         'check-ins',
         'issues emptied',
         'source-map uploads',
+        'session minutes',
       ],
       rows,
     ),
-    `${report.dryRun ? 'Dry run: ' : ''}${verb} ${sum('events')} events, ${sum('spans')} spans, ${sum('checkIns')} check-ins, ${sum('artifactBundles')} source-map uploads and ${report.artifactChunks} stale upload chunks.\n`,
+    `${report.dryRun ? 'Dry run: ' : ''}${verb} ${sum('events')} events, ${sum('spans')} spans, ${sum('checkIns')} check-ins, ${sum('artifactBundles')} source-map uploads, ${sum('sessionMinutes')} minutes of sessions and ${report.artifactChunks} stale upload chunks.\n`,
   ].join('\n')
 }

@@ -22,7 +22,7 @@ export interface RetentionWorker extends Omit<Loop, 'runOnce'> {
   runOnce(): Promise<RetentionReport | undefined>
 }
 
-type Counted = 'events' | 'spans' | 'checkIns' | 'artifactBundles'
+type Counted = 'events' | 'spans' | 'checkIns' | 'artifactBundles' | 'sessionMinutes'
 
 /**
  * The background expiry of old telemetry: a pass every interval deletes, in batches, what is
@@ -55,6 +55,7 @@ export function createRetentionWorker(options: RetentionWorkerOptions): Retentio
         spans: total('spans'),
         checkIns: total('checkIns'),
         artifactBundles: total('artifactBundles'),
+        sessionMinutes: total('sessionMinutes'),
         artifactChunks: report.artifactChunks,
       }
       if (Object.values(deleted).some((n) => n > 0)) {

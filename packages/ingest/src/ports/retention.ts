@@ -32,6 +32,8 @@ export interface ProjectExpiry {
    * the contents no other upload uses go with them.
    */
   readonly artifactBundles: number
+  /** Minutes of release-health session aggregates (their users and session states go too). */
+  readonly sessionMinutes: number
 }
 
 /** The outcome of one pass. */
