@@ -122,9 +122,8 @@ export function ingestPaths(): Record<string, OpenApiObject> {
       summary: 'Record release-health sessions',
       envelope: 'SessionEnvelope',
       created: ref('AcceptedSession'),
-      idempotent: true,
       description:
-        "A session update or an aggregate of sessions, as Sentry's SDKs send them in envelopes (docs/release-health.md). Counted against the credential's `ingest_events` cap. A retried update (the same state of the same `sid`) answers 200 with `duplicate: true` and counts once.",
+        "A session update or an aggregate of sessions, as Sentry's SDKs send them in envelopes (docs/release-health.md). Counted against the credential's `ingest_events` cap. A session counts once, on its `init: true` update, whatever repeats of its updates arrive; a status other than `ok` is final.",
     }),
     '/api/v1/mobile_ingest_tokens': postOperation({
       id: 'createMobileIngestToken',

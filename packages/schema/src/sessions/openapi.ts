@@ -98,7 +98,6 @@ export const SESSION_OPENAPI_SCHEMAS: Record<string, OpenApiObject> = {
     properties: {
       id: { type: 'string', format: 'uuid', description: "The record's id in the ingest log." },
       status: { const: 'accepted' },
-      duplicate: { type: 'boolean', description: 'Present (true) on a repeat of a stored update.' },
     },
   },
 }
