@@ -1,13 +1,12 @@
 // Release health from the real clients against a real server (PGlite): Sentry's Node SDK serving
 // requests in request mode (its aggregates, flushed), Sentry's browser SDK in headless Chromium
 // (a clean page load and one that throws, two users), Debian's Python SDK (WSGI aggregates and an
-// application session) and our own SDK. The read API's totals, statuses, users and crash-free
+// application session) and our own SDKs (a script, and Express in request mode). The read API's totals, statuses, users and crash-free
 // rates are what the clients sent; a replayed envelope counts once; a session is never an issue;
 // another project's user cannot read them.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { createClient as createTisClient } from '@tis/sdk'
 import { describeWithChromium, launchChromium } from '@tis/test-utils/chromium'
 import { runScript } from '@tis/test-utils/run-script'
 import { ADMIN_TOKEN, createClient, type Harness, startPgliteHarness } from '@tis/test-utils/server'
@@ -126,20 +125,31 @@ describe('release health from the real clients', () => {
     expect(other.status).toBe(404)
   }, 90_000)
 
-  it('our own SDK: a script session with a handled error ends errored', async () => {
+  it('our own SDKs: a script session, and Express requests in request mode', async () => {
     const c = createClient(harness.url)
     const { projectId, key } = await c.projectWithKey()
-    const client = createTisClient({ apiKey: key, baseUrl: harness.url, release: 'job@1.0.0' })
-    client.captureException(new Error('row 7 skipped'))
-    await client.close()
+    const run = await runScript(process.execPath, [fixture('sessions-tis-app.mjs')], {
+      env: { BASE_URL: harness.url, API_KEY: key },
+      timeoutMs: 60_000,
+    })
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual({
+      statuses: [200, 200, 200, 500],
+    })
     const project = {
       read: async (path: string) =>
         (await c.api('GET', `/api/v1/projects/${projectId}${path}`, { token: ADMIN_TOKEN })).body,
     } as SentryProject
-    const release = await releaseOf(project, 'job@1.0.0', 1)
-    expect(release).toMatchObject({
+    expect(await releaseOf(project, 'job@1.0.0', 1)).toMatchObject({
       sessions: { total: 1, healthy: 0, errored: 1, crashed: 0, abnormal: 0 },
       crash_free_sessions: 1,
+    })
+    expect(await releaseOf(project, 'api@1.0.0', 4)).toMatchObject({
+      environment: null,
+      sessions: { total: 4, healthy: 2, errored: 1, crashed: 1, abnormal: 0 },
+      users: { total: 2, crashed: 0 },
+      crash_free_sessions: 0.75,
+      crash_free_users: 1,
     })
   }, 60_000)
 })
