@@ -124,7 +124,7 @@ describe.skipIf(!HAS_CURL)('docs/getting-started.md', () => {
     // What the guide says the commands print.
     const all = outputs.join('\n')
     expect(all).toMatch(/project: [0-9a-f-]{36}/)
-    expect(all).toContain('sent 2, dropped {}')
+    expect(all).toContain('sent 3, dropped {}')
     // The curl event, then the SDK's message and exception, read back as the guide does.
     const projectId = all.match(/project: ([0-9a-f-]{36})/)?.[1]
     const events = await server.read(`/api/v1/projects/${projectId}/events?limit=10`)

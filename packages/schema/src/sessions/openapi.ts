@@ -39,7 +39,7 @@ export const SESSION_OPENAPI_SCHEMAS: Record<string, OpenApiObject> = {
       init: { type: 'boolean', default: false },
       started: {
         ...instant,
-        description: `When the session started: at most ${SESSION_LIMITS.maxAgeSeconds / 86_400} days before the receive time.`,
+        description: `When the session started: not more than ${SESSION_LIMITS.maxFutureSeconds} seconds after the receive time.`,
       },
       timestamp: instant,
       duration: { type: 'number', minimum: 0, description: 'Seconds.' },

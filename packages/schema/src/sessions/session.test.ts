@@ -59,7 +59,6 @@ describe('session items', () => {
         'session.attrs.release must be 1 to 200 characters without slashes or line breaks, and not ".", ".." or "latest"',
         "session.sid is required: the session's id, up to 128 characters",
         'session.status must be one of ok, exited, crashed, abnormal, errored, unhandled',
-        'session.started is more than 5 days old',
         'session.errors must be an integer from 0 to 1000000000',
       ],
     })

@@ -28,8 +28,6 @@ export const SESSION_LIMITS = {
   maxAggregates: 1_000,
   /** Largest count in one bucket. */
   maxCount: 1_000_000_000,
-  /** Oldest `started` accepted, before the receive time (Relay: 5 days). */
-  maxAgeSeconds: 5 * 86_400,
   /** Latest `started` accepted, after the receive time (clock drift). */
   maxFutureSeconds: 300,
 } as const
@@ -116,16 +114,16 @@ function attributes(payload: JsonObject, at: string, errors: string[]) {
   }
 }
 
-/** A started time within the accepted window, or a problem. */
+/** A started time not in the future (clock drift allowed), or a problem. */
 function startedAt(value: unknown, at: string, now: Date, errors: string[]): number {
   const t = instant(value)
   if (Number.isNaN(t)) {
     errors.push(`${at} must be an ISO 8601 date-time or seconds since the epoch`)
     return t
   }
-  if (t < now.getTime() - SESSION_LIMITS.maxAgeSeconds * 1000) {
-    errors.push(`${at} is more than ${SESSION_LIMITS.maxAgeSeconds / 86_400} days old`)
-  } else if (t > now.getTime() + SESSION_LIMITS.maxFutureSeconds * 1000) {
+  // Any past start counts in its minute (retention expires what is older than the project's
+  // period); Relay's 5-day limit guards metric buckets tis does not have.
+  if (t > now.getTime() + SESSION_LIMITS.maxFutureSeconds * 1000) {
     errors.push(`${at} is in the future`)
   }
   return t
