@@ -146,11 +146,7 @@ describe('parseRule', () => {
       { quiet_seconds: 604_801 },
       'quiet_seconds must be an integer from 0 to 604800',
     ],
-    [
-      'a threshold on another trigger',
-      { threshold: 5 },
-      'threshold is only for spike and release_crash_free_below rules',
-    ],
+    ['a threshold on another trigger', { threshold: 5 }, 'threshold is only for spike and release_crash_free_below rules'],
     ['an empty environment', { environment: '' }, "environment can't be blank"],
     ['an unknown field', { severity: 'high' }, 'severity is not a permitted property'],
   ])('refuses %s', (_name, fields, message) => {
