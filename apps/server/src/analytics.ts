@@ -50,6 +50,7 @@ function connect(config: AnalyticsConfig, retention: AnalyticsRetention | undefi
       database: config.database,
       eventsTable: config.eventsTable,
       spansTable: config.spansTable,
+      sessionsTable: config.sessionsTable,
       username: config.username,
       password: config.password,
       failureThrottleSeconds: config.failureThrottleSeconds,
@@ -59,6 +60,7 @@ function connect(config: AnalyticsConfig, retention: AnalyticsRetention | undefi
     database: config.database,
     eventsTable: config.eventsTable,
     spansTable: config.spansTable,
+    sessionsTable: config.sessionsTable,
     retentionDays: retention?.analyticsDays,
     rollupRetentionDays: retention?.analyticsRollupDays,
   })

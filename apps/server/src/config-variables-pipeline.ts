@@ -5,7 +5,7 @@ import { boolean, type ConfigVariable, identifier, integer, text, url } from './
 export const PIPELINE_VARIABLES = {
   SERVICE_ANALYTICS_ENABLED: {
     description:
-      'Enables the optional analytics store (ClickHouse): events and spans accepted from then on are exported in the background, following the ingest log behind the projection. No backfill of older data. Turning it off for good: docs/analytics.md.',
+      'Enables the optional analytics store (ClickHouse): events, spans and release health accepted from then on are exported in the background, following the ingest log behind the projection. No backfill of older data. Turning it off for good: docs/analytics.md.',
     default: 'false',
     schema: boolean,
   },
@@ -29,6 +29,12 @@ export const PIPELINE_VARIABLES = {
   SERVICE_ANALYTICS_SPANS_TABLE: {
     description: 'Raw spans table of the analytics store.',
     default: 'spans_raw',
+    schema: identifier,
+  },
+  SERVICE_ANALYTICS_SESSIONS_TABLE: {
+    description:
+      'Release health table of the analytics store: sessions per project, release, environment and minute, as the primary database counts them (a ReplacingMergeTree; read it with FINAL). docs/analytics.md.',
+    default: 'session_minutes',
     schema: identifier,
   },
   SERVICE_ANALYTICS_USERNAME: {

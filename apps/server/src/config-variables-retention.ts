@@ -28,7 +28,7 @@ export const RETENTION_VARIABLES = {
   },
   SERVICE_ANALYTICS_ROLLUP_RETENTION_DAYS: {
     description:
-      "Days the analytics store's rollup tables keep rows (they are small; they may outlive the raw rows). 0 keeps them forever.",
+      "Days the analytics store's rollup tables and session minutes keep rows (they are small; they may outlive the raw rows). 0 keeps them forever.",
     default: '400',
     schema: integer(0, 36_500),
   },

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
         database: 'tis',
         eventsTable: 'events_raw',
         spansTable: 'spans_raw',
+        sessionsTable: 'session_minutes',
         username: 'default',
         password: '',
         failureThrottleSeconds: 60,
@@ -161,6 +162,7 @@ describe('loadConfig', () => {
     ['SERVICE_ANALYTICS_DRAIN', 'false', { analytics: { drain: false } }],
     ['SERVICE_ANALYTICS_EVENTS_TABLE', 'ev', { analytics: { eventsTable: 'ev' } }],
     ['SERVICE_ANALYTICS_SPANS_TABLE', 'sp', { analytics: { spansTable: 'sp' } }],
+    ['SERVICE_ANALYTICS_SESSIONS_TABLE', 'se', { analytics: { sessionsTable: 'se' } }],
     ['SERVICE_ANALYTICS_USERNAME', 'tis', { analytics: { username: 'tis' } }],
     ['SERVICE_ANALYTICS_PASSWORD', 's3cret', { analytics: { password: 's3cret' } }],
     [

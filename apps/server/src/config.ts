@@ -43,6 +43,8 @@ export interface AnalyticsConfig {
   readonly database: string
   readonly eventsTable: string
   readonly spansTable: string
+  /** `SERVICE_ANALYTICS_SESSIONS_TABLE`: release health per minute. */
+  readonly sessionsTable: string
   readonly username: string
   readonly password: string
   readonly failureThrottleSeconds: number
@@ -242,6 +244,7 @@ export function loadConfig(
       database: e.SERVICE_ANALYTICS_DATABASE,
       eventsTable: e.SERVICE_ANALYTICS_EVENTS_TABLE,
       spansTable: e.SERVICE_ANALYTICS_SPANS_TABLE,
+      sessionsTable: e.SERVICE_ANALYTICS_SESSIONS_TABLE,
       username: e.SERVICE_ANALYTICS_USERNAME,
       password: e.SERVICE_ANALYTICS_PASSWORD,
       failureThrottleSeconds: e.SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS,

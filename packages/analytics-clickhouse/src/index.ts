@@ -1,6 +1,6 @@
 // The public surface of @tis/analytics-clickhouse, name by name: the store (schema, readiness,
 // the exactly-once sink, retention), its settings and DDL, and the drainer that exports the
-// outbox into it. SQL quoting, row conversion helpers and retry arithmetic stay internal.
+// outbox (events, spans and session minutes) into it. SQL quoting, row conversion helpers and retry arithmetic stay internal.
 export {
   type AnalyticsDrainer,
   type AnalyticsDrainerOptions,
@@ -10,7 +10,13 @@ export {
 } from './drainer'
 export { AnalyticsError, type AnalyticsErrorCode } from './errors'
 export { type ExpiringTable, expiringTables, upgradeTtl } from './retention'
-export { type ClickHouseRow, eventRow, spanRow, type TimestampLayout } from './rows'
+export {
+  type ClickHouseRow,
+  eventRow,
+  sessionMinuteRow,
+  spanRow,
+  type TimestampLayout,
+} from './rows'
 export {
   type AnalyticsDdlOptions,
   type AnalyticsTables,

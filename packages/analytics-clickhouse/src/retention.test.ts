@@ -19,6 +19,8 @@ describe('retention DDL on ClickHouse 21+', () => {
     expect(ddl[2]).toContain('TTL toDateTime(started_at) + INTERVAL 90 DAY')
     expect(ddl[3]).toContain('TTL toDateTime(minute) + INTERVAL 400 DAY')
     expect(ddl[4]).toContain('TTL toDateTime(minute) + INTERVAL 400 DAY')
+    expect(ddl[7]).toContain('session_minutes')
+    expect(ddl[7]).toContain('TTL toDateTime(minute) + INTERVAL 400 DAY')
   })
 
   it('has no TTL on a period of 0', () => {

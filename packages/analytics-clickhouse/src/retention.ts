@@ -15,7 +15,10 @@ export interface ExpiringTable {
   readonly days: number
 }
 
-/** Raw tables by `retentionDays`, rollups by `rollupRetentionDays` (missing or 0: forever). */
+/**
+ * Raw tables by `retentionDays`; rollups and session minutes by `rollupRetentionDays` (missing
+ * or 0: forever).
+ */
 export function expiringTables(
   tables: AnalyticsTables,
   options: AnalyticsDdlOptions,
@@ -27,6 +30,7 @@ export function expiringTables(
     { table: tables.spansTable, column: 'started_at', days: raw },
     { table: EVENTS_1M_TABLE, column: 'minute', days: rollup },
     { table: REQUEST_SPANS_1M_TABLE, column: 'minute', days: rollup },
+    { table: tables.sessionsTable, column: 'minute', days: rollup },
   ]
 }
 

@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import { epochMs, exceptionClassOf, routeOf, tagColumns, timestampColumns } from './rows'
+import {
+  epochMs,
+  exceptionClassOf,
+  routeOf,
+  sessionMinuteRow,
+  tagColumns,
+  timestampColumns,
+} from './rows'
+
+const SESSION_MINUTE = {
+  project_id: 'p-1',
+  release: 'shop@1.0.0',
+  environment: 'production',
+  minute: '2026-11-22T10:15:00+00:00',
+  healthy: 3,
+  errored: 1,
+  abnormal: 2,
+  crashed: 1,
+  version: '9007199254740993',
+}
 
 describe('row mapping', () => {
   it.each([
@@ -42,5 +61,32 @@ describe('row mapping', () => {
   it('maps a missing or invalid date to the epoch instead of throwing', () => {
     expect(epochMs('nonsense')).toBe(0)
     expect(epochMs(null)).toBe(0)
+  })
+
+  it('maps a session minute with its counts, the minute as DateTime and the exact version', () => {
+    expect(sessionMinuteRow(SESSION_MINUTE)).toEqual({
+      project_id: 'p-1',
+      release: 'shop@1.0.0',
+      environment: 'production',
+      minute: '2026-11-22 10:15:00',
+      healthy: 3,
+      errored: 1,
+      abnormal: 2,
+      crashed: 1,
+      version: '9007199254740993',
+    })
+  })
+
+  it.each([
+    [
+      'a minute with seconds',
+      { minute: '2026-11-22T10:15:42.5Z' },
+      { minute: '2026-11-22 10:15:00' },
+    ],
+    ['another offset', { minute: '2026-11-22T12:15:00+02:00' }, { minute: '2026-11-22 10:15:00' }],
+    ['a count that is not an integer', { crashed: 1.5 }, { crashed: 0 }],
+    ['a version that is not a decimal', { version: '-1' }, { version: '0' }],
+  ])('maps %s to a neutral value instead of throwing', (_, overrides, expected) => {
+    expect(sessionMinuteRow({ ...SESSION_MINUTE, ...overrides })).toMatchObject(expected)
   })
 })

@@ -1,7 +1,7 @@
-import type { OutboxEventRow, OutboxSpanRow } from '@tis/ingest'
+import type { OutboxEventRow, OutboxSessionMinuteRow, OutboxSpanRow } from '@tis/ingest'
 import { statusCodeOf } from '@tis/schema'
 
-// Outbox rows → JSONEachRow objects for the raw tables. Mapping never throws: one odd record
+// Outbox rows → JSONEachRow objects for the raw tables and the session minutes. Mapping never throws: one odd record
 // must not block the queue behind it, so missing or malformed values become neutral defaults.
 
 /** How timestamps are written: see `analyticsDdl`. */
@@ -25,6 +25,12 @@ export function epochMs(value: string | null | undefined): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 0
 }
 
+/** A `DateTime('UTC')` value: `YYYY-MM-DD hh:mm:ss` of `ms`, UTC. */
+export function dateTimeText(ms: number): string {
+  const d = new Date(ms)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+}
+
 /** `name` (and `name_ms`) in the layout's format, UTC. */
 export function timestampColumns(
   name: string,
@@ -32,7 +38,7 @@ export function timestampColumns(
   layout: TimestampLayout,
 ): Record<string, string | number> {
   const d = new Date(ms)
-  const seconds = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  const seconds = dateTimeText(ms)
   return layout === 'datetime64'
     ? { [name]: `${seconds}.${pad(d.getUTCMilliseconds(), 3)}` }
     : { [name]: seconds, [`${name}_ms`]: d.getUTCMilliseconds() }
@@ -123,5 +129,28 @@ export function spanRow(row: OutboxSpanRow, layout: TimestampLayout): ClickHouse
     service: str(context['service']) ?? '',
     ...timestampColumns('received_at', epochMs(row.received_at), layout),
     context: JSON.stringify(context),
+  }
+}
+
+const countOf = (value: unknown): number =>
+  typeof value === 'number' && Number.isInteger(value) ? value : 0
+
+/**
+ * A session minutes row: the counts as the read model held them, the minute as `DateTime`
+ * (seconds cut off, the same in every layout), the version as sent (a decimal string; `0` when
+ * it is not one, so any real export replaces it).
+ */
+export function sessionMinuteRow(row: OutboxSessionMinuteRow): ClickHouseRow {
+  const ms = epochMs(row.minute)
+  return {
+    project_id: row.project_id,
+    release: row.release,
+    environment: row.environment,
+    minute: dateTimeText(ms - (ms % 60_000)),
+    healthy: countOf(row.healthy),
+    errored: countOf(row.errored),
+    abnormal: countOf(row.abnormal),
+    crashed: countOf(row.crashed),
+    version: /^\d{1,20}$/.test(String(row.version)) ? String(row.version) : '0',
   }
 }

@@ -37,14 +37,31 @@ describe('analyticsDdl', () => {
     expect(ddl.every((statement) => statement.includes('IF NOT EXISTS'))).toBe(true)
   })
 
-  it('requires the raw tables (as configured), both rollups and both views', () => {
-    expect(requiredTableNames({ database: 'x', eventsTable: 'ev', spansTable: 'sp' })).toEqual([
+  it('requires the raw tables (as configured), both rollups, both views and session minutes', () => {
+    expect(
+      requiredTableNames({
+        database: 'x',
+        eventsTable: 'ev',
+        spansTable: 'sp',
+        sessionsTable: 'se',
+      }),
+    ).toEqual([
       'ev',
       'sp',
       'events_1m',
       'events_1m_mv',
       'request_spans_1m',
       'request_spans_1m_mv',
+      'se',
     ])
+  })
+
+  it('keeps the session minutes of the highest version per (project, release, environment, minute)', () => {
+    const ddl = analyticsDdl(DEFAULT_ANALYTICS_TABLES, featuresOf('18.16.1'))
+    const sessions = ddl.find((statement) => statement.includes('`tis`.`session_minutes`'))
+    expect(sessions).toContain('version UInt64')
+    expect(sessions).toContain(
+      'ENGINE = ReplacingMergeTree(version) PARTITION BY toYYYYMM(minute) ORDER BY (project_id, release, environment, minute)',
+    )
   })
 })

@@ -9,6 +9,8 @@ export interface AnalyticsTables {
   readonly eventsTable: string
   /** Raw spans table. @default 'spans_raw' */
   readonly spansTable: string
+  /** Release health: sessions per (release, environment, minute). @default 'session_minutes' */
+  readonly sessionsTable: string
 }
 
 /** Default table names. */
@@ -16,6 +18,7 @@ export const DEFAULT_ANALYTICS_TABLES: AnalyticsTables = {
   database: 'tis',
   eventsTable: 'events_raw',
   spansTable: 'spans_raw',
+  sessionsTable: 'session_minutes',
 }
 
 /** Event counts per project, event type, level and minute (SummingMergeTree). */
@@ -27,7 +30,7 @@ export const EVENTS_1M_VIEW = 'events_1m_mv'
 /** The materialized view feeding {@link REQUEST_SPANS_1M_TABLE}. */
 export const REQUEST_SPANS_1M_VIEW = 'request_spans_1m_mv'
 
-/** Every table and materialized view readiness requires, raw tables first. */
+/** Every table and materialized view readiness requires, raw tables first, sessions last. */
 export function requiredTableNames(tables: AnalyticsTables = DEFAULT_ANALYTICS_TABLES): string[] {
   return [
     tables.eventsTable,
@@ -36,6 +39,7 @@ export function requiredTableNames(tables: AnalyticsTables = DEFAULT_ANALYTICS_T
     EVENTS_1M_VIEW,
     REQUEST_SPANS_1M_TABLE,
     REQUEST_SPANS_1M_VIEW,
+    tables.sessionsTable,
   ]
 }
 
@@ -53,7 +57,8 @@ export interface AnalyticsDdlOptions {
 }
 
 /**
- * The idempotent DDL, in order: database, raw tables, rollups, views. On servers before 21
+ * The idempotent DDL, in order: database, raw tables, rollups, views, session minutes (a
+ * `ReplacingMergeTree` whose row of the highest `version` per key is the current one). On servers before 21
  * (e.g. 18.16) timestamps are `DateTime('UTC')` plus a `UInt16` `*_ms` column; on 21+ they are
  * `DateTime64(3, 'UTC')`, low-cardinality columns are `LowCardinality(String)`, and a retention
  * option adds a TTL.
@@ -74,6 +79,7 @@ export function analyticsDdl(
   const spans = qualified(tables.database, tables.spansTable)
   const events1m = qualified(tables.database, EVENTS_1M_TABLE)
   const spans1m = qualified(tables.database, REQUEST_SPANS_1M_TABLE)
+  const sessions = qualified(tables.database, tables.sessionsTable)
   return [
     `CREATE DATABASE IF NOT EXISTS ${db}`,
     `CREATE TABLE IF NOT EXISTS ${events} (
@@ -105,5 +111,9 @@ SELECT project_id, environment, route, toStartOfMinute(started_at) AS minute, co
   avgState(duration_ms) AS avg_duration_ms, quantileState(0.95)(duration_ms) AS p95_duration_ms
 FROM ${spans} WHERE parent_span_id = '' AND kind IN ('server', 'browser')
 GROUP BY project_id, environment, route, minute`,
+    `CREATE TABLE IF NOT EXISTS ${sessions} (
+  project_id String, release ${lc}, environment ${lc}, minute DateTime('UTC'),
+  healthy Int32, errored Int32, abnormal Int32, crashed Int32, version UInt64
+) ENGINE = ReplacingMergeTree(version) PARTITION BY toYYYYMM(minute) ORDER BY (project_id, release, environment, minute)${ttl('minute', options.rollupRetentionDays)}`,
   ]
 }

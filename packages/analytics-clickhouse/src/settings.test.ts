@@ -7,6 +7,7 @@ const DEFAULTS = {
   database: 'tis',
   eventsTable: 'events_raw',
   spansTable: 'spans_raw',
+  sessionsTable: 'session_minutes',
   username: 'default',
   password: '',
   failureThrottleSeconds: 60,
@@ -31,6 +32,7 @@ describe('parseAnalyticsSettings', () => {
     ['SERVICE_ANALYTICS_DATABASE', 'analytics_2', { database: 'analytics_2' }],
     ['SERVICE_ANALYTICS_EVENTS_TABLE', '_events', { eventsTable: '_events' }],
     ['SERVICE_ANALYTICS_SPANS_TABLE', 'Spans', { spansTable: 'Spans' }],
+    ['SERVICE_ANALYTICS_SESSIONS_TABLE', 'health_1m', { sessionsTable: 'health_1m' }],
     ['SERVICE_ANALYTICS_USERNAME', 'tis', { username: 'tis' }],
     ['SERVICE_ANALYTICS_PASSWORD', ' s3cret ', { password: ' s3cret ' }],
     ['SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS', '5', { failureThrottleSeconds: 5 }],
@@ -63,6 +65,11 @@ describe('parseAnalyticsSettings', () => {
       'SERVICE_ANALYTICS_SPANS_TABLE',
       'x; DROP',
       'SERVICE_ANALYTICS_SPANS_TABLE must be an identifier',
+    ],
+    [
+      'SERVICE_ANALYTICS_SESSIONS_TABLE',
+      'session-minutes',
+      'SERVICE_ANALYTICS_SESSIONS_TABLE must be an identifier',
     ],
     [
       'SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS',

@@ -66,6 +66,10 @@ export const analyticsEnvSchema = z.object({
     identifier('SERVICE_ANALYTICS_SPANS_TABLE'),
     'spans_raw',
   ),
+  SERVICE_ANALYTICS_SESSIONS_TABLE: withDefault(
+    identifier('SERVICE_ANALYTICS_SESSIONS_TABLE'),
+    'session_minutes',
+  ),
   SERVICE_ANALYTICS_USERNAME: withDefault(z.string().trim(), 'default'),
   SERVICE_ANALYTICS_PASSWORD: z
     .string()
@@ -76,7 +80,7 @@ export const analyticsEnvSchema = z.object({
 
 /** The analytics store settings, parsed. */
 export interface AnalyticsSettings {
-  /** Whether events and spans are exported at all. @default false */
+  /** Whether events, spans and session minutes are exported at all. @default false */
   readonly enabled: boolean
   /** HTTP(S) URL of the ClickHouse server. @default 'http://localhost:8123' */
   readonly url: string
@@ -86,6 +90,8 @@ export interface AnalyticsSettings {
   readonly eventsTable: string
   /** Raw spans table. @default 'spans_raw' */
   readonly spansTable: string
+  /** Release health per minute. @default 'session_minutes' */
+  readonly sessionsTable: string
   /** @default 'default' */
   readonly username: string
   /** @default '' */
@@ -122,6 +128,7 @@ export function parseAnalyticsSettings(
       database: v.SERVICE_ANALYTICS_DATABASE,
       eventsTable: v.SERVICE_ANALYTICS_EVENTS_TABLE,
       spansTable: v.SERVICE_ANALYTICS_SPANS_TABLE,
+      sessionsTable: v.SERVICE_ANALYTICS_SESSIONS_TABLE,
       username: v.SERVICE_ANALYTICS_USERNAME,
       password: v.SERVICE_ANALYTICS_PASSWORD,
       failureThrottleSeconds: v.SERVICE_ANALYTICS_FAILURE_THROTTLE_SECONDS,

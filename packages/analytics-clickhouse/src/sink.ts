@@ -1,12 +1,18 @@
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { OutboxRecord } from '@tis/ingest'
 import { AnalyticsError, errorMessage } from './errors'
-import { type ClickHouseRow, eventRow, spanRow, type TimestampLayout } from './rows'
+import {
+  type ClickHouseRow,
+  eventRow,
+  sessionMinuteRow,
+  spanRow,
+  type TimestampLayout,
+} from './rows'
 import { chunk, qualified, quoteString } from './sql'
 
 /** What one {@link AnalyticsSink.insert} call did. */
 export interface AnalyticsInsertResult {
-  /** Rows sent to ClickHouse (events and spans). */
+  /** Rows sent to ClickHouse (events, spans and session minutes). */
   readonly inserted: number
   /** Rows left out because an earlier attempt had already stored them. */
   readonly skipped: number
@@ -15,8 +21,9 @@ export interface AnalyticsInsertResult {
 /** Writes outbox records to the analytics store, each record exactly once. */
 export interface AnalyticsSink {
   /**
-   * Inserts the records (one insert per raw table). Records with `attempts > 0` may already be
-   * stored (an acknowledgement that got lost); those are looked up first and left out. Rejects
+   * Inserts the records (one insert per table). Events and spans with `attempts > 0` may already
+   * be stored (an acknowledgement that got lost); those are looked up first and left out.
+   * Session minutes are always sent: the row of the highest version replaces the others. Rejects
    * with an `AnalyticsError` when the store did not acknowledge; calling again with the same
    * records (attempts raised) is then safe.
    */
@@ -80,6 +87,7 @@ export interface InsertRecordsOptions {
   readonly database: string
   readonly eventsTable: string
   readonly spansTable: string
+  readonly sessionsTable: string
   readonly layout: TimestampLayout
 }
 
@@ -99,15 +107,28 @@ export async function insertRecords(
     rows: [],
     retriedIds: [],
   }
-  for (const record of records) {
-    const target = record.kind === 'event' ? events : spans
-    target.rows.push(
-      record.kind === 'event'
-        ? eventRow(record.row, options.layout)
-        : spanRow(record.row, options.layout),
-    )
-    if (record.attempts > 0) target.retriedIds.push(record.row.id)
+  const sessions: TableWrite = {
+    table: qualified(options.database, options.sessionsTable),
+    rows: [],
+    retriedIds: [],
   }
-  const inserted = (await writeTable(client, events)) + (await writeTable(client, spans))
+  for (const record of records) {
+    switch (record.kind) {
+      case 'event':
+        events.rows.push(eventRow(record.row, options.layout))
+        if (record.attempts > 0) events.retriedIds.push(record.row.id)
+        break
+      case 'span':
+        spans.rows.push(spanRow(record.row, options.layout))
+        if (record.attempts > 0) spans.retriedIds.push(record.row.id)
+        break
+      case 'session_minute':
+        // Replacing, not counted: sending one again changes nothing, so there is no lookup.
+        sessions.rows.push(sessionMinuteRow(record.row))
+        break
+    }
+  }
+  let inserted = 0
+  for (const write of [events, spans, sessions]) inserted += await writeTable(client, write)
   return { inserted, skipped: records.length - inserted }
 }

@@ -34,7 +34,7 @@ export interface ClickHouseAnalyticsStoreOptions
 
 /** The ClickHouse analytics store: schema, readiness and the exactly-once sink. */
 export interface ClickHouseAnalyticsStore extends AnalyticsSink {
-  /** Database and raw table names in use. */
+  /** Database, raw table and session table names in use. */
   readonly tables: AnalyticsTables
   /**
    * Creates the database, tables and views when missing (idempotent), with DDL chosen by the
@@ -65,6 +65,7 @@ export function createClickHouseAnalyticsStore(
     database: options.database ?? DEFAULT_ANALYTICS_TABLES.database,
     eventsTable: options.eventsTable ?? DEFAULT_ANALYTICS_TABLES.eventsTable,
     spansTable: options.spansTable ?? DEFAULT_ANALYTICS_TABLES.spansTable,
+    sessionsTable: options.sessionsTable ?? DEFAULT_ANALYTICS_TABLES.sessionsTable,
   }
   let layout: TimestampLayout | undefined
 

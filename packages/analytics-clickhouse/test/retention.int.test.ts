@@ -4,7 +4,7 @@ import { describeWithClickHouse } from '@tis/test-utils/clickhouse-suite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createClickHouseAnalyticsStore } from '../src/index'
 import { rows, testClient, uniqueDatabase } from './support/clickhouse-client'
-import { eventRowFixture, spanRowFixture } from './support/fixtures'
+import { eventRowFixture, sessionMinuteFixture, spanRowFixture } from './support/fixtures'
 
 // The test server is ClickHouse 18.16 (no TTL): these runs cover the partition-dropping path.
 // The TTL path of 21+ runs on chdb (ClickHouse 26.x in process): test/ttl-chdb.int.test.ts.
@@ -26,6 +26,13 @@ function records(): OutboxRecord[] {
       enqueuedAt: NOW,
       kind: 'span',
       row: spanRowFixture({ started_at: `${day}T10:00:00.000Z` }),
+    },
+    {
+      seq: String(2 * i + 2),
+      attempts: 0,
+      enqueuedAt: NOW,
+      kind: 'session_minute',
+      row: sessionMinuteFixture({ minute: `${day}T10:00:00.000Z` }),
     },
   ])
 }
@@ -54,7 +61,7 @@ describeWithClickHouse('analytics retention by partitions (real ClickHouse 18.16
     (
       await rows<{ m: number }>(
         client,
-        `SELECT DISTINCT toYYYYMM(${table.startsWith('spans') ? 'started_at' : table.endsWith('_1m') ? 'minute' : 'occurred_at'}) AS m FROM ${database}.${table} ORDER BY m`,
+        `SELECT DISTINCT toYYYYMM(${table.startsWith('spans') ? 'started_at' : /_1m$|^session_minutes$/.test(table) ? 'minute' : 'occurred_at'}) AS m FROM ${database}.${table} ORDER BY m`,
       )
     ).map((r) => Number(r.m))
 
@@ -66,6 +73,7 @@ describeWithClickHouse('analytics retention by partitions (real ClickHouse 18.16
       'events_raw:202601',
       'events_raw:202607',
       'request_spans_1m:202601',
+      'session_minutes:202601',
       'spans_raw:202601',
       'spans_raw:202607',
     ])
@@ -74,6 +82,7 @@ describeWithClickHouse('analytics retention by partitions (real ClickHouse 18.16
     expect(await months(database, 'spans_raw')).toEqual([202608, 202611])
     expect(await months(database, 'events_1m')).toEqual([202607, 202608, 202611])
     expect(await months(database, 'request_spans_1m')).toEqual([202607, 202608, 202611])
+    expect(await months(database, 'session_minutes')).toEqual([202607, 202608, 202611])
   })
 
   it('keeps everything when the periods are 0', async () => {
@@ -81,6 +90,7 @@ describeWithClickHouse('analytics retention by partitions (real ClickHouse 18.16
     expect(await store.expire(NOW)).toEqual([])
     expect(await months(database, 'events_raw')).toEqual([202601, 202607, 202608, 202611])
     expect(await months(database, 'events_1m')).toEqual([202601, 202607, 202608, 202611])
+    expect(await months(database, 'session_minutes')).toEqual([202601, 202607, 202608, 202611])
   })
 
   it('is harmless when run again or by two instances at once', async () => {

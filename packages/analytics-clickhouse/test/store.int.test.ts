@@ -14,7 +14,7 @@ import { eventRowFixture, spanRowFixture } from './support/fixtures'
 const event = (
   overrides: Parameters<typeof eventRowFixture>[0] = {},
   attempts = 0,
-): OutboxRecord => ({
+): Extract<OutboxRecord, { kind: 'event' }> => ({
   seq: '1',
   attempts,
   enqueuedAt: new Date(),
@@ -24,7 +24,7 @@ const event = (
 const span = (
   overrides: Parameters<typeof spanRowFixture>[0] = {},
   attempts = 0,
-): OutboxRecord => ({
+): Extract<OutboxRecord, { kind: 'span' }> => ({
   seq: '1',
   attempts,
   enqueuedAt: new Date(),
@@ -73,6 +73,7 @@ describeWithClickHouse('ClickHouse analytics store (real server)', (server) => {
         events_1m_mv: 'MaterializedView',
         request_spans_1m: 'AggregatingMergeTree',
         request_spans_1m_mv: 'MaterializedView',
+        session_minutes: 'ReplacingMergeTree',
       })
       const [column] = await rows<{ type: string }>(
         client,

@@ -11,7 +11,7 @@ import {
 } from '../src/index'
 import { describeWithChdb } from './support/chdb-client'
 import { rows, uniqueDatabase } from './support/clickhouse-client'
-import { eventRowFixture, spanRowFixture } from './support/fixtures'
+import { eventRowFixture, sessionMinuteFixture, spanRowFixture } from './support/fixtures'
 
 // The TTL path of ClickHouse 21+ on a real modern engine: chdb runs ClickHouse 26.x inside the
 // test process, behind @clickhouse/client (chdb's connection), so the package's own migrate(),
@@ -20,13 +20,14 @@ import { eventRowFixture, spanRowFixture } from './support/fixtures'
 const DAY = 86_400_000
 const AGES = [500, 60, 2] // days; raw period 30 keeps 2, rollup period 400 keeps 60 and 2
 const RAW = ['events_raw', 'spans_raw'] as const
-const ROLLUPS = ['events_1m', 'request_spans_1m'] as const
+const ROLLUPS = ['events_1m', 'request_spans_1m', 'session_minutes'] as const
 const TABLES = [...RAW, ...ROLLUPS]
 const COLUMN: Record<string, string> = {
   events_raw: 'occurred_at',
   spans_raw: 'started_at',
   events_1m: 'minute',
   request_spans_1m: 'minute',
+  session_minutes: 'minute',
 }
 
 function records(ages: readonly number[]): OutboxRecord[] {
@@ -41,6 +42,12 @@ function records(ages: readonly number[]): OutboxRecord[] {
         row: eventRowFixture({ occurred_at: at }),
       },
       { ...common, seq: String(2 * i + 2), kind: 'span', row: spanRowFixture({ started_at: at }) },
+      {
+        ...common,
+        seq: String(2 * i + 2),
+        kind: 'session_minute',
+        row: sessionMinuteFixture({ minute: at }),
+      },
     ]
   })
 }

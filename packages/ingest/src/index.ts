@@ -187,6 +187,7 @@ export type {
   OutboxClaim,
   OutboxEventRow,
   OutboxRecord,
+  OutboxSessionMinuteRow,
   OutboxSpanRow,
   OutboxStats,
   ProjectExpiry,

@@ -239,7 +239,9 @@ export function describeAnalyticsCursor(
       await analytics.append([after])
       await projectAll(analytics)
       const claim = await analytics.outbox.claim(10, LONG)
-      expect(claim.records.map((r) => r.row.id)).toEqual([after.id])
+      expect(claim.records.map((r) => (r.kind === 'session_minute' ? null : r.row.id))).toEqual([
+        after.id,
+      ])
       await analytics.outbox.complete(claim)
     })
 

@@ -11,6 +11,7 @@ import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
+import { describeAnalyticsSessions } from './analytics-sessions-suite'
 import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
@@ -52,6 +53,19 @@ describeAnalyticsCursor('PGlite', async () => {
   const analytics = createPgliteStore(db, { analytics: true })
   await analytics.migrate()
   return { analytics, plain: createPgliteStore(db), close: () => db.close() }
+})
+
+describeAnalyticsSessions('PGlite', async () => {
+  const db = await PGlite.create()
+  const store = createPgliteStore(db, { analytics: true })
+  await store.migrate()
+  const sql = createPgliteExecutor(db)
+  return {
+    store,
+    query: <T>(text: string, params: readonly string[] = []) =>
+      sql.query(text, params) as Promise<T[]>,
+    close: () => db.close(),
+  }
 })
 
 const upgradeHarness = async () => {

@@ -9,6 +9,7 @@ import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
+import { describeAnalyticsSessions } from './analytics-sessions-suite'
 import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
@@ -94,6 +95,22 @@ describeWithTestDatabase('PostgreSQL', (url) => {
       plain,
       async close() {
         await Promise.all([analytics.close(), plain.close()])
+        await drop()
+      },
+    }
+  })
+
+  describeAnalyticsSessions('PostgreSQL', async () => {
+    const { schema, drop } = await createSchema(url)
+    const store = await openPostgresStore(url, { client: clientFor(schema), analytics: true })
+    const sql = postgres(url, clientFor(schema))
+    const exec = createPostgresExecutor(sql)
+    return {
+      store,
+      query: <T>(text: string, params: readonly string[] = []) =>
+        exec.query(text, params) as Promise<T[]>,
+      async close() {
+        await Promise.all([store.close(), sql.end()])
         await drop()
       },
     }

@@ -119,7 +119,7 @@ export const LOCAL_COMMANDS: readonly LocalCommand[] = [
         const { features, tables, readiness } = await migrateAnalytics(c.analytics, c.retention)
         const kind = features.modern ? 'DateTime64, LowCardinality' : 'classic types'
         io.stdout(
-          `Analytics store ready: ClickHouse ${features.version} (${kind}), database ${tables.database}, tables ${tables.eventsTable}, ${tables.spansTable}, events_1m, request_spans_1m.\n`,
+          `Analytics store ready: ClickHouse ${features.version} (${kind}), database ${tables.database}, tables ${tables.eventsTable}, ${tables.spansTable}, events_1m, request_spans_1m, ${tables.sessionsTable}.\n`,
         )
         return readiness.ready ? OK : FAILED
       } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { OutboxEventRow, OutboxSpanRow } from '@tis/ingest'
+import type { OutboxEventRow, OutboxSessionMinuteRow, OutboxSpanRow } from '@tis/ingest'
 
 /** An accepted event row; `overrides` win. */
 export function eventRowFixture(overrides: Partial<OutboxEventRow> = {}): OutboxEventRow {
@@ -43,6 +43,24 @@ export function spanRowFixture(overrides: Partial<OutboxSpanRow> = {}): OutboxSp
     release: '1.0.0',
     received_at: '2026-11-22T10:15:02.000Z',
     payload: { event_type: 'span', context: {} },
+    ...overrides,
+  }
+}
+
+/** One minute of release health as the read model holds it; `overrides` win. */
+export function sessionMinuteFixture(
+  overrides: Partial<OutboxSessionMinuteRow> = {},
+): OutboxSessionMinuteRow {
+  return {
+    project_id: 'project-1',
+    release: 'shop@1.0.0',
+    environment: 'production',
+    minute: '2026-11-22T10:15:00+00:00',
+    healthy: 3,
+    errored: 1,
+    abnormal: 0,
+    crashed: 1,
+    version: '10',
     ...overrides,
   }
 }

@@ -44,6 +44,28 @@ export interface OutboxSpanRow {
   readonly payload: Readonly<Record<string, unknown>>
 }
 
+/**
+ * The current counts of one (release, environment, minute) of release health, as exported: the
+ * `session_minutes` row when the claim read it, which later sessions may change again.
+ */
+export interface OutboxSessionMinuteRow {
+  readonly project_id: string
+  readonly release: string
+  readonly environment: string
+  /** The minute, RFC 3339. */
+  readonly minute: string
+  readonly healthy: number
+  readonly errored: number
+  readonly abnormal: number
+  readonly crashed: number
+  /**
+   * Orders the exports of one key (a bigint as a decimal string): the ingest log's newest seq
+   * when the counts were read, so a later read never carries a lower version than an earlier
+   * one, whichever entries caused them.
+   */
+  readonly version: string
+}
+
 /** One record to export. */
 export type OutboxRecord = {
   /**
@@ -61,6 +83,8 @@ export type OutboxRecord = {
 } & (
   | { readonly kind: 'event'; readonly row: OutboxEventRow }
   | { readonly kind: 'span'; readonly row: OutboxSpanRow }
+  /** One key a session entry touched, with its counts: a replacing row, never looked up. */
+  | { readonly kind: 'session_minute'; readonly row: OutboxSessionMinuteRow }
 )
 
 /** Records leased to one drainer. */

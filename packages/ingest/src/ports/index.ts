@@ -25,6 +25,7 @@ export type {
   OutboxClaim,
   OutboxEventRow,
   OutboxRecord,
+  OutboxSessionMinuteRow,
   OutboxSpanRow,
   OutboxStats,
 } from './analytics-outbox'

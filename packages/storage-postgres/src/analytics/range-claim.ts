@@ -2,6 +2,7 @@ import type { OutboxRecord } from '@tis/ingest'
 import type { SqlExecutor } from '../executor'
 import { atOrAfter, type LogPosition } from '../log/position'
 import { PROJECTION } from '../log/project'
+import { type RangeRow, recordsOf } from './range-records'
 
 // The consumer row is locked for the claim: two drainers take turns (the second skips and
 // gets no range), and `complete` / `release` wait for the claim that is deciding.
@@ -19,12 +20,31 @@ const EVENT_FIELDS = `e.id, e.project_id, e.event_type, e.level, e.message, e.fi
 const SPAN_FIELDS = `s.id, s.project_id, s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind,
   s.started_at, s.ended_at, s.duration_ms, s.environment, s.release, s.received_at, s.payload`
 
+// The keys a session entry touched, and their current counts (SESSION_FIELDS): an update's
+// session as `session_states` holds it (the release, environment and minute it started in), an
+// aggregate's buckets under the op's release and environment. The version is the log's newest
+// seq at the read: a later claim (a retry, a takeover) reads counts at least as new and never
+// carries a lower one, which an entry's own seq would not promise, as seqs are drawn before the
+// transaction's xid that orders the log.
+const SESSION_FIELDS = `m.project_id, m.release, m.environment, m.minute, m.healthy, m.errored,
+  m.abnormal, m.crashed, (select last_value from ingest_log_seq)::text as version`
+const SESSION_KEYS = `
+  select s.project_id, s.release, s.environment, s.minute from session_states s
+   where r.record->'op'->'session'->>'kind' = 'update'
+     and s.project_id = r.project_id and s.sid = r.record->'op'->'session'->>'sid'
+  union
+  select r.project_id, r.record->'op'->'session'->>'release',
+         r.record->'op'->'session'->>'environment', (b->>'started')::timestamptz
+    from jsonb_array_elements(case when r.record->'op'->'session'->>'kind' = 'aggregate'
+           then r.record->'op'->'session'->'buckets' else '[]'::jsonb end) b`
+
 // Entries after the position that the projection has passed, so their rows are stored: each
-// event and span as its stored row; a check-in, an entry the projection set aside, or one whose
-// id a row an old version wrote outside the log already had (its legacy_id is not the entry's
-// seq; that version queued the row for export itself) has none. Ordered by the log,
-// so a retry of the range reads the same rows in the same order. `row_to_json` (text) costs
-// about half of `to_jsonb` here, on the server and in the driver.
+// event and span as its stored row, each session entry as the current counts of the minutes it
+// touched (a JSON array); a check-in, an entry the projection set aside, or one whose id a row
+// an old version wrote outside the log already had (its legacy_id is not the entry's seq; that
+// version queued the row for export itself) has none. Ordered by the log, so a retry of the
+// range reads the same entries in the same order. `row_to_json` (text) costs about half of
+// `to_jsonb` here, on the server and in the driver. Only a session entry's record is read.
 const RANGE = /* sql */ `
 select r.seq, r.xid::text as xid, r.kind, r.received_at,
        case r.kind
@@ -32,9 +52,13 @@ select r.seq, r.xid::text as xid, r.kind, r.received_at,
            from events e where e.id = r.id and e.legacy_id = r.seq) x)
          when 'span' then (select row_to_json(x) from (select ${SPAN_FIELDS}
            from spans s where s.id = r.id and s.legacy_id = r.seq) x)
+         when 'session' then (select json_agg(x) from (select ${SESSION_FIELDS}
+           from session_minutes m
+          where (m.project_id, m.release, m.environment, m.minute) in (${SESSION_KEYS})) x)
        end as row
   from (
-    select l.seq, l.xid, l.id, l.kind, l.received_at
+    select l.seq, l.xid, l.id, l.kind, l.received_at, l.project_id,
+           case when l.kind = 'session' then l.record end as record
       from ingest_log l
       cross join (select xid, seq from log_consumers where name = '${PROJECTION}') p
      where (l.xid, l.seq) > ($1::xid8, $2::bigint)
@@ -84,14 +108,6 @@ interface ConsumerRow {
   sent_seq: number | null
 }
 
-interface RangeRow {
-  seq: number
-  xid: string
-  kind: 'event' | 'span' | 'check_in'
-  received_at: Date
-  row: Record<string, unknown> | null
-}
-
 /** Passes ranges with nothing to export at most this many times per claim. */
 const MAX_PASSES = 10
 
@@ -105,8 +121,8 @@ export interface RangeOptions {
 
 /**
  * Leases to `lease` the range of up to `limit` entries after the consumer's position that the
- * projection has passed, inside the caller's transaction, and resolves its events and spans in
- * log order. Nothing when the consumer does not exist, another drainer holds an unexpired
+ * projection has passed, inside the caller's transaction, and resolves its events and spans, and
+ * the current counts of the minutes its session entries touched, in log order. Nothing when the consumer does not exist, another drainer holds an unexpired
  * lease or is claiming, a released range waits for its retry time, or nothing is projected.
  * Taking over an expired lease counts as a retry; every record up to the furthest range ever
  * handed out is marked as one (`attempts` ≥ 1), so the sink looks it up before re-sending it.
@@ -125,18 +141,7 @@ export async function claimRange(tx: SqlExecutor, options: RangeOptions): Promis
     const last = entries[entries.length - 1]
     if (!last) return []
     const end: LogPosition = { xid: last.xid, seq: Number(last.seq) }
-    const records = entries.flatMap((e): OutboxRecord[] => {
-      if (e.row === null || e.kind === 'check_in') return []
-      const retried = sent !== null && atOrAfter(sent, { xid: e.xid, seq: Number(e.seq) })
-      const base = {
-        seq: String(e.seq),
-        attempts: retried ? Math.max(1, attempts) : 0,
-        enqueuedAt: e.received_at,
-      }
-      return e.kind === 'span'
-        ? [{ ...base, kind: 'span', row: e.row as never }]
-        : [{ ...base, kind: 'event', row: e.row as never }]
-    })
+    const records = recordsOf(entries, { sent, attempts })
     if (records.length === 0) {
       await tx.query(PASS, [consumer, end.xid, end.seq, entries.length])
       position = end
