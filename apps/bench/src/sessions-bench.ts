@@ -1,13 +1,14 @@
 // `pnpm --filter @tis/bench bench:sessions` (part of `pnpm bench`): release health's two bars.
 // 1. Event ingest with a steady stream of session items beside it (one per five events) within
 //    10% of without: one tis server (built, apps/server/dist) on a durable PostgreSQL, Sentry
-//    envelopes, plan A (BENCH_SESSIONS_EVENTS error events) and plan B (the same events and a
-//    session envelope after every fifth) in alternating rounds (BENCH_SESSIONS_ROUNDS, 3 each).
+//    envelopes, plan A (BENCH_SESSIONS_EVENTS error events), plan B (the same events and a
+//    session envelope after every fifth) and plan C (the same session items, each in the
+//    envelope of every fifth event) in alternating rounds (BENCH_SESSIONS_ROUNDS, 3 each).
 //    The bar's figure is server + PostgreSQL processor µs per event, metered from the first
 //    request until the projection caught up (sessions-ingest.ts).
 // 2. One release's health over 30 days of minute aggregates under 50 ms at p95: a project seeded
 //    through the store's append and projection (sessions-seed.ts), then `GET …/releases/:version`
-//    and `GET …/releases` one request at a time (BENCH_SESSIONS_READS, 300 each after 20), next
+//    and `GET …/releases` one request at a time (BENCH_SESSIONS_READS, 200 each after 20), next
 //    to `GET /api/v1/projects/:id` (authentication and routing alone) in the same run.
 import { seriesInterval } from '@tis/ingest'
 import { startTestPostgres } from '@tis/test-utils/postgres'
@@ -24,7 +25,8 @@ import { ingestLines, readVerdict, runRow, sessionFigures } from './sessions-rep
 import { HEALTH_DAYS, HEALTH_RELEASE } from './sessions-seed'
 
 const ROUNDS = Number(process.env['BENCH_SESSIONS_ROUNDS'] ?? 3)
-const READS = Number(process.env['BENCH_SESSIONS_READS'] ?? 300)
+const READS = Number(process.env['BENCH_SESSIONS_READS'] ?? 200)
+const PLANS: readonly Plan[] = ['A', 'B', 'C']
 
 /** Part 1: the alternating ingest rounds; resolves the runs and whether the store holds them. */
 async function measureIngest(): Promise<{ runs: SessionRun[]; checks: string[] }> {
@@ -45,7 +47,7 @@ async function measureIngest(): Promise<{ runs: SessionRun[]; checks: string[] }
     await warmUp(target)
     const runs: SessionRun[] = []
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const plan of ['A', 'B'] as Plan[]) {
+      for (const plan of PLANS) {
         const run = await sessionRun(target, plan)
         runs.push(run)
         console.log(JSON.stringify(runRow(run, round)))
@@ -139,9 +141,9 @@ async function measureReads() {
 async function main() {
   const { runs, checks } = await measureIngest()
   console.log(
-    `\nRelease health ingest — Sentry envelopes, ${runs[0]?.events ?? 0} error events per run; plan B adds a session envelope after every fifth\n`,
+    `\nRelease health ingest — Sentry envelopes, ${runs[0]?.events ?? 0} error events per run; plan B adds a session envelope after every fifth, plan C a session item to every fifth envelope\n`,
   )
-  console.table(runs.map((r, i) => runRow(r, Math.floor(i / 2) + 1)))
+  console.table(runs.map((r, i) => runRow(r, Math.floor(i / PLANS.length) + 1)))
   for (const line of ingestLines(runs)) console.log(line)
   for (const check of checks) console.log(`CHECK FAILED: ${check}`)
   const reads = await measureReads()

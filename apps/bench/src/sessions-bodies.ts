@@ -7,6 +7,7 @@ import { SENTRY_SDK } from './sentry-bench-event'
 // event, an envelope with one session item: an update of one of a few hundred live sessions (its
 // `init` update, then its terminal one, then the slot starts a new session), and every tenth
 // session item a `sessions` aggregate instead (request mode: a minute's counts of one user).
+// Plan C puts the same session items in every fifth event's envelope instead.
 
 /** Live sessions at once (slots): each alternates between its `init` and its terminal update. */
 export const LIVE_SESSIONS = 300
@@ -25,6 +26,9 @@ export interface PlanBodies {
   next(): string
   readonly made: Record<BodyKind, number>
 }
+
+/** What ends an envelope's header line. */
+const HEADER_END = '\n'
 
 const envelope = (itemType: 'session' | 'sessions', payload: object) =>
   [{ sent_at: new Date().toISOString(), sdk: SENTRY_SDK }, { type: itemType }, payload]
@@ -89,25 +93,32 @@ export function sessionBodies(): () => string {
 }
 
 /**
- * The bodies of one plan: envelopes of the bench's Sentry error (a fresh event id each) and, with
- * `withSessions`, a session envelope after every {@link EVENTS_PER_SESSION} events.
+ * How a plan sends session items: not at all (`none`), each in an envelope of its own after every
+ * {@link EVENTS_PER_SESSION} events (`own`), or in the envelope of every fifth event, as an SDK
+ * sends a session's update with the error that changed it (`along`).
  */
-export function planBodies(dsn: string, withSessions: boolean): PlanBodies {
+export type SessionMode = 'none' | 'own' | 'along'
+
+/** The bodies of one plan: envelopes of the bench's Sentry error (a fresh event id each). */
+export function planBodies(dsn: string, mode: SessionMode): PlanBodies {
   const events = envelopeBodies(dsn, 'error')
   const sessions = sessionBodies()
   const made: Record<BodyKind, number> = { event: 0, session: 0 }
-  const cycle = EVENTS_PER_SESSION + 1
   let i = 0
   return {
     made,
     next() {
       i++
-      if (withSessions && i % cycle === 0) {
+      if (mode === 'own' && i % (EVENTS_PER_SESSION + 1) === 0) {
         made.session++
         return sessions()
       }
       made.event++
-      return events()
+      if (mode !== 'along' || i % EVENTS_PER_SESSION !== 0) return events()
+      made.session++
+      // The session envelope's items after its header line.
+      const session = sessions()
+      return `${events()}\n${session.slice(session.indexOf(HEADER_END) + 1)}`
     },
   }
 }

@@ -3,7 +3,7 @@ import { type CpuMeter, cpuMeter } from './cpu'
 import { envelopePath, sentryHeaders } from './envelope-bodies'
 import { CONNECTIONS } from './ingest-load'
 import { caughtUp } from './projection-lag'
-import { EVENTS_PER_SESSION, planBodies } from './sessions-bodies'
+import { EVENTS_PER_SESSION, planBodies, type SessionMode } from './sessions-bodies'
 
 // One run of the release-health ingest comparison: a fixed number of Sentry error envelopes
 // (plan A) or the same number with one session envelope after every fifth (plan B), sent by
@@ -14,8 +14,13 @@ import { EVENTS_PER_SESSION, planBodies } from './sessions-bodies'
 /** Error events of every measured run. */
 export const EVENTS = Number(process.env['BENCH_SESSIONS_EVENTS'] ?? 30_000)
 
-/** Plan A: events only; plan B: events and session items. */
-export type Plan = 'A' | 'B'
+/**
+ * Plan A: events only; plan B: a session envelope after every fifth event; plan C: a session
+ * item in every fifth event's envelope.
+ */
+export type Plan = 'A' | 'B' | 'C'
+
+const MODES: Record<Plan, SessionMode> = { A: 'none', B: 'own', C: 'along' }
 
 /** The figures of one run. */
 export interface SessionRun {
@@ -47,7 +52,7 @@ export interface SessionTarget {
 
 /** Sends `requests` bodies of `plan` to the target and waits for the projection. */
 async function send(target: SessionTarget, plan: Plan, requests: number) {
-  const bodies = planBodies(target.dsn, plan === 'B')
+  const bodies = planBodies(target.dsn, MODES[plan])
   const result = await autocannon({
     url: `${target.url}${envelopePath(target.dsn)}`,
     method: 'POST',
@@ -61,7 +66,7 @@ async function send(target: SessionTarget, plan: Plan, requests: number) {
 
 /** Requests of a plan that carry {@link EVENTS} events. */
 const requestsOf = (plan: Plan, events: number) =>
-  plan === 'A' ? events : events + Math.floor(events / EVENTS_PER_SESSION)
+  plan === 'B' ? events + Math.floor(events / EVENTS_PER_SESSION) : events
 
 /** An unmetered run of plan B with a fifth of the events: JIT, pools, caches. */
 export async function warmUp(target: SessionTarget): Promise<void> {
@@ -83,9 +88,11 @@ export async function sessionRun(target: SessionTarget, plan: Plan): Promise<Ses
   const [server = Number.NaN, postgres] = meters.map((m) => m.stop())
   const failed = result.non2xx + result.errors + result.timeouts
   // autocannon may make a body or two it never sends; the answered requests are what counts.
-  const records = result['2xx']
-  const sessions = Math.min(made.session, records)
-  const events = records - sessions
+  const answered = result['2xx']
+  const sessions =
+    plan === 'C' ? Math.floor(answered / EVENTS_PER_SESSION) : Math.min(made.session, answered)
+  const events = plan === 'C' ? answered : answered - sessions
+  const records = events + sessions
   const total = server + (postgres ?? 0)
   const us = (seconds: number, n: number) => Math.round((seconds * 1e6) / n)
   return {
