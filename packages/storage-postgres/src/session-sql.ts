@@ -6,8 +6,9 @@
  * $1: the round's folded session states (`SessionStateRow`), one per session; $2: aggregate
  * buckets (`SessionBucketRow`). Merges each state with the stored one by the status machine's
  * rule (`mergeSessionState` of @tis/ingest), moves the session between the outcome counts of
- * its minute (-1 where it was counted, +1 where it is now), adds the aggregates' counts, and
- * records each counted user's hour (crashed when a session of theirs crashed).
+ * its minute and hour (-1 where it was counted, +1 where it is now), adds the aggregates'
+ * counts, and adds each counted user's hour to the user's hours (and to their crashed hours when
+ * the session crashed), sorted, leaving a row that already holds them unchanged.
  */
 export const PROJECT_SESSIONS = /* sql */ `
 with input as (
@@ -64,22 +65,43 @@ with input as (
     abnormal = m.abnormal + excluded.abnormal,
     crashed = m.crashed + excluded.crashed
   returning 1
-), users as (
-  insert into session_users as u (project_id, release, environment, hour, did, crashed)
-  select project_id, release, environment, date_trunc('hour', minute), did, bool_or(crashed)
+), hours as (
+  insert into session_hours as h (project_id, release, environment, hour, healthy, errored,
+                                  abnormal, crashed)
+  select project_id, release, environment, date_trunc('hour', minute), sum(healthy),
+         sum(errored), sum(abnormal), sum(crashed)
+    from counts group by project_id, release, environment, date_trunc('hour', minute)
+  having sum(healthy) <> 0 or sum(errored) <> 0 or sum(abnormal) <> 0 or sum(crashed) <> 0
+  on conflict (project_id, release, environment, hour) do update set
+    healthy = h.healthy + excluded.healthy,
+    errored = h.errored + excluded.errored,
+    abnormal = h.abnormal + excluded.abnormal,
+    crashed = h.crashed + excluded.crashed
+  returning 1
+), seen as (
+  select project_id, release, environment, did,
+         floor(extract(epoch from minute) / 3600)::int as hour, crashed
     from (
       select project_id, release, environment, minute, did, outcome = 3 as crashed
         from merged where counted and did is not null
       union all
       select project_id, release, environment, minute, did, crashed > 0
         from buckets where did is not null
-    ) seen
-   group by project_id, release, environment, date_trunc('hour', minute), did
-  on conflict (project_id, release, environment, hour, did) do update set
-    crashed = u.crashed or excluded.crashed
+    ) both_kinds
+), users as (
+  insert into session_users as u (project_id, release, environment, did, hours, crashed_hours)
+  select project_id, release, environment, did, array_agg(distinct hour order by hour),
+         coalesce(array_agg(distinct hour order by hour) filter (where crashed), '{}')
+    from seen group by project_id, release, environment, did
+  on conflict (project_id, release, environment, did) do update set
+    hours = array(select distinct x from unnest(u.hours || excluded.hours) x order by x),
+    crashed_hours = array(
+      select distinct x from unnest(u.crashed_hours || excluded.crashed_hours) x order by x)
+  where not (u.hours @> excluded.hours and u.crashed_hours @> excluded.crashed_hours)
   returning 1
 )
-select (select count(*) from minutes)::int as minutes, (select count(*) from users)::int as users`
+select (select count(*) from minutes)::int as minutes, (select count(*) from hours)::int as hours,
+       (select count(*) from users)::int as users`
 
 /** $1: the round's releases (`ReleaseRow`): each (release, environment) seen, first and last. */
 export const UPSERT_RELEASES = /* sql */ `

@@ -154,23 +154,28 @@ export function createSentryIngest(deps: SentryIngestDeps) {
       if ('status' in op) return { ...op, headers: { ...op.headers, ...limits } }
       ops.push(op)
     }
-    // One record needs no group of its own (all or nothing of one is that record): it joins the
-    // shared batch like a native event, instead of paying a transaction and a commit alone.
-    const written =
-      ops.length === 1
-        ? [await deps.writeRecord(ops[0] as WriteOp)]
-        : ops.length > 0
-          ? await deps.write(ops)
+    // Sessions never conflict (their ids are the project's own) and a repeat counts once, so
+    // they need no all-or-nothing group: they join the shared batch once the envelope's other
+    // records are stored (or refused, and then they are not written). One record needs no group
+    // of its own either (all or nothing of one is that record): it joins the shared batch like
+    // a native event, instead of paying a transaction and a commit alone.
+    const records = ops.filter((op) => op.type !== 'session')
+    const sessions = ops.filter((op) => op.type === 'session')
+    const stored =
+      records.length === 1
+        ? [await deps.writeRecord(records[0] as WriteOp)]
+        : records.length > 0
+          ? await deps.write(records)
           : []
-    const conflict = written.findIndex((r, i) => knownRecord(ops[i]!, r) === 'conflict')
+    const conflict = stored.findIndex((r, i) => knownRecord(records[i]!, r) === 'conflict')
     if (conflict !== -1) {
       return problem(
         400,
-        `record ${conflict + 1}: its event_id is already used by another project`,
+        `record ${ops.indexOf(records[conflict]!) + 1}: its event_id is already used by another project`,
         limits,
       )
     }
-    const first = written.find((_, i) => ops[i]!.type !== 'session')
-    return json(200, { id: parsed.eventId ?? first?.id.replaceAll('-', '') ?? null }, limits)
+    await Promise.all(sessions.map((op) => deps.writeRecord(op)))
+    return json(200, { id: parsed.eventId ?? stored[0]?.id.replaceAll('-', '') ?? null }, limits)
   }
 }

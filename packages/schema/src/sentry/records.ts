@@ -16,8 +16,9 @@ export type SentryRecord =
       readonly kind: 'session'
       readonly session: SessionRecord
       /**
-       * What makes this update or aggregate the same one again (a client's retry, a replayed
-       * envelope): an update's whole state, an aggregate's envelope `sent_at`, place and content.
+       * What makes an aggregate the same one again (a replayed envelope): its envelope's
+       * `sent_at`, place and content; empty for an update, which the status machine counts once
+       * however often it arrives.
        */
       readonly identity: string
     }
@@ -75,9 +76,10 @@ function sessionOfItem(
   const read =
     item.type === 'session' ? readSessionUpdate(payload, now) : readSessionAggregate(payload, now)
   if (!read.ok) return `item ${index + 1} (${item.type}): ${read.errors.join('; ')}`
+  // An update needs none: the status machine counts a repeat once.
   const identity =
     read.value.kind === 'update'
-      ? JSON.stringify(read.value)
+      ? ''
       : JSON.stringify([String(header['sent_at'] ?? ''), index, read.value])
   return { kind: 'session', session: read.value, identity }
 }

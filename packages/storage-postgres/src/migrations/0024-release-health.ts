@@ -5,10 +5,12 @@ import type { Migration } from './migration'
  * (`kind = 'session'`) and projected into:
  * - `session_states`: one row per session of single updates (the status machine's memory:
  *   counted, outcome, final), never read by a health query;
- * - `session_minutes`: sessions per (release, environment, minute started), by outcome; what
- *   every health read sums;
- * - `session_users`: one row per (release, environment, hour, user), whether any of the user's
- *   sessions crashed; exact distinct users over any window of whole hours;
+ * - `session_minutes`: sessions per (release, environment, minute started), by outcome; and
+ *   `session_hours`, the same per hour, so a read over days sums hours and only its edges'
+ *   minutes;
+ * - `session_users`: one row per (release, environment, user): the hours (since the epoch,
+ *   sorted) the user had a counted session in, and those with a crashed one. Exact distinct
+ *   users over any window of whole hours, two binary searches (`width_bucket`) per user;
  * - `releases`: every (release, environment) seen in a session, an event or a deployment, with
  *   when, so a release without sessions is listed too.
  */
@@ -48,19 +50,35 @@ create table session_minutes (
   crashed integer not null default 0,
   primary key (project_id, release, environment, minute)
 );
-create index session_minutes_environment_idx on session_minutes (project_id, environment, minute);
+-- One release in every environment (the primary key leads with the environment), and the
+-- alert check's window over every release. Counts are not indexed: their updates stay HOT.
+create index session_minutes_release_idx on session_minutes (project_id, release, minute);
 create index session_minutes_minute_idx on session_minutes (project_id, minute);
+
+create table session_hours (
+  project_id uuid not null references projects (id) on delete cascade,
+  release text not null,
+  environment text not null,
+  hour timestamptz not null,
+  healthy integer not null default 0,
+  errored integer not null default 0,
+  abnormal integer not null default 0,
+  crashed integer not null default 0,
+  primary key (project_id, release, environment, hour)
+);
+create index session_hours_release_idx on session_hours (project_id, release, hour);
+create index session_hours_hour_idx on session_hours (project_id, hour);
 
 create table session_users (
   project_id uuid not null references projects (id) on delete cascade,
   release text not null,
   environment text not null,
-  hour timestamptz not null,
   did text not null,
-  crashed boolean not null,
-  primary key (project_id, release, environment, hour, did)
+  -- hours since the epoch, sorted, distinct: when the user had a counted session, a crashed one.
+  hours integer[] not null,
+  crashed_hours integer[] not null default '{}',
+  primary key (project_id, release, environment, did)
 );
-create index session_users_hour_idx on session_users (project_id, hour);
 
 create table releases (
   project_id uuid not null references projects (id) on delete cascade,
