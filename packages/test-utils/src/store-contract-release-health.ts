@@ -138,6 +138,23 @@ export function describeReleaseHealthContract(h: () => StoreHarness) {
       expect(series.reduce((n, b) => n + b.crashed, 0)).toBe(2)
     })
 
+    it('counts the users active in the window only, once each however many hours', async () => {
+      const { projectId } = await seedProject(store())
+      const started = (minutes: number) => ago(minutes).toISOString()
+      await send(
+        projectId,
+        // u1: 30 hours ago only, outside a 24-hour window; u2: in it twice; u3: crashed in it.
+        update('w1', { init: true, started: started(30 * 60), did: 'u1', status: 'crashed' }),
+        update('w2', { init: true, started: started(120), did: 'u2', status: 'exited' }),
+        update('w3', { init: true, started: started(60), did: 'u2', status: 'exited' }),
+        update('w4', { init: true, started: started(10), did: 'u3', status: 'crashed' }),
+      )
+      expect((await health(projectId))?.users).toEqual({ total: 2, crashed: 1 })
+      const twoDays = { ...window(projectId), since: ago(48 * 60), version: 'app@1' }
+      expect((await store().findRelease(twoDays))?.users).toEqual({ total: 3, crashed: 2 })
+      expect((await store().findRelease(twoDays))?.sessions.crashed).toBe(2)
+    })
+
     it('lists releases seen in the window, newest first, page by page', async () => {
       const { projectId } = await seedProject(store())
       for (const [i, release] of ['r1', 'r2', 'r3'].entries()) {
