@@ -14,6 +14,8 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 
 const durable = process.argv[2] === 'durable'
+// `statements`: load pg_stat_statements (the pace bench's profile of the projection).
+const statements = process.argv[3] === 'statements'
 const reply = (/** @type {object} */ message) =>
   process.stdout.write(`${JSON.stringify(message)}\n`)
 
@@ -59,6 +61,9 @@ const pg = new EmbeddedPostgres({
     ...(durable
       ? []
       : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ...(statements
+      ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'track_io_timing=on']
+      : []),
   ],
 })
 

@@ -33,6 +33,11 @@ export interface StartTestPostgresOptions {
    * @default false
    */
   readonly embedded?: boolean
+  /**
+   * Load `pg_stat_statements` (an embedded server only): the bench's profile of its statements.
+   * @default false
+   */
+  readonly statements?: boolean
 }
 
 /** How to run the PostgreSQL suites when no server can be started here. */
@@ -66,9 +71,13 @@ export async function startTestPostgres(
   }
 
   const script = fileURLToPath(new URL('./embedded-postgres-process.js', import.meta.url))
-  const child = spawn(process.execPath, [script, options.durable ? 'durable' : 'fast'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [script, options.durable ? 'durable' : 'fast', options.statements ? 'statements' : 'plain'],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => {

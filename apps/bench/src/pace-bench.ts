@@ -1,0 +1,147 @@
+// The pace bench (issue 35): what tis costs per record, server + PostgreSQL processor time, next
+// to the naive insert-per-request server's in the same run, and how fast what is acknowledged
+// becomes readable: NDJSON batches with 1 and with 5,000 fingerprints, sustained rows/s over
+// sending and the projection's catch-up. Each measured run comes with PostgreSQL's own account of
+// its statements (pg_stat_statements) and, with BENCH_CPU_PROFILE=1, the server's CPU profile.
+//
+//   pnpm --filter @tis/bench bench:pace
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startTestPostgres } from '@tis/test-utils/postgres'
+import postgres from 'postgres'
+import { cpuMeter, isNamed, microsPerRequest, parentOf, withChildren } from './cpu'
+import { summariseProfile } from './cpu-profile'
+import { load, meters, runCpu } from './ingest-load'
+import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
+import { createProjectWithKey } from './management-client'
+import { IN_FLIGHT, PACE_DURATION, runBatches } from './pace-batches'
+import { resetStatements, topStatements } from './pace-statements'
+import { startNode } from './processes'
+import { caughtUp } from './projection-lag'
+
+const profiling = process.env['BENCH_CPU_PROFILE'] === '1'
+/** Which loads run: `single`, `batches` or both (the default). */
+const plans = (process.env['BENCH_PACE_PLANS'] ?? 'single,batches').split(',')
+/** Extra server environment of every tis run, as JSON (what-if runs: a round size, say). */
+const extraEnv = JSON.parse(process.env['BENCH_PACE_ENV'] ?? '{}') as Record<string, string>
+/** SQL run once the first server has migrated the database (what-if runs: an index dropped). */
+const whatIf = process.env['BENCH_PACE_SQL']
+let migrated = false
+const naiveMain = new URL('./naive-server.ts', import.meta.url).pathname
+const pg = await startTestPostgres({ durable: true, statements: true, embedded: true })
+const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
+const [backend] = await sql<Array<{ pid: number }>>`select pg_backend_pid() as pid`
+const postmaster = backend && isNamed(backend.pid, 'postgres') ? parentOf(backend.pid) : null
+const postgresPids = postmaster ? () => withChildren(postmaster) : null
+const summary: string[] = []
+
+/** Starts the tis server (profiled with BENCH_CPU_PROFILE=1) and runs `body` against it. */
+async function withTis<T>(
+  label: string,
+  body: (url: string, token: string, pid: number | undefined) => Promise<T>,
+): Promise<T> {
+  const dir = profiling ? mkdtempSync(join(tmpdir(), 'tis-prof-')) : null
+  const args = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, SERVER_MAIN] : [SERVER_MAIN]
+  const server = await startNode(args, { ...serverEnv, DATABASE_URL: pg.url, ...extraEnv })
+  try {
+    if (whatIf && !migrated) await sql.unsafe(whatIf)
+    migrated = true
+    const { token } = await createProjectWithKey(server.url, ADMIN_TOKEN, label)
+    return await body(server.url, token, server.child.pid)
+  } finally {
+    await server.stop()
+    if (dir) {
+      const profile = summariseProfile(dir)
+      if (profile) {
+        console.log(`\nserver CPU profile, ${label}: self time by package`)
+        console.table(profile.byArea)
+        console.log(`server CPU profile, ${label}: self time by function`)
+        console.table(profile.byFunction)
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+async function printStatements(label: string, rows: number) {
+  console.log(`\nPostgreSQL statements, ${label} (${rows.toLocaleString('en-US')} rows)`)
+  console.table(await topStatements(sql, rows))
+}
+
+// Single events, 64 connections: the naive server, then tis.
+const single: Record<string, unknown>[] = []
+if (plans.includes('single')) await measureSingle()
+
+async function measureSingle() {
+  const naive = await startNode(['--import', 'tsx', naiveMain], { DATABASE_URL: pg.url })
+  try {
+    const r = await load(naive.url, {}, { meters: meters(naive.child.pid, postgresPids) })
+    const cpu = runCpu(r)
+    single.push({
+      server: 'naive: Hono + one INSERT',
+      'req/s': Math.round(r.requests.average),
+      'p99 ms': r.latency.p99,
+      'server µs/req': cpu.server,
+      'pg µs/req': cpu.postgres,
+      'all µs/req': cpu.server + (cpu.postgres ?? 0),
+    })
+  } finally {
+    await naive.stop()
+  }
+  await withTis('single events', async (url, token, pid) => {
+    await resetStatements(sql)
+    const r = await load(
+      url,
+      { authorization: `Bearer ${token}` },
+      { meters: meters(pid, postgresPids) },
+    )
+    // The projection behind the load is the record's cost too: metered until it caught up.
+    const after = meters(pid, postgresPids)
+    for (const meter of after) meter.start()
+    const catchUp = await caughtUp(url)
+    const [serverAfter = 0, pgAfter] = after.map((meter) => meter.stop())
+    const cpu = runCpu(r)
+    const per = (seconds: number) => microsPerRequest(seconds, r.requests.total)
+    const serverUs = cpu.server + per(serverAfter)
+    const pgUs = cpu.postgres === null || pgAfter === undefined ? null : cpu.postgres + per(pgAfter)
+    single.push({
+      server: 'tis',
+      'req/s': Math.round(r.requests.average),
+      'p99 ms': r.latency.p99,
+      'server µs/req': serverUs,
+      'pg µs/req': pgUs,
+      'all µs/req': serverUs + (pgUs ?? 0),
+      'catch-up ms': Math.round(catchUp),
+    })
+    await printStatements('single events (incl. the 2 s warm-up)', r['2xx'])
+  })
+  console.log('\nsingle events, 64 connections')
+  console.table(single)
+}
+
+// Batches: 1 and 5,000 fingerprints.
+const batches: Record<string, unknown>[] = []
+for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
+  const label = `batches, ${groups.toLocaleString('en-US')} fingerprint${groups === 1 ? '' : 's'}`
+  await withTis(label, async (url, token, pid) => {
+    const run = await runBatches(
+      url,
+      token,
+      groups,
+      [cpuMeter(() => (pid ? [pid] : [])), ...(postgresPids ? [cpuMeter(postgresPids)] : [])],
+      () => resetStatements(sql),
+    )
+    batches.push({ load: label, ...run })
+    summary.push(
+      `${label}: ${run.sustained} rows/s sustained (${run.acknowledged} acknowledged, caught up ${run.catchUpMs} ms after the last batch); server ${run.serverUs} + PostgreSQL ${run.postgresUs} µs/row`,
+    )
+    await printStatements(label, run.rows)
+  })
+}
+console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)
+console.table(batches)
+console.log(summary.join('\n'))
+await sql.end()
+await pg.stop()
+process.exit(0)
