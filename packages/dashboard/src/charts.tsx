@@ -2,11 +2,41 @@
 /** @jsxImportSource hono/jsx */
 
 import type { LatencyBucket as LatencyBucketJson, ShownSpan as SpanJson } from '@tis/schema'
+import type { Child } from 'hono/jsx'
 import { formatMs } from './format'
 import type { Html } from './layout'
 
 /** A coordinate to one decimal: shorter SVG, no visible difference. */
 export const round = (n: number) => Math.round(n * 10) / 10
+
+/**
+ * A chart's `<svg>` of this size, labelled for screen readers by its `<title>` and `<desc>`
+ * (ids `${id}-title` and `${id}-desc`, so each chart of a page needs its own `id`).
+ */
+export function ChartSvg(props: {
+  id: string
+  width: number
+  height: number
+  title: string
+  desc: string
+  children?: Child
+}): Html {
+  const { id, width, height } = props
+  return (
+    <svg
+      class="chart"
+      role="img"
+      aria-labelledby={`${id}-title ${id}-desc`}
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+    >
+      <title id={`${id}-title`}>{props.title}</title>
+      <desc id={`${id}-desc`}>{props.desc}</desc>
+      {props.children}
+    </svg>
+  )
+}
 
 /** A small bar sparkline; the label states what it shows for screen readers. */
 export function Sparkline({ values, label }: { values: readonly number[]; label: string }): Html {
@@ -94,18 +124,13 @@ export function LatencyChart(props: {
   const labels = [0, Math.floor((buckets.length - 1) / 2), buckets.length - 1]
   return (
     <figure>
-      <svg
-        class="chart"
-        role="img"
-        aria-labelledby="latency-title latency-desc"
+      <ChartSvg
+        id="latency"
         width={width}
         height={height}
-        viewBox={`0 0 ${width} ${height}`}
+        title={title}
+        desc={`${count} transactions; highest p95 ${formatMs(peak.p95_ms)} in the bucket starting ${peak.start}.`}
       >
-        <title id="latency-title">{title}</title>
-        <desc id="latency-desc">
-          {`${count} transactions; highest p95 ${formatMs(peak.p95_ms)} in the bucket starting ${peak.start}.`}
-        </desc>
         {ticks.map((t) => (
           <>
             <line
@@ -156,7 +181,7 @@ export function LatencyChart(props: {
             </>
           ))}
         </g>
-      </svg>
+      </ChartSvg>
       <figcaption class="muted">
         p50 and p95 of each time bucket (UTC); gaps are buckets without timed transactions.
       </figcaption>

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
 
-import { clock, round } from './charts'
+import { ChartSvg, clock, round } from './charts'
 import { formatRate } from './format'
 import type { Html } from './layout'
 
@@ -60,18 +60,13 @@ export function SessionChart(props: {
   }
   return (
     <figure>
-      <svg
-        class="chart"
-        role="img"
-        aria-labelledby="sessions-title sessions-desc"
+      <ChartSvg
+        id="sessions"
         width={width}
         height={height}
-        viewBox={`0 0 ${width} ${height}`}
+        title={title}
+        desc={`${sum('sessions')} sessions, ${sum('crashed')} crashed, ${sum('errored')} errored; lowest crash-free share ${formatRate(1 - worst.crashed / Math.max(1, worst.sessions))} in the bucket starting ${worst.at}.`}
       >
-        <title id="sessions-title">{title}</title>
-        <desc id="sessions-desc">
-          {`${sum('sessions')} sessions, ${sum('crashed')} crashed, ${sum('errored')} errored; lowest crash-free share ${formatRate(1 - worst.crashed / Math.max(1, worst.sessions))} in the bucket starting ${worst.at}.`}
-        </desc>
         {[0, max / 2, max].map((t) => (
           <>
             <line
@@ -121,7 +116,7 @@ export function SessionChart(props: {
             </>
           ))}
         </g>
-      </svg>
+      </ChartSvg>
       <figcaption class="muted">
         {`Sessions per ${bucketName(props.intervalSeconds)} (UTC) by how they ended: crashed, errored, and the rest (healthy or abnormal).`}
       </figcaption>

@@ -22,13 +22,16 @@ import {
   sessionsEndedSchema,
   sourceSettingsAnswerSchema,
 } from '@tis/schema'
-import { openTestEngine, type TestEngine } from '@tis/test-utils/engine'
+import {
+  bearer,
+  openAdminTestEngine,
+  TEST_ADMIN_TOKEN,
+  type TestEngine,
+} from '@tis/test-utils/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Engine, EngineResponse } from '../src/index'
 
-const ADMIN_TOKEN = `tis_user_${'c'.repeat(48)}`
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const admin = bearer(TEST_ADMIN_TOKEN)
 
 let harness: TestEngine
 let engine: Engine
@@ -51,7 +54,7 @@ function keep<T>(name: string, schema: Schema<T>, response: EngineResponse, stat
 }
 
 beforeAll(async () => {
-  harness = await openTestEngine({ admin: { emails: ['admin@example.com'], token: ADMIN_TOKEN } })
+  harness = await openAdminTestEngine()
   engine = harness.engine
   const m = engine.management
   const { project } = keep(

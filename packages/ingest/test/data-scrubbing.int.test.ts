@@ -2,34 +2,31 @@
 // per-project settings (`…/data_scrubbing`), who may change them, how bad bodies are refused,
 // and that they apply to the next accepted event (and only to it) on every instance.
 
-import { openTestEngine, type TestEngine } from '@tis/test-utils/engine'
+import {
+  type AdminTestEngine,
+  bearer,
+  openAdminTestEngine,
+  TEST_ADMIN_TOKEN,
+} from '@tis/test-utils/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, type Engine, type EngineRequest } from '../src/index'
 
-const ADMIN_TOKEN = `tis_user_${'d'.repeat(48)}`
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const DEFAULTS = { enabled: true, extra_fields: [], safe_fields: [], scrub_ip_addresses: false }
 
-let base: TestEngine
+let base: AdminTestEngine
 let e: Engine
 
 beforeAll(async () => {
-  base = await openTestEngine({ admin: { emails: ['admin@example.com'], token: ADMIN_TOKEN } })
+  base = await openAdminTestEngine()
   e = base.engine
 }, 60_000)
 afterAll(() => base?.close())
 
-async function user(email: string) {
-  const res = await e.management.createUser({ headers: admin, body: { user: { email } } })
-  return (res.body as { access_token: string }).access_token
-}
-
 /** A project owned by a new user, its API key, and a member's token. */
 async function project() {
   const suffix = Math.random().toString(36).slice(2)
-  const owner = await user(`owner-${suffix}@example.com`)
-  const member = await user(`member-${suffix}@example.com`)
+  const owner = await base.user(`owner-${suffix}@example.com`)
+  const member = await base.user(`member-${suffix}@example.com`)
   const created = await e.management.createProject({
     headers: bearer(owner),
     body: { project: { name: 'Shop', integration_kind: 'node' } },
@@ -83,7 +80,7 @@ describe('data-scrubbing settings', () => {
     })
     // An absent field keeps its value; the administrator may change it too.
     expect(
-      await put(p.id, ADMIN_TOKEN, { body: { data_scrubbing: { scrub_ip_addresses: true } } }),
+      await put(p.id, TEST_ADMIN_TOKEN, { body: { data_scrubbing: { scrub_ip_addresses: true } } }),
     ).toMatchObject({
       status: 200,
       body: {

@@ -1,7 +1,13 @@
 // The engine end to end over the real store on PGlite: credentials, statuses, limits, routing
 // and the management API, exactly as a host that embeds the engine sees them.
 
-import { openTestEngine, type TestEngine } from '@tis/test-utils/engine'
+import {
+  bearer,
+  openAdminTestEngine,
+  openTestEngine,
+  TEST_ADMIN_TOKEN,
+  type TestEngine,
+} from '@tis/test-utils/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   bootstrapAdmin,
@@ -14,7 +20,6 @@ import {
 } from '../src/index'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
-const ADMIN_TOKEN = `tis_user_${'a'.repeat(48)}`
 
 let base: TestEngine
 let store: EngineStore
@@ -49,7 +54,7 @@ function engine(config: EngineConfig = {}): Engine {
   return e
 }
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
+const admin = bearer(TEST_ADMIN_TOKEN)
 
 async function newProject(e: Engine, kind = 'node') {
   const project = await e.management.createProject({
@@ -65,13 +70,12 @@ async function newProject(e: Engine, kind = 'node') {
   }
 }
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const event = (fields: object = {}) => ({
   event: { event_type: 'log', message: 'hello', ...fields },
 })
 
 beforeAll(async () => {
-  base = await openTestEngine({ admin: { emails: ['admin@example.com'], token: ADMIN_TOKEN } })
+  base = await openAdminTestEngine()
   store = base.store
 }, 60_000)
 
@@ -295,7 +299,7 @@ describe('credentials (section 5)', () => {
     ['an unknown token', () => bearer(`tis_${'0'.repeat(48)}`)],
     ['another scheme', (t) => ({ authorization: `Basic ${t}` })],
     ['an empty X-Api-Key', () => ({ 'x-api-key': '' })],
-    ['a user access token', () => bearer(ADMIN_TOKEN)],
+    ['a user access token', () => bearer(TEST_ADMIN_TOKEN)],
   ]
 
   it.each(cases)('401 for %s, on every endpoint', async (_rule, headers) => {

@@ -3,31 +3,22 @@
 // single updates), `POST /api/v1/sessions` and Sentry envelopes, and the release reads with
 // their access rules. The real SDKs' sessions are apps/server/test/release-health.e2e.test.ts.
 
-import { openTestEngine, type TestEngine } from '@tis/test-utils/engine'
+import { type AdminTestEngine, bearer, openAdminTestEngine } from '@tis/test-utils/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Engine, EngineResponse } from '../src/index'
 
-const ADMIN_TOKEN = `tis_user_${'e'.repeat(48)}`
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-
-let base: TestEngine
+let base: AdminTestEngine
 let e: Engine
 
 beforeAll(async () => {
-  base = await openTestEngine({ admin: { emails: ['admin@example.com'], token: ADMIN_TOKEN } })
+  base = await openAdminTestEngine()
   e = base.engine
 }, 60_000)
 afterAll(() => base?.close())
 
-async function user(email: string) {
-  const res = await e.management.createUser({ headers: admin, body: { user: { email } } })
-  return (res.body as { access_token: string }).access_token
-}
-
 /** A project owned by a new user, with an API key, its number and DSN key. */
 async function project() {
-  const owner = await user(`owner-${Math.random().toString(36).slice(2)}@example.com`)
+  const owner = await base.user(`owner-${Math.random().toString(36).slice(2)}@example.com`)
   const created = await e.management.createProject({
     headers: bearer(owner),
     body: { project: { name: 'Shop', integration_kind: 'node' } },

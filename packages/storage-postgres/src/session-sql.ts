@@ -3,6 +3,26 @@
 // the stored states (`prev`) and upserting them in one statement sees no concurrent change.
 
 /**
+ * The upsert of the CTE `counts` into one of the outcome-count rollups: `table`, keyed by
+ * (project, release, environment, `key`), where `key` holds `of` (an expression of `minute`).
+ * Adds the counts to those stored, skipping groups whose counts all sum to zero.
+ */
+function upsertCounts(table: string, key: string, of: string): string {
+  return /* sql */ `insert into ${table} as t (project_id, release, environment, ${key}, healthy,
+    errored, abnormal, crashed)
+  select project_id, release, environment, ${of}, sum(healthy), sum(errored), sum(abnormal),
+         sum(crashed)
+    from counts group by project_id, release, environment, ${of}
+  having sum(healthy) <> 0 or sum(errored) <> 0 or sum(abnormal) <> 0 or sum(crashed) <> 0
+  on conflict (project_id, release, environment, ${key}) do update set
+    healthy = t.healthy + excluded.healthy,
+    errored = t.errored + excluded.errored,
+    abnormal = t.abnormal + excluded.abnormal,
+    crashed = t.crashed + excluded.crashed
+  returning 1`
+}
+
+/**
  * $1: the round's folded session states (`SessionStateRow`), one per session; $2: aggregate
  * buckets (`SessionBucketRow`). Merges each state with the stored one by the status machine's
  * rule (`mergeSessionState` of @tis/ingest), moves the session between the outcome counts of
@@ -53,31 +73,9 @@ with input as (
          sum(crashed)
     from buckets group by project_id, release, environment, minute
 ), minutes as (
-  insert into session_minutes as m (project_id, release, environment, minute, healthy, errored,
-                                    abnormal, crashed)
-  select project_id, release, environment, minute, sum(healthy), sum(errored), sum(abnormal),
-         sum(crashed)
-    from counts group by project_id, release, environment, minute
-  having sum(healthy) <> 0 or sum(errored) <> 0 or sum(abnormal) <> 0 or sum(crashed) <> 0
-  on conflict (project_id, release, environment, minute) do update set
-    healthy = m.healthy + excluded.healthy,
-    errored = m.errored + excluded.errored,
-    abnormal = m.abnormal + excluded.abnormal,
-    crashed = m.crashed + excluded.crashed
-  returning 1
+  ${upsertCounts('session_minutes', 'minute', 'minute')}
 ), hours as (
-  insert into session_hours as h (project_id, release, environment, hour, healthy, errored,
-                                  abnormal, crashed)
-  select project_id, release, environment, date_trunc('hour', minute), sum(healthy),
-         sum(errored), sum(abnormal), sum(crashed)
-    from counts group by project_id, release, environment, date_trunc('hour', minute)
-  having sum(healthy) <> 0 or sum(errored) <> 0 or sum(abnormal) <> 0 or sum(crashed) <> 0
-  on conflict (project_id, release, environment, hour) do update set
-    healthy = h.healthy + excluded.healthy,
-    errored = h.errored + excluded.errored,
-    abnormal = h.abnormal + excluded.abnormal,
-    crashed = h.crashed + excluded.crashed
-  returning 1
+  ${upsertCounts('session_hours', 'hour', "date_trunc('hour', minute)")}
 ), seen as (
   select project_id, release, environment, did,
          floor(extract(epoch from minute) / 3600)::int as hour, crashed

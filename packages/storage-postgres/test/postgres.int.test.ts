@@ -5,7 +5,12 @@ import { describeAlertDeliveriesContract } from '@tis/test-utils/store-contract-
 import { describeArtifactStoreContract } from '@tis/test-utils/store-contract-artifacts'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
-import { createPostgresStore, MIGRATIONS, openPostgresStore } from '../src/index'
+import {
+  createPostgresStore,
+  MIGRATIONS,
+  type OpenPostgresStoreOptions,
+  openPostgresStore,
+} from '../src/index'
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
@@ -31,6 +36,23 @@ async function createSchema(url: string): Promise<{ schema: string; drop(): Prom
 
 const clientFor = (schema: string) =>
   ({ max: 4, onnotice: () => {}, connection: { search_path: schema } }) as const
+
+/** A store opened with these options in a schema of its own, and SQL on that schema. */
+async function storeWithQuery(url: string, options: Omit<OpenPostgresStoreOptions, 'client'>) {
+  const { schema, drop } = await createSchema(url)
+  const store = await openPostgresStore(url, { client: clientFor(schema), ...options })
+  const sql = postgres(url, clientFor(schema))
+  const exec = createPostgresExecutor(sql)
+  return {
+    store,
+    query: <T>(text: string, params: readonly string[] = []) =>
+      exec.query(text, params) as Promise<T[]>,
+    async close() {
+      await Promise.all([store.close(), sql.end()])
+      await drop()
+    },
+  }
+}
 
 describeWithTestDatabase('PostgreSQL', (url) => {
   describeStoreContract('PostgreSQL', async () => {
@@ -67,21 +89,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
     }
   })
 
-  describeArtifactStoreContract('PostgreSQL', async ({ enrich }) => {
-    const { schema, drop } = await createSchema(url)
-    const store = await openPostgresStore(url, { client: clientFor(schema), enrich })
-    const sql = postgres(url, clientFor(schema))
-    const exec = createPostgresExecutor(sql)
-    return {
-      store,
-      query: <T>(text: string, params: readonly string[] = []) =>
-        exec.query(text, params) as Promise<T[]>,
-      async close() {
-        await Promise.all([store.close(), sql.end()])
-        await drop()
-      },
-    }
-  })
+  describeArtifactStoreContract('PostgreSQL', ({ enrich }) => storeWithQuery(url, { enrich }))
 
   describeAnalyticsCursor('PostgreSQL', async () => {
     const { schema, drop } = await createSchema(url)
@@ -100,21 +108,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
     }
   })
 
-  describeAnalyticsSessions('PostgreSQL', async () => {
-    const { schema, drop } = await createSchema(url)
-    const store = await openPostgresStore(url, { client: clientFor(schema), analytics: true })
-    const sql = postgres(url, clientFor(schema))
-    const exec = createPostgresExecutor(sql)
-    return {
-      store,
-      query: <T>(text: string, params: readonly string[] = []) =>
-        exec.query(text, params) as Promise<T[]>,
-      async close() {
-        await Promise.all([store.close(), sql.end()])
-        await drop()
-      },
-    }
-  })
+  describeAnalyticsSessions('PostgreSQL', () => storeWithQuery(url, { analytics: true }))
 
   const upgradeHarness = async () => {
     const { schema, drop } = await createSchema(url)

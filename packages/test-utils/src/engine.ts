@@ -8,6 +8,14 @@ import {
 } from '@tis/ingest'
 import { openPgliteStore, type PostgresIngestStore } from '@tis/storage-postgres'
 
+/** The access token of the administrator {@link openAdminTestEngine} makes. */
+export const TEST_ADMIN_TOKEN = `tis_user_${'a'.repeat(48)}`
+
+/** The `authorization` header that carries this bearer token. */
+export function bearer(token: string): { readonly authorization: string } {
+  return { authorization: `Bearer ${token}` }
+}
+
 /** Options of {@link openTestEngine}. */
 export interface TestEngineOptions {
   readonly config?: EngineConfig
@@ -63,6 +71,35 @@ export async function openTestEngine(options: TestEngineOptions = {}): Promise<T
     async close() {
       await engine.stop()
       await store.close()
+    },
+  }
+}
+
+/** A {@link TestEngine} with an administrator ({@link TEST_ADMIN_TOKEN}), who makes users. */
+export interface AdminTestEngine extends TestEngine {
+  /** Creates a user as the administrator; resolves to the new user's access token. */
+  user(email: string): Promise<string>
+}
+
+/**
+ * {@link openTestEngine} with `admin@example.com` bootstrapped as administrator, whose token is
+ * {@link TEST_ADMIN_TOKEN}: the login every engine test that makes users and projects starts from.
+ */
+export async function openAdminTestEngine(
+  options: Omit<TestEngineOptions, 'admin'> = {},
+): Promise<AdminTestEngine> {
+  const base = await openTestEngine({
+    ...options,
+    admin: { emails: ['admin@example.com'], token: TEST_ADMIN_TOKEN },
+  })
+  return {
+    ...base,
+    async user(email) {
+      const res = await base.engine.management.createUser({
+        headers: bearer(TEST_ADMIN_TOKEN),
+        body: { user: { email } },
+      })
+      return (res.body as { access_token: string }).access_token
     },
   }
 }

@@ -1,6 +1,31 @@
 import type { Migration } from './migration'
 
 /**
+ * An outcome-count rollup: sessions per (project, release, environment, `key`) by outcome.
+ * `session_minutes` and `session_hours` differ only in their key, `minute` or `hour`. Both
+ * helpers' text is part of an applied migration: it must stay byte for byte as it is.
+ */
+function countsTable(table: string, key: string): string {
+  return `create table ${table} (
+  project_id uuid not null references projects (id) on delete cascade,
+  release text not null,
+  environment text not null,
+  ${key} timestamptz not null,
+  healthy integer not null default 0,
+  errored integer not null default 0,
+  abnormal integer not null default 0,
+  crashed integer not null default 0,
+  primary key (project_id, release, environment, ${key})
+);`
+}
+
+/** A rollup's indexes: one release over time, and every release over time. */
+function countsIndexes(table: string, key: string): string {
+  return `create index ${table}_release_idx on ${table} (project_id, release, ${key});
+create index ${table}_${key}_idx on ${table} (project_id, ${key});`
+}
+
+/**
  * Release health (docs/release-health.md). Session records are acknowledged on the ingest log
  * (`kind = 'session'`) and projected into:
  * - `session_states`: one row per session of single updates (the status machine's memory:
@@ -39,35 +64,13 @@ create table session_states (
 );
 create index session_states_minute_idx on session_states (project_id, minute);
 
-create table session_minutes (
-  project_id uuid not null references projects (id) on delete cascade,
-  release text not null,
-  environment text not null,
-  minute timestamptz not null,
-  healthy integer not null default 0,
-  errored integer not null default 0,
-  abnormal integer not null default 0,
-  crashed integer not null default 0,
-  primary key (project_id, release, environment, minute)
-);
+${countsTable('session_minutes', 'minute')}
 -- One release in every environment (the primary key leads with the environment), and the
 -- alert check's window over every release. Counts are not indexed: their updates stay HOT.
-create index session_minutes_release_idx on session_minutes (project_id, release, minute);
-create index session_minutes_minute_idx on session_minutes (project_id, minute);
+${countsIndexes('session_minutes', 'minute')}
 
-create table session_hours (
-  project_id uuid not null references projects (id) on delete cascade,
-  release text not null,
-  environment text not null,
-  hour timestamptz not null,
-  healthy integer not null default 0,
-  errored integer not null default 0,
-  abnormal integer not null default 0,
-  crashed integer not null default 0,
-  primary key (project_id, release, environment, hour)
-);
-create index session_hours_release_idx on session_hours (project_id, release, hour);
-create index session_hours_hour_idx on session_hours (project_id, hour);
+${countsTable('session_hours', 'hour')}
+${countsIndexes('session_hours', 'hour')}
 
 create table session_users (
   project_id uuid not null references projects (id) on delete cascade,
