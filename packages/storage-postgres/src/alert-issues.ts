@@ -126,6 +126,11 @@ with input as (
       'last_seen_at', ${iso('i.last_seen_at')}, 'last_release', i.last_release,
       'regression_count', i.regression_count) as issue
   from input join issues i on i.project_id = input.project_id and i.hash = input.hash
+  -- Only an issue opened or reopened, or of a project with spike rules, can be a subject below:
+  -- the others (most of a round of known issues) stop here, before their payload is built.
+  where not i.alerted or i.regression_count > i.alerted_regressions
+     or exists (select 1 from alert_rules r where r.project_id = i.project_id
+      and r.trigger = 'spike')
 ), judged as (
   select c.*, c.lowest is not null and (c.tracked or c.issue_count > c.lowest) as spiky
   from candidate c

@@ -109,6 +109,21 @@ export function describeLogContract(h: () => StoreHarness) {
       expect((await store.projectionLag()).records).toBe(0)
     })
 
+    it('counts the lag up to 10,000 records and dates it by the oldest (docs/write-path.md)', async () => {
+      const store = logged()
+      const { projectId } = await seedProject(store)
+      await projectAll(store)
+      const ops = Array.from({ length: 10_001 }, (_, i) =>
+        eventOp(projectId, { occurredAt: at(i) }),
+      )
+      await store.append(ops)
+      const lag = await store.projectionLag()
+      expect(lag.records).toBe(10_000)
+      expect(lag.oldestReceivedAt).toEqual(at(0))
+      await projectAll(store)
+      expect(await store.projectionLag()).toEqual({ records: 0, oldestReceivedAt: null })
+    })
+
     it('projects nothing of a round that fails transiently, and all of it on the next round', async () => {
       const { probe } = h()
       const store = logged()
