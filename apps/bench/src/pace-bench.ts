@@ -16,13 +16,14 @@ import { load, meters, runCpu } from './ingest-load'
 import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
 import { createProjectWithKey } from './management-client'
 import { IN_FLIGHT, PACE_DURATION, runBatches } from './pace-batches'
+import { measureEmbedded } from './pace-embedded'
 import { resetStatements, topStatements } from './pace-statements'
 import { startNode } from './processes'
 import { caughtUp } from './projection-lag'
 
 const profiling = process.env['BENCH_CPU_PROFILE'] === '1'
-/** Which loads run: `single`, `batches` or both (the default). */
-const plans = (process.env['BENCH_PACE_PLANS'] ?? 'single,batches').split(',')
+/** Which loads run: `single`, `batches`, `embedded` (all by default). */
+const plans = (process.env['BENCH_PACE_PLANS'] ?? 'single,batches,embedded').split(',')
 /** Extra server environment of every tis run, as JSON (what-if runs: a round size, say). */
 const extraEnv = JSON.parse(process.env['BENCH_PACE_ENV'] ?? '{}') as Record<string, string>
 /** SQL run once the first server has migrated the database (what-if runs: an index dropped). */
@@ -141,6 +142,10 @@ for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
 }
 console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)
 console.table(batches)
+if (plans.includes('embedded')) {
+  console.log('\nembedded store (PGlite), single events, 64 connections: resident memory')
+  console.table(await measureEmbedded(['128MB', '16MB']))
+}
 console.log(summary.join('\n'))
 await sql.end()
 await pg.stop()

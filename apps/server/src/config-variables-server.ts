@@ -1,4 +1,4 @@
-import { PGLITE_SYNC_MODES } from '@tis/storage-postgres'
+import { EMBEDDED_SHARED_BUFFERS, PGLITE_SYNC_MODES } from '@tis/storage-postgres'
 import * as z from 'zod'
 import { type ConfigVariable, integer, list, text, url } from './config-rules'
 
@@ -38,6 +38,15 @@ export const SERVER_VARIABLES = {
       .trim()
       .toLowerCase()
       .pipe(z.enum(PGLITE_SYNC_MODES, { error: `must be one of ${PGLITE_SYNC_MODES.join(', ')}` })),
+  },
+  SERVICE_EMBEDDED_SHARED_BUFFERS: {
+    description:
+      "Embedded database only: PostgreSQL's shared_buffers inside PGlite (kB, MB or GB). Held as process memory for the server's life; the operating system's file cache serves what it does not hold (docs/performance.md, Embedded footprint).",
+    default: EMBEDDED_SHARED_BUFFERS,
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[1-9][0-9]*(kB|MB|GB)$/, { error: 'must be a size such as 16MB (kB, MB or GB)' }),
   },
   SERVICE_ENV: {
     description: "The service's own environment: the default `environment` of check-ins.",

@@ -21,7 +21,12 @@ describe('loadConfig', () => {
     expect(load({})).toEqual({
       port: 3000,
       host: '0.0.0.0',
-      database: { kind: 'pglite', dataDir: '/srv/tis/.tis/data', sync: 'commit' },
+      database: {
+        kind: 'pglite',
+        dataDir: '/srv/tis/.tis/data',
+        sync: 'commit',
+        sharedBuffers: '16MB',
+      },
       serviceEnvironment: 'production',
       adminEmails: [],
       bootstrapToken: undefined,
@@ -115,6 +120,11 @@ describe('loadConfig', () => {
     ['SERVICE_DATA_DIR', ':memory:', { database: { kind: 'pglite', dataDir: undefined } }],
     ['SERVICE_EMBEDDED_SYNC', 'Off', { database: { kind: 'pglite', sync: 'off' } }],
     ['SERVICE_EMBEDDED_SYNC', 'commit', { database: { kind: 'pglite', sync: 'commit' } }],
+    [
+      'SERVICE_EMBEDDED_SHARED_BUFFERS',
+      ' 64MB ',
+      { database: { kind: 'pglite', sharedBuffers: '64MB' } },
+    ],
     ['SERVICE_ENV', 'staging', { serviceEnvironment: 'staging' }],
     [
       'SERVICE_ADMIN_EMAILS',
@@ -321,6 +331,11 @@ describe('loadConfig', () => {
       'SERVICE_LOG_LEVEL must be one of debug, info, warn, error, silent',
     ],
     ['SERVICE_EMBEDDED_SYNC', 'interval', 'SERVICE_EMBEDDED_SYNC must be one of off, commit'],
+    [
+      'SERVICE_EMBEDDED_SHARED_BUFFERS',
+      '16 MB',
+      'SERVICE_EMBEDDED_SHARED_BUFFERS must be a size such as 16MB (kB, MB or GB)',
+    ],
     ['SERVICE_ANALYTICS_ENABLED', 'maybe', 'SERVICE_ANALYTICS_ENABLED must be true or false'],
     [
       'SERVICE_ANALYTICS_EVENTS_TABLE',

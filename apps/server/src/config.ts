@@ -16,9 +16,14 @@ export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
   /**
    * Embedded PGlite; `dataDir` `undefined` keeps the database in memory. `sync` is
-   * `SERVICE_EMBEDDED_SYNC` (ignored in memory).
+   * `SERVICE_EMBEDDED_SYNC` (ignored in memory), `sharedBuffers` `SERVICE_EMBEDDED_SHARED_BUFFERS`.
    */
-  | { readonly kind: 'pglite'; readonly dataDir: string | undefined; readonly sync: PgliteSync }
+  | {
+      readonly kind: 'pglite'
+      readonly dataDir: string | undefined
+      readonly sync: PgliteSync
+      readonly sharedBuffers: string
+    }
 
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
@@ -205,6 +210,7 @@ export function loadConfig(
               ? undefined
               : resolve(cwd, e.SERVICE_DATA_DIR),
           sync: e.SERVICE_EMBEDDED_SYNC,
+          sharedBuffers: e.SERVICE_EMBEDDED_SHARED_BUFFERS,
         },
     serviceEnvironment: e.SERVICE_ENV,
     adminEmails: e.SERVICE_ADMIN_EMAILS.map((email) => email.toLowerCase()),

@@ -57,6 +57,7 @@ export async function openStore(
     analytics,
     enrich,
     sync: database.sync,
+    sharedBuffers: database.sharedBuffers,
   })
   return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }

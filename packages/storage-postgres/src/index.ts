@@ -1,7 +1,12 @@
 export { spanKey } from './log/append'
 export { MIGRATIONS } from './migrate'
 export type { Migration } from './migrations/migration'
-export { createPgliteStore, openPgliteStore, type PgliteStoreOptions } from './pglite'
+export {
+  createPgliteStore,
+  EMBEDDED_SHARED_BUFFERS,
+  openPgliteStore,
+  type PgliteStoreOptions,
+} from './pglite'
 export { PGLITE_SYNC_MODES, type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'
 export { createPostgresStore, type OpenPostgresStoreOptions, openPostgresStore } from './postgres'
 export type { PostgresIngestStore, StoreOptions } from './store'

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
 import { fsyncTree } from './fsync-tree'
 import { createPgliteExecutor } from './pglite-executor'
+import { initialiseApart } from './pglite-initdb'
 import { type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'
 import { createStore, type PostgresIngestStore, type StoreOptions } from './store'
 
@@ -14,7 +15,20 @@ export interface PgliteStoreOptions extends StoreOptions {
    * @default 'commit'
    */
   readonly sync?: PgliteSync
+  /**
+   * PostgreSQL's `shared_buffers` inside PGlite (a size such as `16MB`). PGlite's own 128MB is
+   * WebAssembly memory held for the process's life: about 145 MB of its resident size on a
+   * reopened database against 17 MB at 16MB, where the operating system's file cache serves
+   * what the buffers no longer hold (docs/performance.md, "Embedded footprint").
+   * @default EMBEDDED_SHARED_BUFFERS
+   */
+  readonly sharedBuffers?: string
 }
+
+/** The embedded database's default `shared_buffers`. */
+export const EMBEDDED_SHARED_BUFFERS = '16MB'
+
+const SIZE = /^[1-9][0-9]*(kB|MB|GB)$/
 
 /**
  * Creates a store over a PGlite database (in-process PostgreSQL). `close()` leaves the database
@@ -45,13 +59,28 @@ export async function openPgliteStore(
   // pg_trgm backs `q` text search with an index (migration 0008).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   const directory = dataDir === undefined ? undefined : localDirectory(dataDir)
-  if (directory !== undefined) await mkdir(directory, { recursive: true })
+  if (directory !== undefined) {
+    await mkdir(directory, { recursive: true })
+    await initialiseApart(directory)
+  }
   const extensions = { pg_trgm }
   const sync = directory === undefined ? 'off' : (options.sync ?? 'commit')
-  const db =
-    sync === 'commit' && directory !== undefined
-      ? await PGlite.create({ extensions, ...(await pgliteCommitSyncOptions(directory)) })
-      : await PGlite.create({ extensions, ...(dataDir === undefined ? {} : { dataDir }) })
+  const sharedBuffers = options.sharedBuffers ?? EMBEDDED_SHARED_BUFFERS
+  if (!SIZE.test(sharedBuffers)) {
+    throw new Error(
+      `sharedBuffers must be a size such as 16MB (kB, MB or GB), not ${sharedBuffers}`,
+    )
+  }
+  const settings = ['-c', `shared_buffers=${sharedBuffers}`]
+  const committing = sync === 'commit' && directory !== undefined
+  const where = committing
+    ? await pgliteCommitSyncOptions(directory)
+    : { startParams: PGlite.defaultStartParams, ...(dataDir === undefined ? {} : { dataDir }) }
+  const db = await PGlite.create({
+    extensions,
+    ...where,
+    startParams: [...where.startParams, ...settings],
+  })
   const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
     if (sync === 'commit' && directory !== undefined) await fsyncTree(directory)

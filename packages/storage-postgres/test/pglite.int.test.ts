@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -9,6 +9,7 @@ import { describeArtifactStoreContract } from '@tis/test-utils/store-contract-ar
 import { describe, expect, it } from 'vitest'
 import { createPgliteStore, openPgliteStore } from '../src/index'
 import { createPgliteExecutor } from '../src/pglite-executor'
+import { initialiseApart } from '../src/pglite-initdb'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeAnalyticsSessions } from './analytics-sessions-suite'
@@ -76,6 +77,38 @@ describeAlertUpgrade('PGlite', upgradeHarness)
 describeOutboxUpgrade('PGlite', upgradeHarness)
 
 describe('openPgliteStore', () => {
+  it("creates a new directory's database in a child process and names the directory when it cannot", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tis-pglite-initdb-'))
+    try {
+      const dir = join(root, 'data')
+      await mkdir(dir)
+      await initialiseApart(dir)
+      expect((await readFile(join(dir, 'PG_VERSION'), 'utf8')).trim()).toMatch(/^\d+$/)
+      const store = await openPgliteStore(dir)
+      await expect(store.ping()).resolves.toBeUndefined()
+      await store.close()
+      // A file where the directory should be: the child fails, and says where.
+      const file = join(root, 'not-a-directory')
+      await writeFile(file, 'x')
+      await expect(initialiseApart(file)).rejects.toThrow(
+        `could not create the embedded database in ${file}`,
+      )
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  it('hands PostgreSQL its shared_buffers: a size it refuses fails the open, a malformed one is named', async () => {
+    // Below PostgreSQL's minimum (128kB): only a setting that reaches the server can fail so.
+    await expect(openPgliteStore(undefined, { sharedBuffers: '1kB' })).rejects.toThrow()
+    await expect(openPgliteStore(undefined, { sharedBuffers: '16 MB' })).rejects.toThrow(
+      'sharedBuffers must be a size such as 16MB (kB, MB or GB), not 16 MB',
+    )
+    const store = await openPgliteStore(undefined, { sharedBuffers: '8MB' })
+    await expect(store.ping()).resolves.toBeUndefined()
+    await store.close()
+  })
+
   it('persists to its data directory (created with parents); reopening migrates nothing twice', async () => {
     const root = await mkdtemp(join(tmpdir(), 'tis-pglite-'))
     const dir = join(root, 'nested', 'data')
