@@ -50,7 +50,8 @@ function batchMaker(groups: number): () => string {
 /**
  * Sends batches for a 2 s warm-up, waits for the projection, then measures `PACE_DURATION`
  * seconds of batches and the catch-up behind them. `meters` are the server's and (when known)
- * PostgreSQL's; `onMeasured` runs right before the measured batches (a statistics reset).
+ * PostgreSQL's; `onMeasured` runs right before the measured batches (a statistics reset),
+ * `onSent` right after the last one's answer.
  */
 export async function runBatches(
   url: string,
@@ -58,6 +59,7 @@ export async function runBatches(
   groups: number,
   meters: readonly CpuMeter[],
   onMeasured: () => Promise<void>,
+  onSent?: () => Promise<void>,
 ): Promise<BatchRun> {
   const next = batchMaker(groups)
   const send = (duration: number) =>
@@ -77,6 +79,7 @@ export async function runBatches(
   const started = performance.now()
   const result = await send(PACE_DURATION)
   const sent = performance.now()
+  await onSent?.()
   const catchUpMs = await caughtUp(url)
   const [server = 0, postgres] = meters.map((meter) => meter.stop())
   const rows = result['2xx'] * BATCH_LINES

@@ -5,6 +5,7 @@
 // its statements (pg_stat_statements) and, with BENCH_CPU_PROFILE=1, the server's CPU profile.
 //
 //   pnpm --filter @tis/bench bench:pace
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +19,7 @@ import { createProjectWithKey } from './management-client'
 import { IN_FLIGHT, PACE_DURATION, runBatches } from './pace-batches'
 import { measureEmbedded } from './pace-embedded'
 import { resetStatements, topStatements } from './pace-statements'
+import { postgresBreakdown } from './pg-processes'
 import { startNode } from './processes'
 import { caughtUp } from './projection-lag'
 
@@ -40,18 +42,33 @@ const summary: string[] = []
 /** Starts the tis server (profiled with BENCH_CPU_PROFILE=1) and runs `body` against it. */
 async function withTis<T>(
   label: string,
-  body: (url: string, token: string, pid: number | undefined) => Promise<T>,
+  body: (url: string, token: string, pids: () => number[]) => Promise<T>,
 ): Promise<T> {
   const dir = profiling ? mkdtempSync(join(tmpdir(), 'tis-prof-')) : null
   const args = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, SERVER_MAIN] : [SERVER_MAIN]
-  const server = await startNode(args, { ...serverEnv, DATABASE_URL: pg.url, ...extraEnv })
+  const env: Record<string, string> = { ...serverEnv, DATABASE_URL: pg.url, ...extraEnv }
+  const server = await startNode(args, env)
+  // SERVICE_PROJECTION=worker: the projection in a `tis worker` process beside the server.
+  const worker =
+    env['SERVICE_PROJECTION'] === 'worker'
+      ? spawn(process.execPath, [join(SERVER_MAIN, '..', 'cli.js'), 'worker'], {
+          env: { ...process.env, ...env },
+          stdio: 'ignore',
+        })
+      : null
   try {
     if (whatIf && !migrated) await sql.unsafe(whatIf)
     migrated = true
     const { token } = await createProjectWithKey(server.url, ADMIN_TOKEN, label)
-    return await body(server.url, token, server.child.pid)
+    const pids = () => [server.child.pid, worker?.pid].filter((p): p is number => p !== undefined)
+    return await body(server.url, token, pids)
   } finally {
     await server.stop()
+    if (worker) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve))
+      worker.kill('SIGTERM')
+      await exited
+    }
     if (dir) {
       const profile = summariseProfile(dir)
       if (profile) {
@@ -90,15 +107,15 @@ async function measureSingle() {
   } finally {
     await naive.stop()
   }
-  await withTis('single events', async (url, token, pid) => {
+  await withTis('single events', async (url, token, pids) => {
     await resetStatements(sql)
     const r = await load(
       url,
       { authorization: `Bearer ${token}` },
-      { meters: meters(pid, postgresPids) },
+      { meters: [cpuMeter(pids), ...(postgresPids ? [cpuMeter(postgresPids)] : [])] },
     )
     // The projection behind the load is the record's cost too: metered until it caught up.
-    const after = meters(pid, postgresPids)
+    const after = [cpuMeter(pids), ...(postgresPids ? [cpuMeter(postgresPids)] : [])]
     for (const meter of after) meter.start()
     const catchUp = await caughtUp(url)
     const [serverAfter = 0, pgAfter] = after.map((meter) => meter.stop())
@@ -125,19 +142,37 @@ async function measureSingle() {
 const batches: Record<string, unknown>[] = []
 for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
   const label = `batches, ${groups.toLocaleString('en-US')} fingerprint${groups === 1 ? '' : 's'}`
-  await withTis(label, async (url, token, pid) => {
+  await withTis(label, async (url, token, pids) => {
+    const breakdown = postmaster ? postgresBreakdown(postmaster) : null
     const run = await runBatches(
       url,
       token,
       groups,
-      [cpuMeter(() => (pid ? [pid] : [])), ...(postgresPids ? [cpuMeter(postgresPids)] : [])],
-      () => resetStatements(sql),
+      [cpuMeter(pids), ...(postgresPids ? [cpuMeter(postgresPids)] : [])],
+      async () => {
+        await resetStatements(sql)
+        breakdown?.start()
+      },
+      async () => {
+        // The load's statements, then the catch-up's alone (the projection with nothing else).
+        await printStatements(`${label}, while sending`, 0)
+        await resetStatements(sql)
+      },
     )
+    if (breakdown) {
+      const seconds = breakdown.stop()
+      console.log(`\nPostgreSQL processor µs per row by process, ${label}`)
+      console.table(
+        Object.fromEntries(
+          Object.entries(seconds).map(([kind, s]) => [kind, Math.round((s * 1e6) / run.rows)]),
+        ),
+      )
+    }
     batches.push({ load: label, ...run })
     summary.push(
       `${label}: ${run.sustained} rows/s sustained (${run.acknowledged} acknowledged, caught up ${run.catchUpMs} ms after the last batch); server ${run.serverUs} + PostgreSQL ${run.postgresUs} µs/row`,
     )
-    await printStatements(label, run.rows)
+    await printStatements(`${label}, catching up after the last batch`, run.rows)
   })
 }
 console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)

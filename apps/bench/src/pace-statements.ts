@@ -10,12 +10,13 @@ export interface StatementCost {
   readonly calls: number
   /** Execution time in ms, summed over the calls. */
   readonly 'total ms': number
-  /** Execution µs per row of the run (the run's rows, not the statement's). */
-  readonly 'µs/row': number
+  readonly 'ms/call': number
+  /** Execution µs per row of the run (the run's rows, not the statement's); none when unknown. */
+  readonly 'µs/row': number | null
   /** Shared buffers the statement dirtied, summed. */
   readonly dirtied: number
   /** WAL bytes the statement wrote, per row of the run. */
-  readonly 'WAL B/row': number
+  readonly 'WAL B/row': number | null
 }
 
 /** Creates the extension (once per database) and clears its counters. */
@@ -41,9 +42,10 @@ export async function topStatements(
     statement: label(s.query),
     calls: s.calls,
     'total ms': Math.round(s.total),
-    'µs/row': Math.round((s.total * 1000) / Math.max(1, rows)),
+    'ms/call': Math.round((s.total / Math.max(1, s.calls)) * 10) / 10,
+    'µs/row': rows > 0 ? Math.round((s.total * 1000) / rows) : null,
     dirtied: s.dirtied,
-    'WAL B/row': Math.round(s.wal / Math.max(1, rows)),
+    'WAL B/row': rows > 0 ? Math.round(s.wal / rows) : null,
   }))
 }
 
