@@ -41,7 +41,7 @@ export const SERVER_VARIABLES = {
   },
   SERVICE_EMBEDDED_SHARED_BUFFERS: {
     description:
-      "Embedded database only: PostgreSQL's shared_buffers inside PGlite (kB, MB or GB). Held as process memory for the server's life; the operating system's file cache serves what it does not hold (docs/performance.md, Embedded footprint).",
+      "Embedded database only: PostgreSQL's shared_buffers inside PGlite (kB, MB or GB). Held as process memory for the server's life; the operating system's file cache serves what it does not hold (docs/performance.md, Pace).",
     default: EMBEDDED_SHARED_BUFFERS,
     schema: z
       .string()

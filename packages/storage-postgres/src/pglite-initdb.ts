@@ -18,8 +18,8 @@ PGlite.create({ dataDir: process.argv[2] })
  * Creates the PGlite database of an empty `directory` in a short-lived child process, so that
  * the server never holds what creating it takes: PGlite runs `initdb` in a WebAssembly instance
  * and file bundle of its own, and in process they stayed resident until a full garbage collection
- * that an idle server may never run (about 250 MB: 395–674 MB idle after a first start against
- * 235–269 MB reopened, docs/performance.md). Does nothing when the directory holds a database.
+ * that an idle server may never run (a first start idled at 479–515 MB against 366 MB reopened;
+ * docs/performance.md, "Pace"). Does nothing when the directory holds a database.
  */
 export async function initialiseApart(directory: string): Promise<void> {
   const exists = await access(join(directory, 'PG_VERSION')).then(
