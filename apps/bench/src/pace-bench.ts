@@ -22,6 +22,7 @@ import { resetStatements, topStatements } from './pace-statements'
 import { postgresBreakdown } from './pg-processes'
 import { startNode } from './processes'
 import { caughtUp } from './projection-lag'
+import { type Figure, saveFigures } from './results'
 
 const profiling = process.env['BENCH_CPU_PROFILE'] === '1'
 /** Which loads run: `single`, `batches`, `embedded` (all by default). */
@@ -38,6 +39,7 @@ const [backend] = await sql<Array<{ pid: number }>>`select pg_backend_pid() as p
 const postmaster = backend && isNamed(backend.pid, 'postgres') ? parentOf(backend.pid) : null
 const postgresPids = postmaster ? () => withChildren(postmaster) : null
 const summary: string[] = []
+const figures: Figure[] = []
 
 /** Starts the tis server (profiled with BENCH_CPU_PROFILE=1) and runs `body` against it. */
 async function withTis<T>(
@@ -136,6 +138,17 @@ async function measureSingle() {
   })
   console.log('\nsingle events, 64 connections')
   console.table(single)
+  const [naiveRow, tisRow] = single as Array<{ 'all µs/req': number; 'p99 ms': number }>
+  if (naiveRow && tisRow) {
+    figures.push({
+      what: 'single events: processor µs per request, server + PostgreSQL',
+      value: tisRow['all µs/req'],
+      unit: 'µs/req',
+      baseline: 'naive: Hono + one INSERT',
+      baselineValue: naiveRow['all µs/req'],
+      note: `p99 ${tisRow['p99 ms']} ms against ${naiveRow['p99 ms']} ms`,
+    })
+  }
 }
 
 // Batches: 1 and 5,000 fingerprints.
@@ -169,6 +182,14 @@ for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
       )
     }
     batches.push({ load: label, ...run })
+    figures.push({
+      what: `sustained rows/s (sending + catch-up), ${label}`,
+      value: run.sustained,
+      unit: 'rows/s',
+      baseline: 'rows/s acknowledged',
+      baselineValue: run.acknowledged,
+      note: `caught up ${run.catchUpMs} ms after the last batch; server ${run.serverUs} + PostgreSQL ${run.postgresUs} µs/row`,
+    })
     summary.push(
       `${label}: ${run.sustained} rows/s sustained (${run.acknowledged} acknowledged, caught up ${run.catchUpMs} ms after the last batch); server ${run.serverUs} + PostgreSQL ${run.postgresUs} µs/row`,
     )
@@ -179,9 +200,22 @@ console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} 
 console.table(batches)
 if (plans.includes('embedded')) {
   console.log('\nembedded store (PGlite), single events, 64 connections: resident memory')
-  console.table(await measureEmbedded(['128MB', '16MB']))
+  const embedded = await measureEmbedded(['128MB', '16MB'])
+  console.table(embedded)
+  const [before, now] = embedded as Array<Record<string, number>>
+  if (before && now) {
+    figures.push({
+      what: 'embedded server resident memory under the single-event load',
+      value: now['max MiB under load'] ?? Number.NaN,
+      unit: 'MiB',
+      baseline: 'shared_buffers 128MB (PGlite default)',
+      baselineValue: before['max MiB under load'] ?? Number.NaN,
+      note: `idle: ${now['idle MiB (first start)']} MiB first start, ${now['idle MiB (reopened)']} MiB reopened`,
+    })
+  }
 }
 console.log(summary.join('\n'))
+saveFigures('pace', figures)
 await sql.end()
 await pg.stop()
 process.exit(0)
