@@ -1,4 +1,4 @@
-import { EMBEDDED_SHARED_BUFFERS, PGLITE_SYNC_MODES } from '@tis/storage-postgres'
+import { EMBEDDED_SHARED_BUFFERS, PGLITE_SIZE, PGLITE_SYNC_MODES } from '@tis/storage-postgres'
 import * as z from 'zod'
 import { type ConfigVariable, integer, list, text, url } from './config-rules'
 
@@ -46,7 +46,7 @@ export const SERVER_VARIABLES = {
     schema: z
       .string()
       .trim()
-      .regex(/^[1-9][0-9]*(kB|MB|GB)$/, { error: 'must be a size such as 16MB (kB, MB or GB)' }),
+      .regex(PGLITE_SIZE, { error: 'must be a size such as 16MB (kB, MB or GB)' }),
   },
   SERVICE_ENV: {
     description: "The service's own environment: the default `environment` of check-ins.",

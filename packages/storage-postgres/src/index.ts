@@ -5,6 +5,7 @@ export {
   createPgliteStore,
   EMBEDDED_SHARED_BUFFERS,
   openPgliteStore,
+  PGLITE_SIZE,
   type PgliteStoreOptions,
 } from './pglite'
 export { PGLITE_SYNC_MODES, type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'

@@ -29,7 +29,8 @@ export interface PgliteStoreOptions extends StoreOptions {
 /** The embedded database's default `shared_buffers`. */
 export const EMBEDDED_SHARED_BUFFERS = '16MB'
 
-const SIZE = /^[1-9][0-9]*(kB|MB|GB)$/
+/** A `sharedBuffers` value: a whole number of kB, MB or GB, as PostgreSQL writes sizes. */
+export const PGLITE_SIZE = /^[1-9][0-9]*(kB|MB|GB)$/
 
 /**
  * Creates a store over a PGlite database (in-process PostgreSQL). `close()` leaves the database
@@ -67,7 +68,7 @@ export async function openPgliteStore(
   const extensions = { pg_trgm }
   const sync = directory === undefined ? 'off' : (options.sync ?? 'commit')
   const sharedBuffers = options.sharedBuffers ?? EMBEDDED_SHARED_BUFFERS
-  if (!SIZE.test(sharedBuffers)) {
+  if (!PGLITE_SIZE.test(sharedBuffers)) {
     throw new Error(
       `sharedBuffers must be a size such as 16MB (kB, MB or GB), not ${sharedBuffers}`,
     )
@@ -84,7 +85,7 @@ export async function openPgliteStore(
   })
   const store = createStore(createPgliteExecutor(db), () => db.close(), options)
   try {
-    if (sync === 'commit' && directory !== undefined) await fsyncTree(directory)
+    if (committing) await fsyncTree(directory)
     await store.migrate()
   } catch (error) {
     await db.close()
