@@ -70,6 +70,12 @@ export const PIPELINE_VARIABLES = {
       .toLowerCase()
       .pipe(z.enum(['server', 'worker'], { error: 'must be one of server, worker' })),
   },
+  SERVICE_PROJECTION_THREAD: {
+    description:
+      'With `SERVICE_PROJECTION=server` on PostgreSQL: project in a worker thread of the server, over two connections of its own, so that projecting never holds up the event loop that answers requests (reads still wait for it and wake with it). `false` projects on the request thread. The embedded database always does: its one connection lives there.',
+    default: 'true',
+    schema: boolean,
+  },
   SERVICE_PROJECTION_BATCH_SIZE: {
     description:
       'Most accepted records projected in one transaction. Larger is cheaper per record; on the embedded database requests wait behind a running round, so it uses at most 250 there.',

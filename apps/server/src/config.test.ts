@@ -46,7 +46,13 @@ describe('loadConfig', () => {
       cookieSecure: 'auto',
       sessions: { idleSeconds: 604_800, maxAgeSeconds: 2_592_000 },
       logLevel: 'info',
-      projection: { mode: 'server', batchSize: 1000, readBarrierMs: 2000, maxLagSeconds: 60 },
+      projection: {
+        mode: 'server',
+        thread: true,
+        batchSize: 1000,
+        readBarrierMs: 2000,
+        maxLagSeconds: 60,
+      },
       analytics: {
         enabled: false,
         url: undefined,

@@ -138,8 +138,9 @@ export interface AlertsConfig {
 
 /** Where and how records acknowledged on the ingest log are projected into the read model. */
 export interface ProjectionConfig {
-  /** `server`: in this process; `worker`: by `tis worker` processes only. */
+  /** `server`: in this process (`thread`: in a worker thread on PostgreSQL); `worker`: `tis worker`s only. */
   readonly mode: 'server' | 'worker'
+  readonly thread: boolean
   readonly batchSize: number
   readonly readBarrierMs: number
   readonly maxLagSeconds: number
@@ -175,7 +176,6 @@ export const IN_MEMORY_DATA_DIR = ':memory:'
 /**
  * Reads and validates the configuration from environment variables, applying defaults. Relative
  * paths resolve against `cwd`.
- *
  * @throws {ConfigError} naming each invalid variable and its rule
  */
 export function loadConfig(
@@ -240,6 +240,7 @@ export function loadConfig(
     logLevel: e.SERVICE_LOG_LEVEL,
     projection: {
       mode: e.SERVICE_PROJECTION,
+      thread: e.SERVICE_PROJECTION_THREAD,
       batchSize: e.SERVICE_PROJECTION_BATCH_SIZE,
       readBarrierMs: e.SERVICE_READ_BARRIER_MS,
       maxLagSeconds: e.SERVICE_PROJECTION_MAX_LAG_SECONDS,

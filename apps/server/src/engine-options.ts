@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module'
-import type { BatchWriterOptions, EngineOptions, EngineStore, SourceMapResolver } from '@tis/ingest'
+import type {
+  BatchWriterOptions,
+  EngineOptions,
+  EngineStore,
+  Projector,
+  SourceMapResolver,
+} from '@tis/ingest'
 import { resolveHost } from './alert-resolver'
 import type { SmtpMailer } from './alerts-mailer'
 import { createFetchWebhookSend } from './alerts-webhook'
@@ -23,6 +29,8 @@ export interface ServerAdapters {
   readonly mailer: SmtpMailer | null
   /** Pacing of the alerts worker, in ms (tests shorten it). */
   readonly alertsIntervalMs?: number | undefined
+  /** The projection thread's projector, when the server projects in one. */
+  readonly projector?: Projector | undefined
 }
 
 /** The `User-Agent` of alert deliveries: `tis-alerts/<server version>`. */
@@ -89,6 +97,7 @@ export function engineOptions(config: ServerConfig, adapters: ServerAdapters): E
       mailer: adapters.mailer,
       userAgent: alertsUserAgent(),
       sourceMapResolver: adapters.sourceMapResolver,
+      ...(adapters.projector ? { projector: adapters.projector } : {}),
     },
   }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, type ServerConfig } from './config'
 import { startupMessage } from './first-run'
 import { createLogger } from './logger'
+import { isProjectionThread, runProjectionThread } from './projection-thread'
 import { createServer } from './server'
 
 // The entry point of `node dist/main.js`: configuration from the environment, then start, then
@@ -32,7 +33,12 @@ async function main() {
   }
   const logger = createLogger({ level: config.logLevel })
   const started = performance.now()
-  const server = await createServer(config, { logger }).catch((error: unknown) =>
+  // The projection thread runs this very script (`isProjectionThread()` below).
+  const projectionThread = process.argv[1]
+  const server = await createServer(config, {
+    logger,
+    ...(projectionThread ? { projectionThread } : {}),
+  }).catch((error: unknown) =>
     fail(`could not open the database: ${error instanceof Error ? error.message : error}`),
   )
   const address = await server.listen().catch(async (error: unknown) => {
@@ -43,6 +49,7 @@ async function main() {
   logger.info('listening', {
     url: address.url,
     database: database.kind,
+    projection: server.projection,
     ...(database.kind === 'pglite' && database.dataDir ? { embedded_sync: database.sync } : {}),
     startup_ms: Math.round(performance.now() - started),
   })
@@ -72,7 +79,12 @@ async function main() {
   process.on('SIGINT', shutdown)
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`tis: failed to start: ${error instanceof Error ? error.stack : error}\n`)
-  process.exit(1)
-})
+if (isProjectionThread()) {
+  // An uncaught failure ends the thread; the server logs it and starts another.
+  await runProjectionThread()
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`tis: failed to start: ${error instanceof Error ? error.stack : error}\n`)
+    process.exit(1)
+  })
+}

@@ -8,6 +8,7 @@ import {
   createEngine,
   createSourceMapResolver,
   type Engine,
+  type Projector,
 } from '@tis/ingest'
 import type { PostgresIngestStore } from '@tis/storage-postgres'
 import { createSmtpMailer, type SmtpSettings } from './alerts-mailer'
@@ -16,6 +17,7 @@ import { createApp, type TisApp } from './app'
 import { type ServerConfig, secureCookies } from './config'
 import { engineOptions } from './engine-options'
 import { createLogger, type Logger } from './logger'
+import { startProjectionThread } from './projection-thread'
 import { type InjectedStore, serverStore } from './store'
 
 /** Options of {@link createServer} beyond the configuration. */
@@ -54,6 +56,12 @@ export interface CreateServerOptions {
   readonly smtp?: SmtpSettings | null
   /** Pacing of the alerts worker, in ms (tests shorten it). @default 1000 */
   readonly alertsIntervalMs?: number
+  /**
+   * The script of the projection thread (`SERVICE_PROJECTION_THREAD`): an entry point that runs
+   * `runProjectionThread()` when `isProjectionThread()`, as the server's `main` does (it passes
+   * itself). @default none: the projection runs on the request thread
+   */
+  readonly projectionThread?: string | URL
 }
 
 /** Where a listening server can be reached. */
@@ -74,6 +82,11 @@ export interface TisServer {
   readonly analytics: AnalyticsRuntime
   /** What the first-run bootstrap did at start. */
   readonly bootstrap: BootstrapResult
+  /**
+   * Where the projection runs: in a worker thread of the server, on its request thread, or only
+   * in `tis worker` processes (`SERVICE_PROJECTION`, `SERVICE_PROJECTION_THREAD`).
+   */
+  readonly projection: 'thread' | 'request thread' | 'workers'
   /** Starts listening on `config.host:config.port` (port 0 picks a free one). */
   listen(): Promise<ListeningAddress>
   /**
@@ -105,6 +118,28 @@ export function requestTimeouts(requestTimeoutSeconds: number) {
     headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
     connectionsCheckingInterval: Math.min(1_000, requestTimeout),
   }
+}
+
+/** The projector of a server that projects in a worker thread, if it does. */
+function projectionThread(
+  config: ServerConfig,
+  options: CreateServerOptions,
+  logger: Logger,
+): Projector | undefined {
+  const { database, projection } = config
+  const script = options.projectionThread
+  if (!script || options.store || database.kind !== 'postgres') return undefined
+  if (projection.mode !== 'server' || !projection.thread) return undefined
+  return startProjectionThread({
+    script,
+    logger,
+    settings: {
+      url: database.url,
+      analytics: config.analytics.enabled,
+      roundSize: projection.batchSize,
+      sourceMapCacheBytes: config.sourceMaps.cacheBytes,
+    },
+  })
 }
 
 /**
@@ -154,6 +189,16 @@ export async function createServer(
   const smtp = options.smtp !== undefined ? options.smtp : config.alerts.smtp
   const mailer = smtp ? createSmtpMailer(smtp) : null
   const publicUrl = options.publicUrl ?? config.publicUrl
+  const projector = projectionThread(config, options, logger)
+  if (projector) {
+    // The log's partitions exist before the first request, as when this thread projects (the
+    // projection thread takes over their upkeep once it runs).
+    await store.maintainLog(new Date()).catch((error: unknown) =>
+      logger.warn('could not create the ingest log partitions; the projection thread will', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+  }
   const engine = createEngine(
     engineOptions(publicUrl === config.publicUrl ? config : { ...config, publicUrl }, {
       store,
@@ -163,6 +208,7 @@ export async function createServer(
       sourceMapResolver,
       mailer,
       alertsIntervalMs: options.alertsIntervalMs,
+      projector,
     }),
   )
   engine.start()
@@ -204,6 +250,11 @@ export async function createServer(
     logger,
     analytics,
     bootstrap,
+    projection: projector
+      ? 'thread'
+      : config.projection.mode === 'worker'
+        ? 'workers'
+        : 'request thread',
     listen() {
       if (http) throw new Error('the server is already listening')
       return new Promise((resolve, reject) => {

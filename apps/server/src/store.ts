@@ -30,6 +30,20 @@ const POSTGRES_CONNECT_TIMEOUT_SECONDS = 2
  */
 const noReconnectPause = () => 0
 
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /** Export every event and span accepted from now on once projected. @default false */
+  readonly analytics?: boolean
+  /** Run on every projection round's ops (source-map resolution). */
+  readonly enrich?: ProjectionEnricher | undefined
+  /** Connections of the PostgreSQL pool. @default 8 */
+  readonly connections?: number
+  /** The PostgreSQL connections' `application_name` (what `pg_stat_activity` shows). */
+  readonly applicationName?: string
+  /** Migrate the database first (`false`: another process of the server has). @default true */
+  readonly migrate?: boolean
+}
+
 /**
  * Opens and migrates the database the configuration names (PGlite creates its directory). With
  * `analytics`, every event and span accepted from now on is exported once projected. With
@@ -37,19 +51,23 @@ const noReconnectPause = () => 0
  */
 export async function openStore(
   database: DatabaseConfig,
-  options: { analytics?: boolean; enrich?: ProjectionEnricher | undefined } = {},
+  options: OpenStoreOptions = {},
 ): Promise<OpenedStore> {
   const analytics = options.analytics ?? false
   const { enrich } = options
   if (database.kind === 'postgres') {
     const store = await openPostgresStore(database.url, {
       client: {
-        max: POSTGRES_POOL_SIZE,
+        max: options.connections ?? POSTGRES_POOL_SIZE,
         connect_timeout: POSTGRES_CONNECT_TIMEOUT_SECONDS,
         backoff: noReconnectPause,
+        ...(options.applicationName
+          ? { connection: { application_name: options.applicationName } }
+          : {}),
       },
       analytics,
       enrich,
+      migrate: options.migrate ?? true,
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }

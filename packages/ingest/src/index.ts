@@ -41,7 +41,7 @@ export {
 export type { WebhookAnswer, WebhookRequest, WebhookSend } from './alerts/webhook-send'
 export { type AlertsWorkerOptions, createAlertsWorker } from './engine/alerts-worker'
 export { createEngine } from './engine/create-engine'
-export { EMBEDDED_ROUND_SIZE, SHUTDOWN_DRAIN_MS } from './engine/projection'
+export { EMBEDDED_ROUND_SIZE, projectorErrors, SHUTDOWN_DRAIN_MS } from './engine/projection'
 export type {
   Engine,
   EngineAdapters,

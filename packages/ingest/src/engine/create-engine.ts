@@ -57,7 +57,12 @@ export function createEngine(options: EngineOptions): Engine {
   const now = adapters.now ?? (() => new Date())
   const clock = { now }
   const publicUrl = config.publicUrl ? { publicUrl: config.publicUrl } : {}
-  const projection = createProjectionRuntime(store, config.projection ?? {}, logger)
+  const projection = createProjectionRuntime(
+    store,
+    config.projection ?? {},
+    logger,
+    adapters.projector,
+  )
   const barrier = { barrier: projection.barrier }
   const acceptance = { append: projection.accept }
   const resolve = adapters.resolveHost ? { resolve: adapters.resolveHost } : {}

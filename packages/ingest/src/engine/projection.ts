@@ -1,7 +1,7 @@
 import type { EngineResponse } from '../http'
 import type { IngestLog, ProjectionStore } from '../log/ports'
 import { withProjectionLag } from '../log/projection-health'
-import { createProjector, type Projector } from '../log/projector'
+import { createProjector, type Projector, type ProjectorOptions } from '../log/projector'
 import { createReadBarrier, type ReadBarrier } from '../log/read-barrier'
 import type { EngineLogger } from '../logger'
 import type { AcceptanceStore } from '../ports'
@@ -33,6 +33,21 @@ export interface ProjectionRuntime {
   stop(drainMs?: number): Promise<void>
 }
 
+/** What a projector tells about its failures (`onError`), said to `logger`. */
+export function projectorErrors(
+  logger: EngineLogger | undefined,
+): NonNullable<ProjectorOptions['onError']> {
+  return (error, during) => {
+    const fields = { error: error instanceof Error ? error.message : String(error) }
+    if (during === 'drain') {
+      logger?.warn(
+        'could not project the rest of the ingest log at shutdown; it will be at the next start',
+        fields,
+      )
+    } else logger?.error(`ingest log ${during} failed; retrying`, fields)
+  }
+}
+
 /**
  * Acceptance on the log with the projection behind it: every record is acknowledged once
  * appended, and the projector (in this process, or a `tis worker`) writes the read model.
@@ -41,25 +56,19 @@ export function createProjectionRuntime(
   store: IngestLog & ProjectionStore,
   config: EngineProjectionConfig,
   logger: EngineLogger | undefined,
+  elsewhere?: Projector,
 ): ProjectionRuntime {
   const batchSize = config.batchSize ?? 1000
   const roundSize = config.embedded ? Math.min(batchSize, EMBEDDED_ROUND_SIZE) : batchSize
-  const projector =
-    (config.run ?? true)
-      ? createProjector({
-          store,
-          roundSize,
-          onError: (error, during) => {
-            const fields = { error: error instanceof Error ? error.message : String(error) }
-            if (during === 'drain') {
-              logger?.warn(
-                'could not project the rest of the ingest log at shutdown; it will be at the next start',
-                fields,
-              )
-            } else logger?.error(`ingest log ${during} failed; retrying`, fields)
-          },
-        })
-      : undefined
+  const run = config.run ?? true
+  const projector = !run
+    ? undefined
+    : (elsewhere ??
+      createProjector({
+        store,
+        roundSize,
+        onError: projectorErrors(logger),
+      }))
   const progress = projector ? { progress: projector.onProgress, hurry: projector.hurry } : {}
   const barrier = createReadBarrier({
     store,

@@ -11,6 +11,7 @@ import type { IngestApi } from '../ingest/api'
 import type { BatchLimits } from '../ingest/batch-lines'
 import type { BatchWriterOptions } from '../ingest/batch-writer'
 import type { IngestLog, ProjectionStore } from '../log/ports'
+import type { Projector } from '../log/projector'
 import type { ReadBarrier } from '../log/read-barrier'
 import type { EngineLogger } from '../logger'
 import type { ManagementApi } from '../management/api'
@@ -148,6 +149,13 @@ export interface EngineAdapters {
   readonly userAgent?: string
   /** Resolves JavaScript frames of events stored before their maps (the store's enricher's). */
   readonly sourceMapResolver?: SourceMapResolver
+  /**
+   * The projector of this process when it runs somewhere else than the engine's event loop (the
+   * reference server's is a worker thread over its own connections): nudged by every append,
+   * hurried by waiting reads, whose progress wakes them, started and stopped with the engine.
+   * Used when `config.projection.run` is on. @default a projector on this event loop over `store`
+   */
+  readonly projector?: Projector
 }
 
 /** Options of {@link createEngine}. */

@@ -4,6 +4,8 @@ import type { ProjectionEnricher } from '@tis/ingest'
 import { createServer, loadConfig, type TisServer } from '@tis/server'
 import { createPgliteStore } from '@tis/storage-postgres'
 import postgres from 'postgres'
+import { sourceBundle } from './source-bundle'
+import { APP_DIR } from './spawn'
 
 /** The administrator every end-to-end server bootstraps (`SERVICE_BOOTSTRAP_ADMIN_TOKEN`). */
 export const ADMIN_EMAIL = 'admin@tis.test'
@@ -131,7 +133,9 @@ export async function startPostgresHarness(
   const sql = postgres(url.toString(), { max: 2, onnotice: () => {} })
   const config = loadConfig({ ...SUITE_ENV, ...env, DATABASE_URL: url.toString() })
   const clock = testClock()
-  const server = await createServer(config, { now: clock.now })
+  // As `node dist/main.js` does: the projection in a worker thread (SERVICE_PROJECTION_THREAD).
+  const projectionThread = sourceBundle(`${APP_DIR}/src/main.ts`)
+  const server = await createServer(config, { now: clock.now, projectionThread })
   const base = await listen(server)
   return {
     url: base,
