@@ -3,12 +3,15 @@
 // becomes readable: NDJSON batches with 1 and with 5,000 fingerprints, sustained rows/s over
 // sending and the projection's catch-up. Each measured run comes with PostgreSQL's own account of
 // its statements (pg_stat_statements) and, with BENCH_CPU_PROFILE=1, the server's CPU profile.
+// The lag plan sends single events at 80% of the sustained single-event rate and samples how far
+// the projection is behind (issue 35: its p99 at most 1 s).
 //
 //   pnpm --filter @tis/bench bench:pace
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createPostgresStore } from '@tis/storage-postgres'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import postgres from 'postgres'
 import { cpuMeter, isNamed, microsPerRequest, parentOf, withChildren } from './cpu'
@@ -18,6 +21,7 @@ import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
 import { createProjectWithKey } from './management-client'
 import { IN_FLIGHT, PACE_DURATION, runBatches } from './pace-batches'
 import { measureEmbedded } from './pace-embedded'
+import { LAG_SECONDS, LAG_SHARE, runLag } from './pace-lag'
 import { resetStatements, topStatements } from './pace-statements'
 import { postgresBreakdown } from './pg-processes'
 import { startNode } from './processes'
@@ -25,8 +29,8 @@ import { caughtUp } from './projection-lag'
 import { type Figure, saveFigures } from './results'
 
 const profiling = process.env['BENCH_CPU_PROFILE'] === '1'
-/** Which loads run: `single`, `batches`, `embedded` (all by default). */
-const plans = (process.env['BENCH_PACE_PLANS'] ?? 'single,batches,embedded').split(',')
+/** Which loads run: `single`, `lag`, `batches`, `embedded` (all by default). */
+const plans = (process.env['BENCH_PACE_PLANS'] ?? 'single,lag,batches,embedded').split(',')
 /** Extra server environment of every tis run, as JSON (what-if runs: a round size, say). */
 const extraEnv = JSON.parse(process.env['BENCH_PACE_ENV'] ?? '{}') as Record<string, string>
 /** SQL run once the first server has migrated the database (what-if runs: an index dropped). */
@@ -151,6 +155,28 @@ async function measureSingle() {
   }
 }
 
+// Single events at 80% of the sustained rate: the projection's lag.
+if (plans.includes('lag')) {
+  const run = await withTis('projection lag', (url, token) =>
+    runLag(url, token, createPostgresStore(sql)),
+  )
+  console.log(`\nsingle events at ${LAG_SHARE * 100}% of the sustained rate for ${LAG_SECONDS} s`)
+  console.table([run])
+  const lag = `lag p50 ${run.lagP50} / p99 ${run.lagP99} / max ${run.lagMax} s`
+  const behind = `${run.behind} of ${run.samples} samples behind (at most ${run.maxRecords} records)`
+  figures.push({
+    what: `projection lag p99, single events at ${LAG_SHARE * 100}% of the sustained rate for ${LAG_SECONDS} s`,
+    value: run.lagP99,
+    unit: 's',
+    baseline: 'issue 35: p99 at most',
+    baselineValue: 1,
+    note: `${lag}; ${behind}; ${run.achieved} of ${run.target} req/s (sustained ${run.sustained}: ${run.peak} req/s sent, ${run.peakCatchUpMs} ms catch-up), p99 ${run.p99Ms} ms; final catch-up ${run.catchUpMs} ms`,
+  })
+  summary.push(
+    `projection lag at ${run.achieved} req/s (target ${run.target}, ${LAG_SHARE * 100}% of ${run.sustained} sustained: ${run.peak} req/s sent, ${run.peakCatchUpMs} ms catch-up) for ${LAG_SECONDS} s: ${lag}; ${behind}; request p99 ${run.p99Ms} ms, ${run.errors} errors; final catch-up ${run.catchUpMs} ms`,
+  )
+}
+
 // Batches: 1 and 5,000 fingerprints.
 const batches: Record<string, unknown>[] = []
 for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
@@ -196,8 +222,10 @@ for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
     await printStatements(`${label}, catching up after the last batch`, run.rows)
   })
 }
-console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)
-console.table(batches)
+if (plans.includes('batches')) {
+  console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)
+  console.table(batches)
+}
 if (plans.includes('embedded')) {
   console.log('\nembedded store (PGlite), single events, 64 connections: resident memory')
   const embedded = await measureEmbedded(['128MB', '16MB'])
