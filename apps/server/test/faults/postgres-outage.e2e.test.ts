@@ -262,7 +262,11 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     await locker.end({ timeout: 0 })
     if (res.status === 201) {
       const { id } = (await res.json()) as { id: string }
-      await projected(url)
+      // What the server (and its projection thread) logged, should the projection not catch up.
+      await projected(url).catch((error: unknown) => {
+        console.error(server.output.stdout.slice(-8_000))
+        throw error
+      })
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} })
       try {
         const rows = await sql.unsafe('select message from events where id = $1', [id])
