@@ -49,8 +49,8 @@ async function main() {
   logger.info('listening', {
     url: address.url,
     database: database.kind,
-    projection: server.projection,
     ...(database.kind === 'pglite' && database.dataDir ? { embedded_sync: database.sync } : {}),
+    projection: server.projection,
     startup_ms: Math.round(performance.now() - started),
   })
   const message = startupMessage(server.bootstrap, { url: address.url, cli: cliCommand() })

@@ -13,20 +13,14 @@ import {
   createClient,
   projected,
   type ServerProcess,
+  SPAWNED_SERVER_ENV,
   startServerProcess,
 } from '@tis/test-utils/server'
 import { migratedTemplate } from '@tis/test-utils/tis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Acknowledged, startIngestLoad } from './support/crash-load'
 
-const ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SERVICE_LOG_LEVEL: 'info',
-  SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-  SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
-}
+const ENV = SPAWNED_SERVER_ENV
 const LOAD = { singleWorkers: 16, batchWorkers: 2, batchSize: 20 }
 /** Acknowledgements to collect before the kill: singles, and lines of accepted batches. */
 const BEFORE_KILL = { singles: 200, batchLines: 3 * LOAD.batchSize }

@@ -7,18 +7,17 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { ADMIN_TOKEN, createClient, projected, startServerProcess } from '@tis/test-utils/server'
+import {
+  ADMIN_TOKEN,
+  createClient,
+  projected,
+  SPAWNED_SERVER_ENV,
+  startServerProcess,
+} from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { expect, it } from 'vitest'
 
-const ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SERVICE_LOG_LEVEL: 'info',
-  SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-  SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
-}
+const ENV = SPAWNED_SERVER_ENV
 const WORKERS = 24
 
 interface Outcome {

@@ -11,20 +11,14 @@ import {
   ADMIN_TOKEN,
   createClient,
   type ServerProcess,
+  SPAWNED_SERVER_ENV,
   startServerProcess,
 } from '@tis/test-utils/server'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { PROJECTION_THREAD_APPLICATION } from '../src/projection-thread'
 
-const ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SERVICE_LOG_LEVEL: 'info',
-  SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-  SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
-}
+const ENV = SPAWNED_SERVER_ENV
 
 describeWithTestDatabase('the projection thread (PostgreSQL)', (baseUrl) => {
   // A database of its own: its connections are this test's alone in pg_stat_activity.

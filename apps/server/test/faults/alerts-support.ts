@@ -7,6 +7,7 @@ import {
   ADMIN_TOKEN,
   createClient,
   type ServerProcess,
+  SPAWNED_SERVER_ENV,
   startServerProcess,
 } from '@tis/test-utils/server'
 import postgres from 'postgres'
@@ -28,12 +29,7 @@ export async function alertsDatabase(baseUrl: string) {
   url.searchParams.set('search_path', schema)
   const dir = await mkdtemp(join(tmpdir(), 'tis-alerts-'))
   const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SERVICE_LOG_LEVEL: 'info',
-    SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-    SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-    SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
+    ...SPAWNED_SERVER_ENV,
     SERVICE_ALERTS_ALLOW_PRIVATE_TARGETS: 'true',
     SERVICE_ALERTS_LEASE_SECONDS: String(LEASE_SECONDS),
     DATABASE_URL: url.toString(),

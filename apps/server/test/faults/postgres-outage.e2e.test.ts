@@ -14,6 +14,7 @@ import {
   createClient,
   projected,
   type ServerProcess,
+  SPAWNED_SERVER_ENV,
   startServerProcess,
 } from '@tis/test-utils/server'
 import postgres from 'postgres'
@@ -48,12 +49,7 @@ describeWithTestDatabase('fault: PostgreSQL stopped for 10 s during load', () =>
     dir = await mkdtemp(join(tmpdir(), 'tis-pg-outage-'))
     server = startServerProcess(
       {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SERVICE_LOG_LEVEL: 'info',
-        SERVICE_ADMIN_EMAILS: 'admin@tis.test',
-        SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-        SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
+        ...SPAWNED_SERVER_ENV,
         DATABASE_URL: pg.url,
       },
       dir,

@@ -13,6 +13,20 @@ export const ADMIN_EMAIL = 'admin@tis.test'
 export const ADMIN_TOKEN = `tis_user_${randomBytes(16).toString('hex')}`
 
 /**
+ * The environment of a server process a test starts (`startServerProcess`): a free port on the
+ * loopback, logs at `info` (tests wait for the `listening` line), the bootstrap administrator, and
+ * a public-API cap no load test reaches.
+ */
+export const SPAWNED_SERVER_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SERVICE_LOG_LEVEL: 'info',
+  SERVICE_ADMIN_EMAILS: ADMIN_EMAIL,
+  SERVICE_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1000000',
+} as const
+
+/**
  * Configuration of the suites' servers. Small caps make the 429 and 413 paths cheap to reach;
  * the hour-long window keeps a fixed window from rolling over mid-test. Tests come through the
  * trusted loopback proxy with a fresh `X-Forwarded-For` each, so the per-IP failure cap only

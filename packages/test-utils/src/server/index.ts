@@ -23,6 +23,7 @@ export {
   ALERTS_TEST_ENV,
   type Harness,
   RETENTION_TEST_ENV,
+  SPAWNED_SERVER_ENV,
   SUITE_ENV,
   startPgliteHarness,
   startPostgresHarness,
