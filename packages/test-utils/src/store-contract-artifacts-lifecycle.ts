@@ -8,7 +8,7 @@ import {
   sha1Of,
   utf8,
 } from './artifact-fixtures'
-import { eventOp, projectAll, seedProject, uniqueHash } from './store-fixtures'
+import { eventOp, projectAll, projectRound, seedProject, uniqueHash } from './store-fixtures'
 
 const DAY = 86_400_000
 const NOW = new Date(Date.UTC(2026, 5, 1))
@@ -160,7 +160,7 @@ export function describeArtifactLifecycleContract(
       try {
         const ops = [resolve(projectId, `resolve:${debugId}`), eventOp(projectId)]
         await store().append(ops)
-        expect((await store().project(100)).projected).toBe(2)
+        expect((await projectRound(store(), 100)).projected).toBe(2)
         const byId = await messages(projectId)
         expect(byId.get(ops[0]!.id)).toBe(`resolved ${text}`)
         expect(byId.get(ops[1]!.id)).toBe('hello')

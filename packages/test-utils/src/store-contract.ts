@@ -16,7 +16,7 @@ import { describeSessionsContract } from './store-contract-sessions'
 import { describeSourceContract } from './store-contract-source'
 import type { StoreFactory, StoreHarness } from './store-probe'
 
-export { acceptAndProject, projectAll } from './store-fixtures'
+export { acceptAndProject, projectAll, projectRound } from './store-fixtures'
 export type {
   CheckInSnapshot,
   DeploymentSnapshot,

@@ -44,6 +44,26 @@ export async function projectAll(
 }
 
 /**
+ * One projection round of up to `limit` entries that finds something: a round that finds
+ * nothing (the cluster's xmin rule, see `projectAll`) waits and tries again. Resolves the round.
+ */
+export async function projectRound(
+  store: ProjectionStore,
+  limit: number,
+  timeoutMs = 30_000,
+): Promise<Awaited<ReturnType<ProjectionStore['project']>>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const round = await store.project(limit)
+    if (round.projected > 0) return round
+    if (Date.now() > deadline) {
+      throw new Error(`projectRound: nothing became projectable within ${timeoutMs} ms`)
+    }
+    await sleep(5)
+  }
+}
+
+/**
  * Stores a batch as the engine does: appends it to the ingest log (the acknowledgement), then
  * projects the log until caught up, so the read model holds it. Resolves the append's results.
  */
