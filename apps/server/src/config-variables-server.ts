@@ -1,6 +1,6 @@
 import { EMBEDDED_SHARED_BUFFERS, PGLITE_SIZE, PGLITE_SYNC_MODES } from '@tis/storage-postgres'
 import * as z from 'zod'
-import { type ConfigVariable, integer, list, text, url } from './config-rules'
+import { boolean, type ConfigVariable, integer, list, text, url } from './config-rules'
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/
 
@@ -47,6 +47,12 @@ export const SERVER_VARIABLES = {
       .string()
       .trim()
       .regex(PGLITE_SIZE, { error: 'must be a size such as 16MB (kB, MB or GB)' }),
+  },
+  SERVICE_TEXT_SEARCH_INDEX: {
+    description:
+      "Keep the trigram index behind `q` text search on event messages (where pg_trgm is installed). `false` drops it when the database is migrated: each projected event then costs PostgreSQL less, and search scans a project's events newest first (docs/performance.md, Text search without its index). `true` creates it again, blocking writes to events while it is built.",
+    default: 'true',
+    schema: boolean,
   },
   SERVICE_ENV: {
     description: "The service's own environment: the default `environment` of check-ins.",

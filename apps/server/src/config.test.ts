@@ -26,6 +26,7 @@ describe('loadConfig', () => {
         dataDir: '/srv/tis/.tis/data',
         sync: 'commit',
         sharedBuffers: '16MB',
+        textSearchIndex: true,
       },
       serviceEnvironment: 'production',
       adminEmails: [],
@@ -131,6 +132,8 @@ describe('loadConfig', () => {
       ' 64MB ',
       { database: { kind: 'pglite', sharedBuffers: '64MB' } },
     ],
+    ['SERVICE_TEXT_SEARCH_INDEX', 'false', { database: { textSearchIndex: false } }],
+    ['SERVICE_TEXT_SEARCH_INDEX', '', { database: { textSearchIndex: true } }],
     ['SERVICE_ENV', 'staging', { serviceEnvironment: 'staging' }],
     [
       'SERVICE_ADMIN_EMAILS',

@@ -13,7 +13,8 @@ import type { LogLevel } from './logger'
 
 /** Where the server keeps its data. */
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string }
+  /** PostgreSQL; `textSearchIndex` is `SERVICE_TEXT_SEARCH_INDEX` (applied where the store migrates). */
+  | { readonly kind: 'postgres'; readonly url: string; readonly textSearchIndex?: boolean }
   /**
    * Embedded PGlite; `dataDir` `undefined` keeps the database in memory. `sync` is
    * `SERVICE_EMBEDDED_SYNC` (ignored in memory), `sharedBuffers` `SERVICE_EMBEDDED_SHARED_BUFFERS`.
@@ -23,6 +24,8 @@ export type DatabaseConfig =
       readonly dataDir: string | undefined
       readonly sync: PgliteSync
       readonly sharedBuffers: string
+      /** `SERVICE_TEXT_SEARCH_INDEX`, as on PostgreSQL. */
+      readonly textSearchIndex?: boolean
     }
 
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
@@ -202,7 +205,7 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, textSearchIndex: e.SERVICE_TEXT_SEARCH_INDEX }
       : {
           kind: 'pglite',
           dataDir:
@@ -211,6 +214,7 @@ export function loadConfig(
               : resolve(cwd, e.SERVICE_DATA_DIR),
           sync: e.SERVICE_EMBEDDED_SYNC,
           sharedBuffers: e.SERVICE_EMBEDDED_SHARED_BUFFERS,
+          textSearchIndex: e.SERVICE_TEXT_SEARCH_INDEX,
         },
     serviceEnvironment: e.SERVICE_ENV,
     adminEmails: e.SERVICE_ADMIN_EMAILS.map((email) => email.toLowerCase()),

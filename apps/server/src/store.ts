@@ -68,6 +68,7 @@ export async function openStore(
       analytics,
       enrich,
       migrate: options.migrate ?? true,
+      textSearchIndex: database.textSearchIndex,
     })
     return { store, batch: { concurrency: POSTGRES_BATCH_CONCURRENCY }, outbox: store.outbox }
   }
@@ -76,6 +77,7 @@ export async function openStore(
     enrich,
     sync: database.sync,
     sharedBuffers: database.sharedBuffers,
+    textSearchIndex: database.textSearchIndex,
   })
   return { store, batch: { concurrency: 1 }, outbox: store.outbox }
 }

@@ -11,3 +11,4 @@ export {
 export { PGLITE_SYNC_MODES, type PgliteSync, pgliteCommitSyncOptions } from './pglite-sync'
 export { createPostgresStore, type OpenPostgresStoreOptions, openPostgresStore } from './postgres'
 export type { PostgresIngestStore, StoreOptions } from './store'
+export { applyTextSearchIndex, TEXT_SEARCH_INDEX } from './text-search-index'

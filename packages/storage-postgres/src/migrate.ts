@@ -55,7 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two
 // server instances starting at once take turns, and the second finds everything applied.
-const MIGRATION_LOCK_KEY = 7_301_652_288_313
+export const MIGRATION_LOCK_KEY = 7_301_652_288_313
 
 const CREATE_MIGRATIONS_TABLE = /* sql */ `
 create table schema_migrations (

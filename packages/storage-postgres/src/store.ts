@@ -28,6 +28,7 @@ import { createReleaseQueries } from './release-reads'
 import { createRetentionQueries } from './retention'
 import { createSessionQueries } from './sessions'
 import { createSourceQueries } from './source-files'
+import { applyTextSearchIndex } from './text-search-index'
 import { createUserQueries } from './users'
 
 /** An {@link IngestStore} over PostgreSQL (postgres.js) or PGlite, with its schema migrations. */
@@ -82,6 +83,14 @@ export interface StoreOptions {
    * @default undefined (ops are projected as logged)
    */
   readonly enrich?: ProjectionEnricher | undefined
+  /**
+   * Keep the trigram index behind `q` text search on event messages. `migrate()` creates it
+   * when missing (and pg_trgm is installed) or drops it when `false`: without it search scans
+   * a project's events newest first, and each projected event costs PostgreSQL less
+   * (docs/performance.md). Stores opened without `migrate()` leave the index as it is.
+   * @default true
+   */
+  readonly textSearchIndex?: boolean | undefined
 }
 
 /** Assembles the store from its query groups over one executor. */
@@ -113,6 +122,7 @@ export function createStore(
     detachAnalytics: () => detachAnalytics(db),
     async migrate() {
       await runMigrations(db)
+      await applyTextSearchIndex(db, options.textSearchIndex ?? true)
       if (analytics) await attachAnalytics(db)
     },
     ping: async () => {

@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import { describeWithTestDatabase } from '@tis/test-utils/postgres-suite'
-import { seedLegacyProject, uniqueHash } from '@tis/test-utils/store-fixtures'
+import {
+  acceptAndProject,
+  eventOp,
+  seedLegacyProject,
+  seedProject,
+  uniqueHash,
+} from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import type { SqlExecutor } from '../src/executor'
@@ -9,6 +15,7 @@ import { MIGRATIONS, runMigrations } from '../src/migrate'
 import { createPgliteExecutor } from '../src/pglite-executor'
 import { createPostgresExecutor } from '../src/postgres-executor'
 import { createStore } from '../src/store'
+import { applyTextSearchIndex, TEXT_SEARCH_INDEX } from '../src/text-search-index'
 
 /**
  * Every index on the tables the projection writes, as docs/benchmarks.md ("Index audit of the
@@ -117,13 +124,66 @@ function describeAudit(
   })
 }
 
+/**
+ * `textSearchIndex` (SERVICE_TEXT_SEARCH_INDEX): `migrate()` drops the trigram index when
+ * `false` and creates it again when `true`; `q` search answers the same either way.
+ */
+function describeTextSearchIndex(
+  name: string,
+  open: () => Promise<{ db: SqlExecutor; close(): Promise<void> }>,
+) {
+  describe(`the optional text search index: ${name}`, () => {
+    it('is dropped and created by migrate() as the option says, and search answers without it', async () => {
+      const { db, close } = await open()
+      try {
+        const present = async () => {
+          const [row] = await db.query<{ present: boolean }>(
+            'select to_regclass($1::text) is not null as present',
+            [TEXT_SEARCH_INDEX],
+          )
+          return row!.present
+        }
+        const store = (textSearchIndex?: boolean) =>
+          createStore(db, async () => {}, { textSearchIndex })
+        await store().migrate()
+        expect(await present()).toBe(true)
+        const { projectId } = await seedProject(store())
+        const hit = eventOp(projectId, { event: { message: 'disk 93% full on db-1' } })
+        await acceptAndProject(store(), [hit, eventOp(projectId)])
+        const search = async () =>
+          (await store().listEvents({ projectId, limit: 10, q: '93% full' })).map((e) => e.id)
+        expect(await search()).toEqual([hit.id])
+
+        await store(false).migrate()
+        expect(await present()).toBe(false)
+        expect(await search()).toEqual([hit.id])
+        expect(await applyTextSearchIndex(db, false)).toBe('unchanged')
+
+        await store(true).migrate()
+        expect(await present()).toBe(true)
+        expect(await search()).toEqual([hit.id])
+        expect(await applyTextSearchIndex(db, true)).toBe('unchanged')
+      } finally {
+        await close()
+      }
+    })
+  })
+}
+
+describeTextSearchIndex('PGlite', async () => {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+  const pglite = await PGlite.create({ extensions: { pg_trgm } })
+  return { db: createPgliteExecutor(pglite), close: () => pglite.close() }
+})
+
 describeAudit('PGlite', async () => {
   const pglite = await PGlite.create()
   return { db: createPgliteExecutor(pglite), close: () => pglite.close() }
 })
 
 describeWithTestDatabase('PostgreSQL', (url) => {
-  describeAudit('PostgreSQL', async () => {
+  // Each test in a schema of its own, dropped afterwards.
+  const open = async () => {
     const schema = `tis_audit_${randomBytes(6).toString('hex')}`
     const admin = postgres(url, { max: 1, onnotice: () => {} })
     await admin.unsafe(`create schema ${schema}`)
@@ -136,5 +196,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
         await admin.end()
       },
     }
-  })
+  }
+  describeAudit('PostgreSQL', open)
+  describeTextSearchIndex('PostgreSQL', open)
 })
