@@ -40,6 +40,8 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
     string,
     { row: AlertIssueRow; seen: Set<string>; counts: Map<string, ArrivalCount> }
   >()
+  // The ISO string of each arrival minute, made once a round rather than once an event.
+  const minutes = new Map<number, string>()
   plan.events.forEach((event, i) => {
     const key = plan.eventIssueKeys[i]
     const issue = key ? plan.issues.get(key) : undefined
@@ -52,8 +54,14 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
     }
     entry.row.n += 1
     const level = event.level ?? issue.level
-    const minute = new Date(Math.floor(event.received_at.getTime() / 60_000) * 60_000).toISOString()
-    const countKey = JSON.stringify([minute, event.environment ?? '', level])
+    const minuteMs = Math.floor(event.received_at.getTime() / 60_000) * 60_000
+    let minute = minutes.get(minuteMs)
+    if (minute === undefined) {
+      minute = new Date(minuteMs).toISOString()
+      minutes.set(minuteMs, minute)
+    }
+    // Keys joined with U+0000, which stored text cannot hold.
+    const countKey = `${minute}\u0000${event.environment ?? ''}\u0000${level}`
     const count = entry.counts.get(countKey)
     if (count) count.n += 1
     else {
@@ -61,7 +69,8 @@ export function alertIssueRows(plan: BatchPlan): AlertIssueRow[] {
       entry.counts.set(countKey, arrival)
       entry.row.counts.push(arrival)
     }
-    const filterKey = JSON.stringify([event.environment, level])
+    // A null environment is not the empty one: only a present one is written, after `=`.
+    const filterKey = `${event.environment === null ? '' : `=${event.environment}`}\u0000${level}`
     if (entry.seen.has(filterKey)) return
     entry.seen.add(filterKey)
     entry.row.events.push({

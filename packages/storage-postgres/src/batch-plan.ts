@@ -18,6 +18,12 @@ type EventOp = Extract<WriteOp, { type: 'event' }>
 const rowKey = (projectId: string, ...parts: string[]) =>
   [projectId.toLowerCase(), ...parts].join('\u0000')
 
+// Planning-only values of a row, under symbols: JSON.stringify leaves them out of the
+// statement's parameter without a copy of the row.
+/** Time of the event `first_release` / `last_release` (`last_release` of a monitor) came from. */
+export const FIRST_RELEASE_AT: unique symbol = Symbol('firstReleaseAt')
+export const LAST_RELEASE_AT: unique symbol = Symbol('lastReleaseAt')
+
 /** One issue upsert: every error of the batch with the same (project, hash), aggregated. */
 export interface IssueRow {
   project_id: string
@@ -31,9 +37,10 @@ export interface IssueRow {
   first_release: string | null
   last_release: string | null
   latest_event_id: string
-  /** Time of the event `first_release` / `last_release` came from (planning only). */
-  _firstReleaseAt: number
-  _lastReleaseAt: number
+  /** The row's index in the statement's parameter (set by `writePlan`). */
+  k: number
+  [FIRST_RELEASE_AT]: number
+  [LAST_RELEASE_AT]: number
 }
 
 /** One monitor upsert: every check-in of the batch for (project, slug, environment). */
@@ -50,7 +57,9 @@ export interface MonitorRow {
   last_duration_ms: number | null
   check_in_count: number
   created_at: Date
-  _releaseAt: number
+  /** The row's index in the statement's parameter (set by `writePlan`). */
+  k: number
+  [LAST_RELEASE_AT]: number
 }
 
 /** One deployment upsert; api rows overwrite, event rows insert only unknown keys. */
@@ -158,8 +167,9 @@ function addIssue(issues: Map<string, IssueRow>, op: EventOp): string {
       first_release: release,
       last_release: release,
       latest_event_id: op.id,
-      _firstReleaseAt: release === null ? Number.POSITIVE_INFINITY : at,
-      _lastReleaseAt: release === null ? Number.NEGATIVE_INFINITY : at,
+      k: 0,
+      [FIRST_RELEASE_AT]: release === null ? Number.POSITIVE_INFINITY : at,
+      [LAST_RELEASE_AT]: release === null ? Number.NEGATIVE_INFINITY : at,
     })
     return key
   }
@@ -170,13 +180,13 @@ function addIssue(issues: Map<string, IssueRow>, op: EventOp): string {
     row.level = grouping.level
     row.latest_event_id = op.id
   }
-  if (release !== null && at < row._firstReleaseAt) {
+  if (release !== null && at < row[FIRST_RELEASE_AT]) {
     row.first_release = release
-    row._firstReleaseAt = at
+    row[FIRST_RELEASE_AT] = at
   }
-  if (release !== null && at >= row._lastReleaseAt) {
+  if (release !== null && at >= row[LAST_RELEASE_AT]) {
     row.last_release = release
-    row._lastReleaseAt = at
+    row[LAST_RELEASE_AT] = at
   }
   return key
 }
@@ -204,7 +214,8 @@ function addMonitor(
       last_duration_ms: m.durationMs,
       check_in_count: 0,
       created_at: op.receivedAt,
-      _releaseAt: Number.NEGATIVE_INFINITY,
+      k: 0,
+      [LAST_RELEASE_AT]: Number.NEGATIVE_INFINITY,
     }
     monitors.set(key, row)
   } else if (at >= row.last_check_in_at.getTime()) {
@@ -218,9 +229,9 @@ function addMonitor(
     row.status = m.health
     row.status_at = m.occurredAt
   }
-  if (m.release !== null && at >= row._releaseAt) {
+  if (m.release !== null && at >= row[LAST_RELEASE_AT]) {
     row.last_release = m.release
-    row._releaseAt = at
+    row[LAST_RELEASE_AT] = at
   }
   return key
 }

@@ -10,6 +10,21 @@ type NormalizedEvent = EventOp['event']
 // parameter and unpacked by jsonb_to_recordset, so the keys are the column names.
 
 /**
+ * The event of an events or spans row, under a symbol: JSON.stringify leaves symbol keys out,
+ * so the projection sends rows without it (the statement copies the payload from the log) and
+ * without copying each row to drop it. A row whose op the enricher rewrote sends it as
+ * `enriched`.
+ */
+export const PAYLOAD: unique symbol = Symbol('payload')
+
+/** The log entry of a projected row, filled in by `writePlan`. */
+const logColumns = () => ({
+  legacy_id: 0,
+  log_xid: '',
+  enriched: undefined as unknown,
+})
+
+/**
  * A field of an event as the engine reads it: the top-level value, else the one in `context`
  * (the normaliser copies top-level values into `context`, never the reverse).
  */
@@ -53,7 +68,9 @@ export function eventRow(op: EventOp, ord: number) {
     value:
       e.event_type === 'metric' ? (num(e.context['value']) ?? num(field(e, 'duration_ms'))) : null,
     issue_id: null as string | null,
-    payload: e,
+    issue_hash: null as string | null,
+    ...logColumns(),
+    [PAYLOAD]: e,
   }
 }
 
@@ -83,7 +100,8 @@ export function spanRow(op: SpanOp, ord: number) {
     environment: text(field(e, 'environment')),
     release: text(field(e, 'release')),
     received_at: op.receivedAt,
-    payload: e,
+    ...logColumns(),
+    [PAYLOAD]: e,
   }
 }
 
