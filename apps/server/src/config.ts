@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { BatchLimits, RateLimitSettings, SourceMapLimits } from '@tis/ingest'
-import type { PgliteSync } from '@tis/storage-postgres'
+import type { DatabaseConfig } from './config-database'
 import {
   CONFIG_VARIABLES,
   type ConfigVariableName,
@@ -11,22 +11,7 @@ import type { RATE_LIMIT_STORES } from './config-variables-limits'
 import type { COOKIE_SECURE_MODES } from './config-variables-web'
 import type { LogLevel } from './logger'
 
-/** Where the server keeps its data. */
-export type DatabaseConfig =
-  /** PostgreSQL; `textSearchIndex` is `SERVICE_TEXT_SEARCH_INDEX` (applied where the store migrates). */
-  | { readonly kind: 'postgres'; readonly url: string; readonly textSearchIndex?: boolean }
-  /**
-   * Embedded PGlite; `dataDir` `undefined` keeps the database in memory. `sync` is
-   * `SERVICE_EMBEDDED_SYNC` (ignored in memory), `sharedBuffers` `SERVICE_EMBEDDED_SHARED_BUFFERS`.
-   */
-  | {
-      readonly kind: 'pglite'
-      readonly dataDir: string | undefined
-      readonly sync: PgliteSync
-      readonly sharedBuffers: string
-      /** `SERVICE_TEXT_SEARCH_INDEX`, as on PostgreSQL. */
-      readonly textSearchIndex?: boolean
-    }
+export type { DatabaseConfig } from './config-database'
 
 /** Where request counts live (`SERVICE_PUBLIC_API_RATE_LIMIT_STORE`). */
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number]
