@@ -186,9 +186,17 @@ describeWithClickHouse('server with the analytics store', (clickhouse) => {
       ['error', 'error', 1],
       ['log', 'info', 2],
     ])
-    const requests = await rows<{ route: string; n: string; avg: number }>(
-      `SELECT route, countMerge(count) AS n, avgMerge(avg_duration_ms) AS avg
-       FROM ${database}.request_spans_1m WHERE toString(project_id) = '${projectId}' GROUP BY route`,
+    // Read until it shows: once (CI, 2026-12-03) the rollup was still empty right after
+    // spans_raw showed all three spans.
+    const requests = await eventually(
+      () =>
+        rows<{ route: string; n: string; avg: number }>(
+          `SELECT route, countMerge(count) AS n, avgMerge(avg_duration_ms) AS avg
+           FROM ${database}.request_spans_1m WHERE toString(project_id) = '${projectId}'
+           GROUP BY route`,
+        ),
+      (r) => r.length > 0,
+      10_000,
     )
     expect(requests.map((r) => [r.route, Number(r.n), Number(r.avg)])).toEqual([['/a', 2, 200]])
     const metrics = await (await fetch(`${url}/metrics`)).text()
