@@ -21,6 +21,7 @@ import { ADMIN_TOKEN, SERVER_MAIN, serverEnv } from './ingest-servers'
 import { createProjectWithKey } from './management-client'
 import { IN_FLIGHT, PACE_DURATION, runBatches } from './pace-batches'
 import { measureEmbedded } from './pace-embedded'
+import { measureEmbeddedBatches } from './pace-embedded-batches'
 import { LAG_SECONDS, LAG_SHARE, runLag } from './pace-lag'
 import { resetStatements, topStatements } from './pace-statements'
 import { postgresBreakdown } from './pg-processes'
@@ -223,6 +224,15 @@ for (const groups of plans.includes('batches') ? [1, 5_000] : []) {
   })
 }
 if (plans.includes('batches')) {
+  // The embedded store's figures beside PostgreSQL's (`BENCH_PACE_EMBEDDED_BATCHES=0` skips them).
+  if (process.env['BENCH_PACE_EMBEDDED_BATCHES'] !== '0') {
+    for (const run of await measureEmbeddedBatches([1, 5_000])) {
+      batches.push({ ...run })
+      summary.push(
+        `${run.load}: ${run.sustained} rows/s sustained (${run.acknowledged} acknowledged, caught up ${run.catchUpMs} ms after the last batch); server with PGlite ${run.serverUs} µs/row`,
+      )
+    }
+  }
   console.log(`\nbatches of 1,000 lines, ${IN_FLIGHT} in flight, ${PACE_DURATION} s`)
   console.table(batches)
 }
