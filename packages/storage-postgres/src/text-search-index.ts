@@ -15,11 +15,10 @@ select to_regclass($1::text) is not null as present,
  * it did.
  *
  * The index makes `q` substring search independent of the table's size; without it search
- * scans a project's events newest first (docs/performance.md, "Text search without its
- * index"). It is the most expensive index the projection maintains: every distinct message
- * adds a GIN entry per trigram. Creating it on a large table takes time and blocks writes to
- * `events` meanwhile (about 40 s for a million events on the bench machine); dropping it is
- * immediate.
+ * scans a project's events newest first (docs/self-hosting.md; docs/performance.md, "Third
+ * pass"). It is the most expensive index the projection maintains: every distinct message
+ * adds a GIN entry per trigram. Creating it on a large table takes time (not measured here)
+ * and blocks writes to `events` meanwhile; dropping it is immediate.
  */
 export async function applyTextSearchIndex(
   db: SqlExecutor,
