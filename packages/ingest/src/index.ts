@@ -152,6 +152,7 @@ export type {
   CheckInRecord,
   CheckInSource,
   ClaimedAlertDelivery,
+  CountCursor,
   CredentialKind,
   CredentialRecord,
   CredentialStore,

@@ -380,6 +380,30 @@ export type {
   ParseUnprocessable,
 } from './result'
 export {
+  type AssigneeMatch,
+  EVENT_SEARCH_KEYS,
+  ISSUE_SEARCH_KEYS,
+  ISSUE_SORTS,
+  type IssueSort,
+  parseSearch,
+  SEARCH_STATUSES,
+  type SearchBound,
+  type SearchCountField,
+  type SearchFilter,
+  type SearchOp,
+  type SearchResult,
+  type SearchStatus,
+  type SearchTimeField,
+  type SearchValueField,
+} from './search/search'
+export {
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_LIST,
+  MAX_SEARCH_TOKENS,
+  type SearchToken,
+  tokenizeSearch,
+} from './search/tokens'
+export {
   parseSentryEnvelope,
   SENTRY_ENVELOPE_MAX_ITEMS,
   type SentryEnvelope,

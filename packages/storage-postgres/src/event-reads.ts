@@ -2,6 +2,7 @@ import type { ReadStore } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
 import { conditions } from './read-conditions'
 import { EVENT_COLUMNS, toEvent } from './read-rows'
+import { eventSearchSql } from './search-sql'
 import { isUuid } from './uuid'
 
 /** The event list, one event, and the events that share its trace, request or session. */
@@ -25,6 +26,7 @@ export function createEventQueries(
         c.where.push(`e.issue_id = ${c.param(query.issueId, 'uuid')}`)
       }
       c.contains('e.message', query.q)
+      eventSearchSql(c, query.search)
       if (query.since) c.where.push(`e.occurred_at >= ${c.param(query.since, 'timestamptz')}`)
       if (query.until) c.where.push(`e.occurred_at < ${c.param(query.until, 'timestamptz')}`)
       c.after('e.occurred_at', 'e.id', query.after)

@@ -2,6 +2,7 @@ import type { ReadStore } from '@tis/ingest'
 import type { SqlExecutor } from './executor'
 import { conditions } from './read-conditions'
 import { ISSUE_COLUMNS, toIssue } from './read-rows'
+import { issueOrderSql, issueSearchSql } from './search-sql'
 import { isUuid } from './uuid'
 
 /** The issue inbox: one issue, a filtered page of them, a status change. */
@@ -31,10 +32,11 @@ export function createIssueQueries(
         if (query.release !== undefined) e.push(`e.release = ${c.param(query.release, 'text')}`)
         c.where.push(`exists (select 1 from events e where ${e.join(' and ')})`)
       }
-      c.after('i.last_seen_at', 'i.id', query.after)
+      issueSearchSql(c, query.search)
+      const order = issueOrderSql(c, query)
       const rows = await db.query(
         `select ${ISSUE_COLUMNS} from issues i where i.project_id = $1::uuid${c.sql()}
-         order by i.last_seen_at desc, i.id desc limit ${c.param(query.limit, 'int')}`,
+         ${order} limit ${c.param(query.limit, 'int')}`,
         c.params,
       )
       return rows.map(toIssue)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { describeChartReadsContract } from './store-contract-chart-reads'
 import { describeIssueReadsContract } from './store-contract-issue-reads'
+import { describeIssueSearchContract } from './store-contract-issue-search'
 import {
   acceptAndProject,
   at,
@@ -21,6 +22,7 @@ import type { StoreHarness } from './store-probe'
  */
 export function describeReadsContract(h: () => StoreHarness) {
   describeIssueReadsContract(h)
+  describeIssueSearchContract(h)
   describeChartReadsContract(h)
 
   describe('event reads', () => {

@@ -136,6 +136,76 @@ export function describeReads(harness: () => Harness) {
       expect(await titles('status=all&environment=nowhere')).toEqual([])
     })
 
+    it('searches with query= and orders with sort=, paging each order; 400 names a bad term', async () => {
+      const s = await setup()
+      await s.send(error('Gamma timeout', { level: 'warning', release: 'r1', occurred_at: at(1) }))
+      for (const minute of [2, 3, 4]) {
+        await s.send(error('Delta crash', { release: 'r2', user_id: 7, occurred_at: at(minute) }))
+      }
+      await s.send(error('Epsilon crash', { environment: 'staging eu', occurred_at: at(5) }))
+      await s.send(error('Epsilon crash', { environment: 'staging eu', occurred_at: at(6) }))
+      const titles = async (query: string) => {
+        const r = await s.get(`/issues?${query}`)
+        expect(r.status).toBe(200)
+        return r.body.issues.map((i: Fields) => i['title'])
+      }
+      const q = (text: string) => `query=${encodeURIComponent(text)}`
+      expect(await titles(q('crash !environment:"staging eu"'))).toEqual(['Delta crash'])
+      expect(await titles(q('level:warning release:[r1,r9]'))).toEqual(['Gamma timeout'])
+      expect(await titles(q('user.id:7 times_seen:>2'))).toEqual(['Delta crash'])
+      expect(await titles(`${q('crash')}&sort=first_seen`)).toEqual([
+        'Epsilon crash',
+        'Delta crash',
+      ])
+      const delta = (await s.get(`/issues?${q('delta')}`)).body.issues[0]
+      await s.patch(`/issues/${delta.id}`, { issue: { status: 'resolved' } })
+      // `status` defaults to unresolved unless the query names a status; given with one, both hold.
+      expect(await titles(q('crash'))).toEqual(['Epsilon crash'])
+      expect(await titles(q('is:resolved'))).toEqual(['Delta crash'])
+      expect(await titles(`${q('is:resolved')}&status=unresolved`)).toEqual([])
+
+      // Every order pages with its own cursors: no duplicates, no gaps.
+      for (const sort of ['last_seen', 'first_seen', 'times_seen']) {
+        const seen: string[] = []
+        let cursor: string | null = ''
+        while (cursor !== null) {
+          const r = await s.get(
+            `/issues?status=all&sort=${sort}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+          )
+          expect(r.status).toBe(200)
+          seen.push(...r.body.issues.map((i: Fields) => i['title']))
+          cursor = r.body.next_cursor
+        }
+        expect(seen).toEqual(await titles(`status=all&sort=${sort}&limit=10`))
+        expect(seen).toHaveLength(3)
+      }
+      expect(await titles('status=all&sort=times_seen')).toEqual([
+        'Delta crash',
+        'Epsilon crash',
+        'Gamma timeout',
+      ])
+      const timesCursor = (await s.get('/issues?status=all&sort=times_seen&limit=1')).body
+        .next_cursor
+      const mixed = await s.get(`/issues?status=all&cursor=${timesCursor}`)
+      expect(mixed.status).toBe(422)
+      expect(mixed.body.errors).toEqual(['cursor is not a cursor of this list in sort=last_seen'])
+
+      for (const [text, message] of [
+        ['foo:bar', 'query has an unknown key "foo" in foo:bar'],
+        ['is:open', 'query has an unknown value "open" in is:open'],
+        ['release:"r1', 'query has an unclosed quote: release:"r1'],
+        ['assigned:me', 'query searches by assignees, which this server does not record yet'],
+        ['users:>10', 'query searches by affected users, which this server does not record yet'],
+      ]) {
+        const r = await s.get(`/issues?${q(text!)}`)
+        expect(r.status).toBe(400)
+        expect(r.body.error).toContain(message)
+      }
+      const events = await s.get(`/events?${q('crash timestamp:>=2026-06-01T12:05:00Z')}`)
+      expect(events.body.events.map((e: Fields) => e['occurred_at'])).toEqual([at(6), at(5)])
+      expect((await s.get(`/events?${q('is:resolved')}`)).status).toBe(400)
+    })
+
     it('pages with keyset cursors: no duplicates or gaps, ties on last_seen_at broken by id', async () => {
       const s = await setup()
       for (let n = 0; n < 7; n++) {

@@ -58,6 +58,7 @@ export type { ProjectStatus } from './project-status'
 export type { RateLimitStore, WindowIncrement } from './rate-limits'
 export type {
   CheckInQuery,
+  CountCursor,
   DeploymentQuery,
   EventQuery,
   IssueActivityQuery,

@@ -1,4 +1,4 @@
-import type { EventType } from '@tis/schema'
+import type { EventType, IssueSort, SearchFilter } from '@tis/schema'
 import type { IssueStatus } from './read-records'
 
 /** What {@link ReadStore.listRelatedEvents} matches on: any of the ids that are present. */
@@ -18,6 +18,12 @@ export interface KeysetCursor {
   readonly id: string
 }
 
+/** A keyset position in a list ordered by a count: the count and id of the last row shown. */
+export interface CountCursor {
+  readonly count: number
+  readonly id: string
+}
+
 /** Filters of {@link ReadStore.listIssues}; absent fields do not filter. */
 export interface IssueQuery {
   readonly projectId: string
@@ -29,8 +35,12 @@ export interface IssueQuery {
   readonly release?: string
   /** Case-insensitive substring of the title. */
   readonly q?: string
-  /** Rows strictly after this position in (last_seen_at desc, id desc) order. */
-  readonly after?: KeysetCursor
+  /** The terms of `query=` (docs/issues.md#search-syntax), all of which hold. */
+  readonly search?: readonly SearchFilter[]
+  /** The order, each descending then by id descending; default `last_seen`. */
+  readonly sort?: IssueSort
+  /** Rows strictly after this position in the order of `sort` (a count for `times_seen`). */
+  readonly after?: KeysetCursor | CountCursor
   readonly limit: number
 }
 
@@ -48,6 +58,8 @@ export interface EventQuery {
   readonly issueId?: string
   /** Case-insensitive substring of the message. */
   readonly q?: string
+  /** The terms of `query=` (docs/issues.md#search-syntax), all of which hold. */
+  readonly search?: readonly SearchFilter[]
   /** Inclusive lower bound of `occurred_at`. */
   readonly since?: Date
   /** Exclusive upper bound of `occurred_at`. */

@@ -20,7 +20,7 @@ import type { EventRecord, IssueStatus, ProjectRecord } from '../ports'
 import { createReleaseReads } from '../releases/api'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
-import { keysetPage } from './cursor'
+import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
 import {
   deploymentJson,
@@ -40,6 +40,7 @@ import {
 } from './query'
 import type { ReadApi, ReadApiOptions } from './read-api-types'
 import { withResolvedFrames } from './resolved-events'
+import { eventSearch, issueSearch, issueToken } from './search'
 import { finiteOrNull } from './stored-values'
 import {
   inStartOrder,
@@ -153,12 +154,17 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     ),
 
     listIssues: withProject(async (request, project) => {
-      const sparkline = parseSparkline(request.query ?? {})
+      const raw = request.query ?? {}
+      const search = issueSearch(raw, now())
+      if (!search.ok) return search.response
+      const sparkline = parseSparkline(raw)
       if (!sparkline.ok) return json(422, { errors: sparkline.errors })
-      const result = await keysetPage(
-        parseIssueQuery(project.id, request.query ?? {}),
+      const parsed = parseIssueQuery(project.id, raw, search.filters)
+      const sort = parsed.ok ? (parsed.value.sort ?? 'last_seen') : 'last_seen'
+      const result = await keysetPageBy(
+        parsed,
         (q) => store.listIssues(q),
-        (i) => ({ at: i.lastSeenAt, id: i.id }),
+        (i) => issueToken(sort, i),
       )
       if ('status' in result) return result
       const issues = result.rows.map(issueJson)
@@ -187,8 +193,10 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     }),
 
     listEvents: withProject(async (request, project) => {
+      const search = eventSearch(request.query ?? {}, now())
+      if (!search.ok) return search.response
       const result = await keysetPage(
-        parseEventQuery(project.id, request.query ?? {}),
+        parseEventQuery(project.id, request.query ?? {}, search.filters),
         (q) => store.listEvents(q),
         (e) => ({ at: e.occurredAt, id: e.id }),
       )

@@ -21,6 +21,13 @@ const ERRORS: Record<number, ApiResponse> = {
   },
 }
 
+/** 400 of the lists that take `query=`: the search syntax's message names the term. */
+export const SEARCH_REJECTED: ApiResponse = {
+  description:
+    '`query` has a term the search syntax does not know or cannot use (an unknown key, a value the key does not take, an unclosed quote); the message names it (docs/issues.md#search-syntax).',
+  body: errorBodySchema,
+}
+
 /** The read API's error responses of `statuses`, keyed by status code. */
 export function readErrors(...statuses: (keyof typeof ERRORS)[]): Record<number, ApiResponse> {
   return Object.fromEntries(statuses.map((s) => [s, ERRORS[s] as ApiResponse]))

@@ -28,6 +28,7 @@ import {
   PAGE_DESCRIPTION,
   RELEASE_NOT_FOUND,
   readErrors,
+  SEARCH_REJECTED,
   TRACE_NOT_FOUND,
 } from './openapi-responses'
 import {
@@ -57,9 +58,13 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     method: 'get',
     path: `${PROJECT}/issues`,
     id: 'listIssues',
-    summary: "List a project's issues, newest activity first",
+    summary: "List a project's issues, newest activity first (or in `sort`'s order)",
     query: paged(ISSUE_QUERY),
-    responses: { ...ok(PAGE_DESCRIPTION, issuePageSchema), ...readErrors(401, 404, 422) },
+    responses: {
+      ...ok(PAGE_DESCRIPTION, issuePageSchema),
+      ...readErrors(401, 404, 422),
+      400: SEARCH_REJECTED,
+    },
   }),
   op({
     method: 'get',
@@ -87,7 +92,11 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     id: 'listEvents',
     summary: "List a project's events, newest first",
     query: paged(EVENT_QUERY),
-    responses: { ...ok(PAGE_DESCRIPTION, eventPageSchema), ...readErrors(401, 404, 422) },
+    responses: {
+      ...ok(PAGE_DESCRIPTION, eventPageSchema),
+      ...readErrors(401, 404, 422),
+      400: SEARCH_REJECTED,
+    },
   }),
   op({
     method: 'get',

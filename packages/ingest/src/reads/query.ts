@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@tis/schema'
+import { EVENT_TYPES, ISSUE_SORTS, MAX_SEARCH_LENGTH, type SearchFilter } from '@tis/schema'
 import { z } from 'zod'
 import type {
   CheckInQuery,
@@ -21,6 +21,7 @@ import {
   time,
   uuid,
 } from './query-fields'
+import { decodeIssueCursor, searchesStatus } from './search'
 
 // The query strings of the read API's lists (issues, events, monitors, check-ins, deployments,
 // traces), parsed into the read port's queries.
@@ -28,14 +29,33 @@ import {
 const d = <T extends z.ZodType>(field: T, description: string) => field.meta({ description })
 const exact = (name: string) => d(filter, `Exact ${name}.`)
 
+/** `query=`: parsed by the search syntax, which answers 400 itself (docs/issues.md). */
+const searchQuery = (keys: string) =>
+  z
+    .string()
+    .optional()
+    .meta({
+      description: `Search terms, all of which hold: ${keys}, \`!\` negating a term, "quoted values", \`key:[a,b]\` for any of a list, and free text (at most ${MAX_SEARCH_LENGTH} characters). A term the syntax does not know is a 400 naming it. See docs/issues.md#search-syntax.`,
+    })
+
 /** The query of `GET …/issues`. */
 export const ISSUE_QUERY = z.object({
   status: z
     .enum(['unresolved', 'resolved', 'ignored', 'all'], {
       error: 'must be one of unresolved, resolved, ignored, all',
     })
-    .default('unresolved')
-    .meta({ description: 'Default `unresolved`.' }),
+    .optional()
+    .meta({
+      description:
+        'Default `unresolved`, unless `query` has an `is:` status term; given with one, both hold.',
+    }),
+  query: searchQuery(
+    '`is:` (unresolved, resolved, ignored), `level:`, `release:`, `environment:`, `user.id:`, `times_seen:` (`>N`, `<N`), `first_seen:` / `last_seen:` (`-24h`, `>2026-11-01`)',
+  ),
+  sort: z
+    .enum(ISSUE_SORTS, { error: `must be one of ${ISSUE_SORTS.join(', ')}` })
+    .default('last_seen')
+    .meta({ description: 'The order, each descending: default `last_seen`.' }),
   environment: d(filter, 'Issues with an event in this environment.'),
   release: d(filter, 'Issues with an event in this release.'),
   q: d(filter, 'Case-insensitive substring of the title.'),
@@ -44,7 +64,10 @@ export const ISSUE_QUERY = z.object({
     '`24h` adds `sparkline` to each issue: its events in each of the last 24 whole UTC hours (one grouped read for the page).',
   ),
   limit,
-  cursor,
+  cursor: z
+    .string()
+    .optional()
+    .meta({ description: 'The `next_cursor` of the previous page in the same `sort` (opaque).' }),
 })
 
 /** The query of `GET …/events`. */
@@ -62,6 +85,9 @@ export const EVENT_QUERY = z.object({
   user_id: exact('user id'),
   issue_id: d(uuid, 'Events of one issue.'),
   q: d(filter, 'Case-insensitive substring of the message.'),
+  query: searchQuery(
+    '`level:`, `release:`, `environment:`, `user.id:`, `timestamp:` (`-24h`, `>2026-11-01`)',
+  ),
   since: d(time, 'occurred_at at or after (RFC 3339).'),
   until: d(time, 'occurred_at before (RFC 3339).'),
   limit,
@@ -106,12 +132,23 @@ export const ROOT_SPAN_QUERY = z.object({
   cursor,
 })
 
-/** Parses the query of `GET …/issues`. */
-export function parseIssueQuery(projectId: string, raw: RawQuery): QueryResult<IssueQuery> {
+/**
+ * Parses the query of `GET …/issues`; `search` is its `query=` parsed already (a 400 of its own).
+ */
+export function parseIssueQuery(
+  projectId: string,
+  raw: RawQuery,
+  search?: readonly SearchFilter[],
+): QueryResult<IssueQuery> {
   const parsed = parse(ISSUE_QUERY, raw)
   if (!parsed.ok) return parsed
   const v = parsed.value
-  const status: IssueStatus | null = v.status === 'all' ? null : v.status
+  const after = v.cursor === undefined ? undefined : decodeIssueCursor(v.cursor, v.sort)
+  if (after === null) {
+    return { ok: false, errors: [`cursor is not a cursor of this list in sort=${v.sort}`] }
+  }
+  const requested = v.status ?? (searchesStatus(search) ? 'all' : 'unresolved')
+  const status: IssueStatus | null = requested === 'all' ? null : requested
   return {
     ok: true,
     value: defined<IssueQuery>({
@@ -120,14 +157,20 @@ export function parseIssueQuery(projectId: string, raw: RawQuery): QueryResult<I
       environment: v.environment,
       release: v.release,
       q: v.q,
-      after: v.cursor,
+      search,
+      sort: v.sort === 'last_seen' ? undefined : v.sort,
+      after,
       limit: v.limit ?? DEFAULT_PAGE_SIZE,
     }),
   }
 }
 
 /** Parses the query of `GET …/events`. */
-export function parseEventQuery(projectId: string, raw: RawQuery): QueryResult<EventQuery> {
+export function parseEventQuery(
+  projectId: string,
+  raw: RawQuery,
+  search?: readonly SearchFilter[],
+): QueryResult<EventQuery> {
   const parsed = parse(EVENT_QUERY, raw)
   if (!parsed.ok) return parsed
   const v = parsed.value
@@ -145,6 +188,7 @@ export function parseEventQuery(projectId: string, raw: RawQuery): QueryResult<E
       userId: v.user_id,
       issueId: v.issue_id?.toLowerCase(),
       q: v.q,
+      search,
       since: v.since,
       until: v.until,
       after: v.cursor,

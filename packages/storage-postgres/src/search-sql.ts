@@ -1,0 +1,116 @@
+import type { CountCursor, IssueQuery, KeysetCursor } from '@tis/ingest'
+import type { IssueSort, SearchBound, SearchFilter } from '@tis/schema'
+import type { conditions } from './read-conditions'
+
+// The search syntax's terms (`query=`, docs/issues.md#search-syntax) as SQL conditions on the
+// issue inbox (`issues i`) and the events list (`events e`), and the inbox's sort orders.
+
+type Conditions = ReturnType<typeof conditions>
+
+/** A condition that holds, or its negation; a NULL (an event without a level) is not a match. */
+const negatable = (negated: boolean, sql: string) => (negated ? `not coalesce(${sql}, false)` : sql)
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+function bounds<T extends number | Date>(
+  c: Conditions,
+  column: string,
+  type: string,
+  list: readonly SearchBound<T>[],
+): string {
+  return list.map((b) => `${column} ${b.op} ${c.param(b.value, type)}`).join(' and ')
+}
+
+/** `column = any(values)`; user ids through their md5 expression index, as the lists' filters. */
+function anyOf(c: Conditions, column: string, values: readonly string[], hashed: boolean): string {
+  const p = c.param([...values], 'text[]')
+  return hashed
+    ? `(md5(${column}) = any(array(select md5(v) from unnest(${p}) v)) and ${column} = any(${p}))`
+    : `${column} = any(${p})`
+}
+
+function unsupported(filter: SearchFilter): never {
+  throw new Error(
+    `the store cannot search by ${filter.kind} ${'field' in filter ? filter.field : ''}`,
+  )
+}
+
+/** Adds the conditions of `filters` to an inbox query over `issues i`. */
+export function issueSearchSql(c: Conditions, filters: readonly SearchFilter[] | undefined): void {
+  for (const f of filters ?? []) {
+    let sql: string
+    switch (f.kind) {
+      case 'status':
+        sql = `i.status = any(${c.param([...f.values], 'text[]')})`
+        break
+      case 'value': {
+        if (f.field === 'level') {
+          sql = `i.level = any(${c.param([...f.values], 'text[]')})`
+          break
+        }
+        // The issue matches when one of its events does: the events carry these values.
+        const column = f.field === 'user.id' ? 'e.user_id' : `e.${f.field}`
+        sql = `exists (select 1 from events e where e.project_id = i.project_id and e.issue_id = i.id and ${anyOf(c, column, f.values, f.field === 'user.id')})`
+        break
+      }
+      case 'count':
+        if (f.field !== 'times_seen') unsupported(f)
+        sql = `(${bounds(c, 'i.count', 'bigint', f.bounds)})`
+        break
+      case 'time':
+        if (f.field === 'timestamp') unsupported(f)
+        sql = `(${bounds(c, f.field === 'first_seen' ? 'i.first_seen_at' : 'i.last_seen_at', 'timestamptz', f.bounds)})`
+        break
+      case 'text':
+        sql = `i.title ilike '%' || ${c.param(escapeLike(f.value), 'text')} || '%'`
+        break
+      default:
+        unsupported(f)
+    }
+    c.where.push(negatable(f.negated, sql))
+  }
+}
+
+/** Adds the conditions of `filters` to an events list query over `events e`. */
+export function eventSearchSql(c: Conditions, filters: readonly SearchFilter[] | undefined): void {
+  for (const f of filters ?? []) {
+    let sql: string
+    switch (f.kind) {
+      case 'value': {
+        const column = f.field === 'user.id' ? 'e.user_id' : `e.${f.field}`
+        sql = anyOf(c, column, f.values, f.field === 'user.id')
+        break
+      }
+      case 'time':
+        if (f.field !== 'timestamp') unsupported(f)
+        sql = `(${bounds(c, 'e.occurred_at', 'timestamptz', f.bounds)})`
+        break
+      case 'text':
+        sql = `e.message ilike '%' || ${c.param(escapeLike(f.value), 'text')} || '%'`
+        break
+      default:
+        unsupported(f)
+    }
+    c.where.push(negatable(f.negated, sql))
+  }
+}
+
+/** Each inbox order's column and its type, descending then by id. */
+const ORDERS: Readonly<Record<Exclude<IssueSort, 'users'>, { column: string; type: string }>> = {
+  last_seen: { column: 'i.last_seen_at', type: 'timestamptz' },
+  first_seen: { column: 'i.first_seen_at', type: 'timestamptz' },
+  times_seen: { column: 'i.count', type: 'bigint' },
+}
+
+/** The `order by` of an inbox query, after adding its keyset condition to `c`. */
+export function issueOrderSql(c: Conditions, query: Pick<IssueQuery, 'sort' | 'after'>): string {
+  const sort = query.sort ?? 'last_seen'
+  if (sort === 'users') throw new Error('the store cannot sort issues by users')
+  const { column, type } = ORDERS[sort]
+  const after: KeysetCursor | CountCursor | undefined = query.after
+  if (after) {
+    const value = 'count' in after ? after.count : after.at
+    c.where.push(`(${column}, i.id) < (${c.param(value, type)}, ${c.param(after.id, 'uuid')})`)
+  }
+  return `order by ${column} desc, i.id desc`
+}
