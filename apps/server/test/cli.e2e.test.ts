@@ -75,6 +75,14 @@ describe('tis CLI against a running server', () => {
       (await runTis(['issues', project.id, '--status', 'all', '--json'], env)).stdout,
     )
     expect(all.issues.map((i: { id: string }) => i.id)).toEqual([issueId])
+    const searched = await runTis(
+      ['issues', project.id, '--query', 'is:resolved times_seen:2'],
+      env,
+    )
+    expect(searched.stdout).toContain(issueId)
+    const unknown = await runTis(['issues', project.id, '--query', 'browser:chrome'], env)
+    expect(unknown).toMatchObject({ code: 1 })
+    expect(unknown.stderr).toContain('tis: query has an unknown key "browser" in browser:chrome')
 
     const events = await runTis(
       ['events', project.id, '--event-type', 'error', '--limit', '1'],

@@ -14,9 +14,19 @@ import { type EventDetailJson, eventDetails } from './format-event'
 import { id, more, queryString } from './request-parts'
 
 /** The query flags of `issues` and `events`: `--trace-id` is sent as `trace_id`, and so on. */
-export const ISSUE_FLAGS = ['status', 'environment', 'release', 'q', 'limit', 'cursor'] as const
+export const ISSUE_FLAGS = [
+  'query',
+  'sort',
+  'status',
+  'environment',
+  'release',
+  'q',
+  'limit',
+  'cursor',
+] as const
 /** The query flags of `events`. */
 export const EVENT_FLAGS = [
+  'query',
   'event-type',
   'level',
   'environment',
@@ -75,7 +85,8 @@ export const READ_COMMANDS: readonly Command[] = [
     name: 'issues',
     args: ['<project_id>'],
     options: `[--${ISSUE_FLAGS.join(' <v>] [--')} <v>]`,
-    summary: 'List issues, newest activity first (default --status unresolved; or all).',
+    summary:
+      'List issues, newest activity first (default --status unresolved; or all); --query takes the search syntax (is:, level:, release:, …), --sort last_seen, first_seen or times_seen.',
     async run({ client, args, options }) {
       const path = `/api/v1/projects/${id(args[0]!)}/issues${queryString(ISSUE_FLAGS, options.query ?? {})}`
       const json = (await client.request('GET', path)) as {

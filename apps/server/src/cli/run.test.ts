@@ -55,6 +55,18 @@ describe('tis CLI', () => {
       '/api/v1/projects/p1/issues?status=all&q=a+b&limit=5',
       undefined,
     ],
+    [
+      ['issues', 'p1', '--query', 'is:resolved "a b"', '--sort', 'times_seen'],
+      'GET',
+      '/api/v1/projects/p1/issues?query=is%3Aresolved+%22a+b%22&sort=times_seen',
+      undefined,
+    ],
+    [
+      ['events', 'p1', '--query', 'level:error'],
+      'GET',
+      '/api/v1/projects/p1/events?query=level%3Aerror',
+      undefined,
+    ],
     [['issues', 'show', 'p1', 'i1'], 'GET', '/api/v1/projects/p1/issues/i1', undefined],
     [
       ['issues', 'resolve', 'p1', 'i1'],
