@@ -28,6 +28,9 @@ form.inline{display:inline}
 form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end;margin:.5em 0 1em}
 form.filters label,form.filters .field,form.stack label{display:flex;flex-direction:column;font-size:.9em;color:var(--muted)}
 form.filters fieldset label{flex-direction:row;gap:4px;align-items:center}
+form.filters label.wide{flex:1 1 24em}
+details.search-help{margin:-.5em 0 1em;font-size:.9em}
+details.search-help table{width:auto}
 form.stack{display:flex;flex-direction:column;gap:10px;max-width:420px}
 input,select,button,textarea{font:inherit;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:#fff;color:var(--fg)}
 button{cursor:pointer;background:var(--soft)}

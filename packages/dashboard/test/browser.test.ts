@@ -238,6 +238,28 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     ).toBe(1)
   })
 
+  it('searches the inbox from the search box with the keyboard, with the syntax help', async () => {
+    await at('/issues')
+    await page.locator('summary', { hasText: 'Search syntax' }).focus()
+    await page.keyboard.press('Enter')
+    expect(await page.getByRole('cell', { name: 'times_seen:>100' }).isVisible()).toBe(true)
+    const box = page.getByRole('searchbox', { name: 'Search' })
+    await box.fill('level:error "TypeError: boom"')
+    await box.press('Enter')
+    await page.waitForURL(/query=level%3Aerror/)
+    expect(await page.getByRole('link', { name: seeded.errorTitle }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: /^Live issue/ }).count()).toBe(0)
+    await check('inbox-search')
+    await box.fill('browser:chrome')
+    await box.press('Enter')
+    await page.getByRole('alert').waitFor()
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'Search: query has an unknown key "browser" in browser:chrome',
+    )
+    expect(await box.getAttribute('aria-invalid')).toBe('true')
+    await check('inbox-search-rejected')
+  })
+
   it('resolves an issue in place with the keyboard, then reopens it without JavaScript', async () => {
     await at('/issues')
     const resolve = page.getByRole('button', { name: `Resolve: ${seeded.errorTitle}` })
@@ -493,6 +515,8 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'issue-excerpts',
         'issues',
         'issues-empty',
+        'inbox-search',
+        'inbox-search-rejected',
         'login',
         'monitor',
         'monitors',

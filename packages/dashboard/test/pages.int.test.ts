@@ -163,6 +163,39 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(evil.headers.get('location')).toBe(`/projects/${projectId}/issues/${issueId}`)
   })
 
+  it('searches the inbox with the search syntax, and shows a rejected term beside the box', async () => {
+    const issues = async (query: string) => get(`/projects/${projectId}/issues?${query}`)
+    const q = (text: string) => `query=${encodeURIComponent(text)}`
+    // The test above left the issue resolved.
+    const found = await issues(`${q('level:error "TypeError: boom"')}&status=all`)
+    expect(found.res.status).toBe(200)
+    expect(found.text).toContain(seeded.errorTitle)
+    expect(found.text).toContain('value="level:error &quot;TypeError: boom&quot;"')
+    expect(found.text).toContain('<summary>Search syntax</summary>')
+    expect((await issues(`${q('level:fatal')}&status=all`)).text).not.toContain(seeded.errorTitle)
+    // A status in the search decides alone: the status field shows all, not unresolved.
+    const resolved = await issues(q('is:resolved'))
+    expect(resolved.text).toContain(seeded.errorTitle)
+    expect(resolved.text).toContain('<option selected="">all</option>')
+    const issueId = found.text.match(/issues\/([0-9a-f-]{36})"/)![1]!
+    await post(`/projects/${projectId}/issues/${issueId}/status`, { status: 'unresolved' })
+    expect((await issues(q('is:resolved'))).text).not.toContain(seeded.errorTitle)
+    // Later tests find the issue resolved, as the test above left it.
+    await post(`/projects/${projectId}/issues/${issueId}/status`, { status: 'resolved' })
+    const bySort = await issues('sort=times_seen')
+    expect(bySort.text).toContain('Most events first')
+    expect(bySort.text).toContain('<option value="times_seen" selected="">times seen</option>')
+
+    const bad = await issues('query=browser%3Achrome')
+    expect(bad.res.status).toBe(400)
+    expect(bad.text).toContain('role="alert" id="f-query-error"')
+    expect(bad.text).toContain(
+      'Search: query has an unknown key &quot;browser&quot; in browser:chrome',
+    )
+    expect(bad.text).toContain('aria-invalid="true"')
+    expect(bad.text).toContain('value="browser:chrome"')
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     const created = await post(`/projects/${projectId}/settings/keys`, { name: 'from-ui' })
     expect(created.status).toBe(201)

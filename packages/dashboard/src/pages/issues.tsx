@@ -10,9 +10,15 @@ import { relativeTime } from '../format'
 import { Badge, type Html, queryString, Time } from '../layout'
 import { loadProject, renderPage, safeReturn } from '../render'
 import { IssueActions } from './issue-actions'
+import { Filters, inboxQuery } from './issue-filters'
 import { ReleaseLink } from './release-link'
 
-const STATUSES = ['unresolved', 'resolved', 'ignored', 'all'] as const
+/** How the inbox says its order (`sort`). */
+const ORDER_LABEL: Readonly<Record<string, string>> = {
+  last_seen: 'Newest activity first',
+  first_seen: 'Newest issues first',
+  times_seen: 'Most events first',
+}
 
 /** How often the inbox refreshes its first page while the tab is visible (with JavaScript). */
 const LIVE_EVERY_MS = 10_000
@@ -103,55 +109,22 @@ function IssueRows(props: {
   )
 }
 
-function Filters({ c, deps, projectId }: { c: DashboardContext; deps: Deps; projectId: string }) {
-  const q = (name: string) => c.req.query(name) ?? ''
-  const status = q('status') || 'unresolved'
-  return (
-    <search aria-label="Filter issues">
-      <form class="filters" method="get" action={`${deps.base}/projects/${projectId}/issues`}>
-        <label for="f-status">
-          Status
-          <select id="f-status" name="status">
-            {STATUSES.map((s) => (
-              <option selected={s === status}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label for="f-environment">
-          Environment
-          <input id="f-environment" name="environment" value={q('environment')} />
-        </label>
-        <label for="f-release">
-          Release
-          <input id="f-release" name="release" value={q('release')} />
-        </label>
-        <label for="f-q">
-          Search
-          <input id="f-q" type="search" name="q" value={q('q')} />
-        </label>
-        <button type="submit">Filter</button>
-      </form>
-    </search>
-  )
-}
-
-/** The inbox's filters from the query string (the page and its live rows share them). */
-function inboxQuery(c: DashboardContext) {
-  return {
-    status: c.req.query('status') || 'unresolved',
-    environment: c.req.query('environment') || undefined,
-    release: c.req.query('release') || undefined,
-    q: c.req.query('q') || undefined,
+/** One page of the inbox; a search the syntax rejects is an empty page with its message. */
+async function loadInbox(
+  c: DashboardContext,
+  deps: Deps,
+  projectId: string,
+  cursor?: string,
+): Promise<IssuePage & { searchError?: string }> {
+  const response = await c.get('session').call(deps.engine.reads.listIssues, {
+    params: { id: projectId },
+    query: { ...inboxQuery(c), cursor, sparkline: '24h' },
+  })
+  if (response.status === 400) {
+    const { error } = response.body as { error: string }
+    return { issues: [], next_cursor: null, searchError: error }
   }
-}
-
-async function loadInbox(c: DashboardContext, deps: Deps, projectId: string, cursor?: string) {
-  return ok<IssuePage>(
-    await c.get('session').call(deps.engine.reads.listIssues, {
-      params: { id: projectId },
-      query: { ...inboxQuery(c), cursor, sparkline: '24h' },
-    }),
-  )
+  return ok<IssuePage>(response)
 }
 
 /**
@@ -185,7 +158,7 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     const url = new URL(c.req.url)
     const back = url.pathname + url.search
     const filtered = Boolean(
-      query.environment || query.release || query.q || query.status !== 'unresolved',
+      query.environment || query.release || query.q || query.query || query.status !== 'unresolved',
     )
     let empty: Html = <p class="empty">No issues match these filters.</p>
     if (page.issues.length === 0 && !filtered) {
@@ -206,18 +179,23 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     const next = page.next_cursor ? queryString({ ...query, cursor: page.next_cursor }) : null
     return renderPage(c, deps, {
       title: `Issues · ${project.name}`,
+      ...(page.searchError ? { status: 400 } : {}),
       project: { id: project.id, name: project.name, tab: 'issues' },
       body: (
         <>
           <h1>Issues</h1>
-          <Filters c={c} deps={deps} projectId={project.id} />
+          <Filters c={c} deps={deps} projectId={project.id} error={page.searchError} />
           {live && (
             <p class="muted">
-              Newest activity first; updates every 10 seconds while this tab is visible.
+              {ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen']}; updates every 10
+              seconds while this tab is visible.
             </p>
           )}
           <table hidden={page.issues.length === 0 ? true : undefined} data-live-table="">
-            <caption class="skip">Issues, newest activity first</caption>
+            <caption class="skip">
+              Issues,{' '}
+              {(ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen'])!.toLowerCase()}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Issue</th>
