@@ -189,6 +189,9 @@ export function describeReads(harness: () => Harness) {
       const mixed = await s.get(`/issues?status=all&cursor=${timesCursor}`)
       expect(mixed.status).toBe(422)
       expect(mixed.body.errors).toEqual(['cursor is not a cursor of this list in sort=last_seen'])
+      const byUsers = await s.get('/issues?sort=users')
+      expect(byUsers.status).toBe(422)
+      expect(byUsers.body.errors[0]).toMatch(/^sort users is not available/)
 
       for (const [text, message] of [
         ['foo:bar', 'query has an unknown key "foo" in foo:bar'],
