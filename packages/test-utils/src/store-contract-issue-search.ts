@@ -132,6 +132,12 @@ export function describeIssueSearchContract(h: () => StoreHarness) {
       expect(await set('!first_seen:2026-01-01')).toEqual(new Set())
       expect(await set('last_seen:-1h')).toHaveProperty('size', 4)
       expect(await set('last_seen:-59m')).toEqual(new Set())
+      // The edges of the years a search may name are bounds every store can compare with.
+      expect(await set('first_seen:>=0001-01-01 last_seen:<=9999-12-31T23:59:59Z')).toHaveProperty(
+        'size',
+        4,
+      )
+      expect(await set('first_seen:9999-12-31')).toEqual(new Set())
       await store.setIssueStatus(projectId, ids.flaky, 'resolved')
       await store.setIssueStatus(projectId, ids.warning, 'ignored')
       expect(await set('is:resolved')).toEqual(new Set([ids.flaky]))

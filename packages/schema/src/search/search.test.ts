@@ -181,6 +181,8 @@ describe('parseSearch', () => {
       'last_seen:2026-11-01T00:00:00Z',
       'needs > or < before a date-time in last_seen:2026-11-01T00:00:00Z',
     ],
+    ['first_seen:>0000-12-31', 'has a time outside the years 1 to 9999 in first_seen:>0000-12-31'],
+    ['last_seen:-999999w', 'has a time outside the years 1 to 9999 in last_seen:-999999w'],
     ['release:"1.0', 'has an unclosed quote: release:"1.0'],
     ['"TypeError', 'has an unclosed quote: "TypeError'],
     ['level:[error', 'has an unclosed list: level:[error'],

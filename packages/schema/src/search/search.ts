@@ -121,6 +121,14 @@ const fail = (message: string): never => {
 
 /** A time value: `2026-11-01` (UTC midnight), an RFC 3339 date-time, or `-24h` from `now`. */
 function instant(text: string, token: SearchToken, now: Date): { at: Date; day: boolean } {
+  const found = anyInstant(text, token, now)
+  const year = found.at.getUTCFullYear()
+  // Years 1 to 9999: what every store and RFC 3339 can hold.
+  if (!(year >= 1 && year <= 9999)) fail(`has a time outside the years 1 to 9999 in ${token.raw}`)
+  return found
+}
+
+function anyInstant(text: string, token: SearchToken, now: Date): { at: Date; day: boolean } {
   const relative = RELATIVE.exec(text)
   if (relative) {
     return {
@@ -155,9 +163,12 @@ function timeBounds(token: SearchToken, now: Date): SearchBound<Date>[] {
       `needs > or < before a date-time in ${token.raw} (a bare date means that whole UTC day)`,
     )
   }
+  const end = new Date(at.getTime() + DAY_MS)
+  // The day after 9999-12-31 is past what a store can compare with: its last millisecond ends it.
+  const last = end.getUTCFullYear() > 9999
   return [
     { op: '>=', value: at },
-    { op: '<', value: new Date(at.getTime() + DAY_MS) },
+    last ? { op: '<=', value: new Date(end.getTime() - 1) } : { op: '<', value: end },
   ]
 }
 
