@@ -349,6 +349,8 @@ export const managementPlans = {
 } as const
 
 const QUERY_KEYS = [
+  'query',
+  'sort',
   'status',
   'environment',
   'release',
@@ -372,7 +374,38 @@ const QUERY_KEYS = [
   'slug',
 ] as const
 
+/** A term of the search syntax (docs/issues.md): known and unknown keys, edge values, junk. */
+const searchTerm = fc
+  .tuple(
+    fc.constantFrom('', '!'),
+    fc.constantFrom(
+      ...['is', 'level', 'release', 'environment', 'user.id', 'times_seen', 'first_seen'],
+      ...['last_seen', 'timestamp', 'users', 'assigned', 'timesSeen', 'Level', 'x.y'],
+    ),
+    fc.oneof(
+      fc.constantFrom(
+        ...['>10', '<=0', '>999999999999999', '-24h', '+7d', '-999999w', '>2026-11-01'],
+        ...['2026-02-30', '9999-12-31', '0001-01-01', '<=9999-12-31T23:59:59Z', '[a,b]'],
+        ...['["q u",x]', '[', '"unclosed', 'unresolved', 'resolved', 'me', 'none', 'a@b.c'],
+      ),
+      anyString.map((v) => v.slice(0, 20)),
+    ),
+  )
+  .map(([not, key, value]) => `${not}${key}:${value}`)
+
+/** A `query=` value: terms and free text, percent-encoded. */
+const searchQuery = fc
+  .array(
+    fc.oneof(
+      searchTerm,
+      anyString.map((t) => t.slice(0, 30)),
+    ),
+    { maxLength: 5 },
+  )
+  .map((terms) => encode(terms.join(' ')))
+
 const queryValue = fc.oneof(
+  searchQuery,
   anyString.map((s) => encode(s.slice(0, 3000))),
   fc.constantFrom(...DATES).map(encodeURIComponent),
   fc.constantFrom(...NUMBERS).map(String),
@@ -393,6 +426,9 @@ const queryValue = fc.oneof(
     '1e3',
     '0x10',
     '24h',
+    'times_seen',
+    'first_seen',
+    'users',
     '',
   ),
   fc

@@ -172,9 +172,9 @@ export const ENDPOINTS = {
     statuses: [201, 400, 401, 404, 413, 422],
     success: { 201: withKeys('alert_rule') },
   },
-  listIssues: { statuses: [200, 401, 404, 422], success: { 200: list('issues') } },
+  listIssues: { statuses: [200, 400, 401, 404, 422], success: { 200: list('issues') } },
   getIssue: { statuses: [200, 401, 404, 422], success: { 200: withKeys('issue') } },
-  listEvents: { statuses: [200, 401, 404, 422], success: { 200: list('events') } },
+  listEvents: { statuses: [200, 400, 401, 404, 422], success: { 200: list('events') } },
   getEvent: {
     statuses: [200, 401, 404, 422],
     success: { 200: withKeys('event', 'issue', 'deployment', 'related') },
