@@ -96,7 +96,9 @@ describe('openPgliteStore', () => {
     } finally {
       await rm(root, { recursive: true, force: true })
     }
-  })
+    // Two child processes that each start PGlite, then an open: on two loaded cores this took
+    // over 30 s in a clean-clone run, and 40 s beside another suite.
+  }, 120_000)
 
   it('hands PostgreSQL its shared_buffers: a size it refuses fails the open, a malformed one is named', async () => {
     // Below PostgreSQL's minimum (128kB): only a setting that reaches the server can fail so.
