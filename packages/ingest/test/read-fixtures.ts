@@ -26,6 +26,7 @@ export const ISSUE: IssueRecord = {
   level: 'error',
   status: 'unresolved',
   count: 3,
+  users: 2,
   firstSeenAt: at('2026-06-01T10:00:00.000Z'),
   // An instant an old database may hold that JavaScript cannot represent: answered as null.
   lastSeenAt: new Date(Number.NaN),

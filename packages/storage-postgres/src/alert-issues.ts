@@ -131,7 +131,7 @@ with input as (
       and r.trigger = 'spike') as lowest,
     i.count - input.n as count_before,
     jsonb_build_object('id', i.id, 'title', i.title, 'level', i.level, 'status', i.status,
-      'count', i.count, 'first_seen_at', ${iso('i.first_seen_at')},
+      'count', i.count, 'users', i.users, 'first_seen_at', ${iso('i.first_seen_at')},
       'last_seen_at', ${iso('i.last_seen_at')}, 'last_release', i.last_release,
       'regression_count', i.regression_count) as issue
   from input join issues i on i.project_id = input.project_id and i.hash = input.hash

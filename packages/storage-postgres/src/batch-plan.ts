@@ -23,6 +23,8 @@ const rowKey = (projectId: string, ...parts: string[]) =>
 /** Time of the event `first_release` / `last_release` (`last_release` of a monitor) came from. */
 export const FIRST_RELEASE_AT: unique symbol = Symbol('firstReleaseAt')
 export const LAST_RELEASE_AT: unique symbol = Symbol('lastReleaseAt')
+/** The distinct `user_id`s of an issue's events in the batch (docs/issues.md#affected-users). */
+export const USERS: unique symbol = Symbol('users')
 
 /** One issue upsert: every error of the batch with the same (project, hash), aggregated. */
 export interface IssueRow {
@@ -41,6 +43,7 @@ export interface IssueRow {
   k: number
   [FIRST_RELEASE_AT]: number
   [LAST_RELEASE_AT]: number
+  [USERS]: Set<string> | undefined
 }
 
 /** One monitor upsert: every check-in of the batch for (project, slug, environment). */
@@ -109,8 +112,9 @@ export function planBatch(batch: readonly WriteOp[]): BatchPlan {
   }
   batch.forEach((op, ord) => {
     switch (op.type) {
-      case 'event':
-        plan.events.push(eventRow(op, ord))
+      case 'event': {
+        const row = eventRow(op, ord)
+        plan.events.push(row)
         addRelease(
           plan.sessions,
           op.projectId,
@@ -118,13 +122,14 @@ export function planBatch(batch: readonly WriteOp[]): BatchPlan {
           op.event.environment ?? op.event.context.environment,
           op.occurredAt,
         )
-        plan.eventIssueKeys.push(op.issue ? addIssue(plan.issues, op) : null)
+        plan.eventIssueKeys.push(op.issue ? addIssue(plan.issues, op, row.user_id) : null)
         if (op.monitor) {
           plan.checkInMonitorKeys.push(addMonitor(plan.monitors, op.projectId, op.monitor, op))
           plan.checkIns.push(checkInRow(op, op.monitor, 'event'))
         }
         if (op.deployment) addDeployment(plan.deployments, op.projectId, op.deployment, null, op)
         break
+      }
       case 'span':
         plan.spans.push(spanRow(op, ord))
         break
@@ -148,7 +153,7 @@ export function planBatch(batch: readonly WriteOp[]): BatchPlan {
   return plan
 }
 
-function addIssue(issues: Map<string, IssueRow>, op: EventOp): string {
+function addIssue(issues: Map<string, IssueRow>, op: EventOp, user: string | null): string {
   const grouping = op.issue!
   const at = op.occurredAt.getTime()
   const release = op.event.release ?? op.event.context.release ?? null
@@ -170,10 +175,12 @@ function addIssue(issues: Map<string, IssueRow>, op: EventOp): string {
       k: 0,
       [FIRST_RELEASE_AT]: release === null ? Number.POSITIVE_INFINITY : at,
       [LAST_RELEASE_AT]: release === null ? Number.NEGATIVE_INFINITY : at,
+      [USERS]: user === null ? undefined : new Set([user]),
     })
     return key
   }
   row.count += 1
+  if (user !== null) (row[USERS] ??= new Set()).add(user)
   if (at < row.first_seen_at.getTime()) row.first_seen_at = op.occurredAt
   if (at >= row.last_seen_at.getTime()) {
     row.last_seen_at = op.occurredAt

@@ -46,6 +46,29 @@ with input as (
 select input.k, up.id::text as id
   from input join up on up.project_id = input.project_id and up.hash = input.hash`
 
+/**
+ * Counts an issue's new affected users (docs/issues.md#affected-users): each (issue, user) of
+ * the round not seen before is inserted into `issue_users`, and adds one to `issues.users`.
+ * Runs after {@link UPSERT_ISSUES}: every issue has its row, found by natural key, and the
+ * round's transaction already holds its lock, so this takes no new one; in steady state every
+ * user is known, nothing is inserted and no issue is updated again.
+ */
+export const COUNT_ISSUE_USERS = /* sql */ `
+with input as (
+  select * from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, hash text, user_id text)
+), added as (
+  insert into issue_users (issue_id, user_hash)
+  select i.id, md5(input.user_id)::uuid
+    from input join issues i on i.project_id = input.project_id and i.hash = input.hash
+    order by 1, 2
+  on conflict do nothing
+  returning issue_id
+), counts as (
+  select issue_id, count(*) as users from added group by issue_id
+)
+update issues i set users = i.users + counts.users
+  from counts where i.id = counts.issue_id`
+
 const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, occurred_at,
   received_at, environment, release, trace_id, request_id, session_id, user_id, transaction_name,
   duration_ms, status_code, value, name_key, is_error, issue_id, payload`

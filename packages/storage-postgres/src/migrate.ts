@@ -23,6 +23,7 @@ import { ARTIFACTS_MIGRATION } from './migrations/0021-artifacts'
 import { DROP_ANALYTICS_OUTBOX_MIGRATION } from './migrations/0022-drop-analytics-outbox'
 import { DATA_SCRUBBING_MIGRATION } from './migrations/0023-data-scrubbing'
 import { RELEASE_HEALTH_MIGRATION } from './migrations/0024-release-health'
+import { ISSUE_USERS_MIGRATION } from './migrations/0025-issue-users'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP_ANALYTICS_OUTBOX_MIGRATION,
   DATA_SCRUBBING_MIGRATION,
   RELEASE_HEALTH_MIGRATION,
+  ISSUE_USERS_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

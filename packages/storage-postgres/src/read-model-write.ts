@@ -1,9 +1,10 @@
 import type { WriteOp, WriteResult } from '@tis/ingest'
 import { ALERT_ISSUES, alertIssueRows } from './alert-issues'
 import { ALERT_MONITORS, alertMonitorRows } from './alert-monitors'
-import { type BatchPlan, planBatch } from './batch-plan'
+import { type BatchPlan, planBatch, USERS } from './batch-plan'
 import { deploymentColumns, PAYLOAD } from './batch-rows'
 import {
+  COUNT_ISSUE_USERS,
   FIND_DEPLOYMENTS,
   INSERT_CHECK_INS,
   INSERT_PROJECTED_EVENTS,
@@ -96,6 +97,11 @@ export async function writePlan(
     return statements.length - 1
   }
   slot(UPSERT_ISSUES, [...plan.issues.values()].map(indexed))
+  const users: { project_id: string; hash: string; user_id: string }[] = []
+  for (const { project_id, hash, [USERS]: ids } of plan.issues.values()) {
+    for (const user_id of ids ?? []) users.push({ project_id, hash, user_id })
+  }
+  slot(COUNT_ISSUE_USERS, users)
   const issueHash = (key: string | null | undefined) =>
     key ? (plan.issues.get(key)?.hash ?? null) : null
   slot(

@@ -12,7 +12,7 @@ import { type Row, textOrNull } from './executor'
 
 /** The `issues i` columns of an {@link IssueRecord}. */
 export const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
-  i.level, i.status, i.count, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
+  i.level, i.status, i.count, i.users, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
   i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release,
   (i.events_expired_at is not null and i.last_seen_at <= i.events_expired_at) as events_expired`
 
@@ -46,6 +46,7 @@ export function toIssue(row: Row): IssueRecord {
     lastRelease: textOrNull(row, 'last_release'),
     latestEventId: textOrNull(row, 'latest_event_id'),
     regressionCount: row['regression_count'] as number,
+    users: row['users'] as number,
     regressedInRelease: textOrNull(row, 'regressed_in_release'),
     eventsExpired: row['events_expired'] === true,
   }

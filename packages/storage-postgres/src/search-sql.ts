@@ -54,8 +54,7 @@ export function issueSearchSql(c: Conditions, filters: readonly SearchFilter[] |
         break
       }
       case 'count':
-        if (f.field !== 'times_seen') unsupported(f)
-        sql = `(${bounds(c, 'i.count', 'bigint', f.bounds)})`
+        sql = `(${bounds(c, f.field === 'users' ? 'i.users' : 'i.count', 'bigint', f.bounds)})`
         break
       case 'time':
         if (f.field === 'timestamp') unsupported(f)
@@ -96,16 +95,16 @@ export function eventSearchSql(c: Conditions, filters: readonly SearchFilter[] |
 }
 
 /** Each inbox order's column and its type, descending then by id. */
-const ORDERS: Readonly<Record<Exclude<IssueSort, 'users'>, { column: string; type: string }>> = {
+const ORDERS: Readonly<Record<IssueSort, { column: string; type: string }>> = {
   last_seen: { column: 'i.last_seen_at', type: 'timestamptz' },
   first_seen: { column: 'i.first_seen_at', type: 'timestamptz' },
   times_seen: { column: 'i.count', type: 'bigint' },
+  users: { column: 'i.users', type: 'bigint' },
 }
 
 /** The `order by` of an inbox query, after adding its keyset condition to `c`. */
 export function issueOrderSql(c: Conditions, query: Pick<IssueQuery, 'sort' | 'after'>): string {
   const sort = query.sort ?? 'last_seen'
-  if (sort === 'users') throw new Error('the store cannot sort issues by users')
   const { column, type } = ORDERS[sort]
   const after: KeysetCursor | CountCursor | undefined = query.after
   if (after) {

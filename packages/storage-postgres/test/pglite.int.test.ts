@@ -13,6 +13,7 @@ import { initialiseApart } from '../src/pglite-initdb'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeAnalyticsSessions } from './analytics-sessions-suite'
+import { describeIssueUsersUpgrade } from './issue-users-upgrade-suite'
 import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
@@ -75,6 +76,7 @@ const upgradeHarness = async () => {
 }
 describeAlertUpgrade('PGlite', upgradeHarness)
 describeOutboxUpgrade('PGlite', upgradeHarness)
+describeIssueUsersUpgrade('PGlite', upgradeHarness)
 
 describe('openPgliteStore', () => {
   it("creates a new directory's database in a child process and names the directory when it cannot", async () => {

@@ -15,6 +15,7 @@ import { createPostgresExecutor } from '../src/postgres-executor'
 import { describeAlertUpgrade } from './alert-upgrade-suite'
 import { describeAnalyticsCursor } from './analytics-cursor-suite'
 import { describeAnalyticsSessions } from './analytics-sessions-suite'
+import { describeIssueUsersUpgrade } from './issue-users-upgrade-suite'
 import { describeOutboxUpgrade } from './outbox-upgrade-suite'
 import { createSqlProbe } from './probe'
 
@@ -126,6 +127,7 @@ describeWithTestDatabase('PostgreSQL', (url) => {
   }
   describeAlertUpgrade('PostgreSQL', upgradeHarness)
   describeOutboxUpgrade('PostgreSQL', upgradeHarness)
+  describeIssueUsersUpgrade('PostgreSQL', upgradeHarness)
 
   describe('PostgreSQL migrations and locking', () => {
     it('are safe when several instances migrate the same database at once', async () => {

@@ -27,8 +27,14 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
       channelIds: [hooks, slack],
     })
     const hash = uniqueHash()
-    const first = errorOp(projectId, hash, 1, { release: '1.2.0', message: 'x is undefined' })
-    await acceptAndProject(store, [first, errorOp(projectId, hash, 2, { environment: 'staging' })])
+    const first = errorOp(projectId, hash, 1, {
+      release: '1.2.0',
+      message: 'x is undefined',
+      user_id: 'a',
+    })
+    const second = errorOp(projectId, hash, 2, { environment: 'staging', user_id: 'b' })
+    // The payload is the issue after the round: both events, both of their users.
+    await acceptAndProject(store, [first, second])
     const issue = (await probe.issue(projectId, hash))!
     const recorded = await deliveries(probe, projectId)
     const common = {
@@ -46,6 +52,7 @@ export function describeAlertIssueContract(h: () => StoreHarness) {
           level: 'error',
           status: 'unresolved',
           count: 2,
+          users: 2,
           first_seen_at: iso(at(1)),
           last_seen_at: iso(at(2)),
           last_release: '1.2.0',

@@ -142,8 +142,14 @@ export function describeReads(harness: () => Harness) {
       for (const minute of [2, 3, 4]) {
         await s.send(error('Delta crash', { release: 'r2', user_id: 7, occurred_at: at(minute) }))
       }
-      await s.send(error('Epsilon crash', { environment: 'staging eu', occurred_at: at(5) }))
-      await s.send(error('Epsilon crash', { environment: 'staging eu', occurred_at: at(6) }))
+      for (const [minute, user_id] of [
+        [5, 8],
+        [6, 9],
+      ] as const) {
+        await s.send(
+          error('Epsilon crash', { environment: 'staging eu', user_id, occurred_at: at(minute) }),
+        )
+      }
       const titles = async (query: string) => {
         const r = await s.get(`/issues?${query}`)
         expect(r.status).toBe(200)
@@ -165,7 +171,7 @@ export function describeReads(harness: () => Harness) {
       expect(await titles(`${q('is:resolved')}&status=unresolved`)).toEqual([])
 
       // Every order pages with its own cursors: no duplicates, no gaps.
-      for (const sort of ['last_seen', 'first_seen', 'times_seen']) {
+      for (const sort of ['last_seen', 'first_seen', 'times_seen', 'users']) {
         const seen: string[] = []
         let cursor: string | null = ''
         while (cursor !== null) {
@@ -189,16 +195,21 @@ export function describeReads(harness: () => Harness) {
       const mixed = await s.get(`/issues?status=all&cursor=${timesCursor}`)
       expect(mixed.status).toBe(422)
       expect(mixed.body.errors).toEqual(['cursor is not a cursor of this list in sort=last_seen'])
-      const byUsers = await s.get('/issues?sort=users')
-      expect(byUsers.status).toBe(422)
-      expect(byUsers.body.errors[0]).toMatch(/^sort users is not available/)
+      // Affected users: distinct user ids, whatever the number of events.
+      const byUsers = (await s.get('/issues?status=all&sort=users')).body.issues
+      expect(byUsers.map((i: Fields) => [i['title'], i['users'], i['count']])).toEqual([
+        ['Epsilon crash', 2, 2],
+        ['Delta crash', 1, 3],
+        ['Gamma timeout', 0, 1],
+      ])
+      expect(await titles(`status=all&${q('users:>=2')}`)).toEqual(['Epsilon crash'])
+      expect(await titles(`status=all&${q('!users:0 times_seen:<3')}`)).toEqual(['Epsilon crash'])
 
       for (const [text, message] of [
         ['foo:bar', 'query has an unknown key "foo" in foo:bar'],
         ['is:open', 'query has an unknown value "open" in is:open'],
         ['release:"r1', 'query has an unclosed quote: release:"r1'],
         ['assigned:me', 'query searches by assignees, which this server does not record yet'],
-        ['users:>10', 'query searches by affected users, which this server does not record yet'],
       ]) {
         const r = await s.get(`/issues?${q(text!)}`)
         expect(r.status).toBe(400)

@@ -103,6 +103,8 @@ export interface AlertPayload {
     readonly level: string
     readonly status: string
     readonly count: number
+    /** Affected users; absent from notifications recorded before tis counted them. */
+    readonly users?: number
     readonly first_seen_at: string
     readonly last_seen_at: string
     readonly last_release: string | null

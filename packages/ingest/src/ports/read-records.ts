@@ -13,6 +13,8 @@ export interface IssueRecord {
   readonly level: string
   readonly status: IssueStatus
   readonly count: number
+  /** Distinct users (`user_id`) of its events, counted as they are projected. */
+  readonly users: number
   readonly firstSeenAt: Date
   readonly lastSeenAt: Date
   readonly firstRelease: string | null

@@ -34,6 +34,7 @@ export function issueJson(i: IssueRecord): Issue {
     level: i.level,
     status: i.status,
     count: i.count,
+    users: i.users,
     first_seen_at: isoOrNull(i.firstSeenAt),
     last_seen_at: isoOrNull(i.lastSeenAt),
     first_release: i.firstRelease,

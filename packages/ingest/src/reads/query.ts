@@ -143,13 +143,6 @@ export function parseIssueQuery(
   const parsed = parse(ISSUE_QUERY, raw)
   if (!parsed.ok) return parsed
   const v = parsed.value
-  if (v.sort === 'users') {
-    // Affected users are not counted yet (issue 36): a 422 rather than an order by nothing.
-    return {
-      ok: false,
-      errors: ['sort users is not available: this server does not count affected users yet'],
-    }
-  }
   const after = v.cursor === undefined ? undefined : decodeIssueCursor(v.cursor, v.sort)
   if (after === null) {
     return { ok: false, errors: [`cursor is not a cursor of this list in sort=${v.sort}`] }

@@ -25,12 +25,11 @@ const badQuery = (error: string): SearchParse => ({
 })
 
 /**
- * What the inbox cannot search by yet: who is assigned and how many users an issue hit are not
- * recorded by this version (issue 36 adds them). A 400 says so rather than matching nothing.
+ * What the inbox cannot search by yet: who is assigned is not recorded by this version (issue
+ * 36 adds it). A 400 says so rather than matching nothing.
  */
 function unavailable(filter: SearchFilter): string | null {
   if (filter.kind === 'assigned') return 'assignees'
-  if (filter.kind === 'count' && filter.field === 'users') return 'affected users'
   return null
 }
 
@@ -90,10 +89,11 @@ export function issueToken(sort: IssueSort, issue: IssueRecord): string | null {
       return Number.isNaN(at) ? null : encodeTaggedCursor(TAGS.first_seen, at, issue.id)
     }
     case 'times_seen':
-      return Number.isSafeInteger(issue.count) && issue.count >= 0
-        ? encodeTaggedCursor(TAGS.times_seen, issue.count, issue.id)
+    case 'users': {
+      const count = sort === 'users' ? issue.users : issue.count
+      return Number.isSafeInteger(count) && count >= 0
+        ? encodeTaggedCursor(TAGS[sort], count, issue.id)
         : null
-    case 'users':
-      return null
+    }
   }
 }

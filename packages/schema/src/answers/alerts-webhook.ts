@@ -19,6 +19,10 @@ const issueSchema = z.strictObject({
   level: z.string(),
   status: z.string(),
   count: z.int(),
+  users: z.int().optional().meta({
+    description:
+      'Distinct users of its events (docs/issues.md#affected-users); absent only from notifications recorded before an upgrade to a version that counts them.',
+  }),
   first_seen_at: dateTimeField,
   last_seen_at: dateTimeField,
   last_release: nullableText,

@@ -24,6 +24,10 @@ export const issueSchema = component(
     level: z.string(),
     status: issueStatusSchema,
     count: storedIntegerField,
+    users: storedIntegerField.meta({
+      description:
+        'Distinct users of its events (`user_id`: the user id, else email, username or IP address; docs/issues.md#affected-users).',
+    }),
     first_seen_at: storedTimeField,
     last_seen_at: storedTimeField,
     first_release: nullableString,
