@@ -24,7 +24,13 @@ import { seedProject, uniqueHash } from '@tis/test-utils/store-fixtures'
 import postgres from 'postgres'
 import { saveFigures } from './results'
 import { buildBenchBundle } from './sourcemap-build'
-import { acceptEvents, benchIngestApi, type EventTarget, type FrameKind } from './sourcemap-events'
+import {
+  acceptEvents,
+  benchIngestApi,
+  type EventTarget,
+  type FrameKind,
+  sentryEvent,
+} from './sourcemap-events'
 import { mappedPositions, pickStacks } from './sourcemap-positions'
 import { frameStates, projectionMeters, timeProjection } from './sourcemap-projection'
 import { printReport, type Runs, reportFigures, type Variant } from './sourcemap-report'
@@ -127,7 +133,9 @@ async function main() {
       for (const [variant, store, kind, project] of plan) {
         const heapBefore = variant === 'cold' && round === 0 ? settledHeap() : null
         const started = performance.now()
-        const ids = await acceptEvents(api, project, { count: EVENTS, kind, stacks }, target)
+        const ids = await acceptEvents(api, project, EVENTS, (id, n) =>
+          sentryEvent(id, stacks[n % stacks.length] ?? [], kind, target),
+        )
         const acceptSeconds = (performance.now() - started) / 1000
         const run = await timeProjection(store, meters)
         results[variant] = run

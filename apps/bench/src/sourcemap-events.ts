@@ -18,7 +18,7 @@ export interface EventTarget {
 }
 
 /** The Sentry event of stack `stack` (frames oldest first, as Sentry sends them). */
-function sentryEvent(
+export function sentryEvent(
   eventId: string,
   stack: readonly MappedPosition[],
   kind: FrameKind,
@@ -86,20 +86,16 @@ export function benchIngestApi(store: PostgresIngestStore): IngestApi {
 }
 
 /**
- * Accepts `count` error events of `kind` for `project` through `api` (64 requests in flight),
- * cycling over `stacks`; resolves the event ids once every one is durable on the log.
+ * Accepts `count` Sentry events for `project` through `api` (64 requests in flight), the `n`th
+ * built by `eventOf(id, n)`; resolves the event ids once every one is durable on the log.
  */
 export async function acceptEvents(
   api: IngestApi,
   project: EventProject,
-  batch: {
-    readonly count: number
-    readonly kind: FrameKind
-    readonly stacks: readonly MappedPosition[][]
-  },
-  target: EventTarget,
+  count: number,
+  eventOf: (eventId: string, n: number) => object,
 ): Promise<string[]> {
-  const ids = Array.from({ length: batch.count }, () => randomUUID().replaceAll('-', ''))
+  const ids = Array.from({ length: count }, () => randomUUID().replaceAll('-', ''))
   const headers = {
     'content-type': 'application/x-sentry-envelope',
     'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${project.sentryKey}, sentry_client=sentry.javascript.browser/10.27.0`,
@@ -110,11 +106,10 @@ export async function acceptEvents(
     while (next < ids.length) {
       const n = next++
       const id = ids[n] as string
-      const event = sentryEvent(id, batch.stacks[n % batch.stacks.length] ?? [], batch.kind, target)
       const envelope = [
         { event_id: id, sent_at: new Date().toISOString() },
         { type: 'event' },
-        event,
+        eventOf(id, n),
       ]
       const bytes = encoder.encode(envelope.map((j) => JSON.stringify(j)).join('\n'))
       const answer = await api.ingestSentry(

@@ -180,7 +180,10 @@ function addIssue(issues: Map<string, IssueRow>, op: EventOp, user: string | nul
     return key
   }
   row.count += 1
-  if (user !== null) (row[USERS] ??= new Set()).add(user)
+  if (user !== null) {
+    if (row[USERS]) row[USERS].add(user)
+    else row[USERS] = new Set([user])
+  }
   if (at < row.first_seen_at.getTime()) row.first_seen_at = op.occurredAt
   if (at >= row.last_seen_at.getTime()) {
     row.last_seen_at = op.occurredAt

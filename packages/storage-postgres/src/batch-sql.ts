@@ -48,18 +48,20 @@ select input.k, up.id::text as id
 
 /**
  * Counts an issue's new affected users (docs/issues.md#affected-users): each (issue, user) of
- * the round not seen before is inserted into `issue_users`, and adds one to `issues.users`.
+ * the round not seen before is inserted into `issue_users`, and adds one to `issues.users`. One
+ * input row per issue with its distinct users (the issue's key is sent and joined once).
  * Runs after {@link UPSERT_ISSUES}: every issue has its row, found by natural key, and the
  * round's transaction already holds its lock, so this takes no new one; in steady state every
  * user is known, nothing is inserted and no issue is updated again.
  */
 export const COUNT_ISSUE_USERS = /* sql */ `
 with input as (
-  select * from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, hash text, user_id text)
+  select * from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, hash text, users text[])
 ), added as (
   insert into issue_users (issue_id, user_hash)
-  select i.id, md5(input.user_id)::uuid
+  select i.id, md5(u.user_id)::uuid
     from input join issues i on i.project_id = input.project_id and i.hash = input.hash
+    cross join unnest(input.users) as u(user_id)
     order by 1, 2
   on conflict do nothing
   returning issue_id

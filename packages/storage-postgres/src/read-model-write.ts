@@ -97,9 +97,9 @@ export async function writePlan(
     return statements.length - 1
   }
   slot(UPSERT_ISSUES, [...plan.issues.values()].map(indexed))
-  const users: { project_id: string; hash: string; user_id: string }[] = []
+  const users: { project_id: string; hash: string; users: string[] }[] = []
   for (const { project_id, hash, [USERS]: ids } of plan.issues.values()) {
-    for (const user_id of ids ?? []) users.push({ project_id, hash, user_id })
+    if (ids) users.push({ project_id, hash, users: [...ids] })
   }
   slot(COUNT_ISSUE_USERS, users)
   const issueHash = (key: string | null | undefined) =>

@@ -196,7 +196,7 @@ export function describeIssueSearchContract(h: () => StoreHarness) {
         [ids.warning]: 0,
         [ids.flaky]: 0,
       })
-      const ev = (hash: string, title: string, level: string, user: unknown, s: number) =>
+      const ev = (hash: string, title: string, level: string, user: string, s: number) =>
         eventOp(projectId, {
           issue: { hash, title, level },
           occurredAt: at(s),

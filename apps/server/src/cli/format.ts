@@ -116,11 +116,12 @@ function short(text: string | null, max = 72): string {
 /** Issues as a table. */
 export function issueTable(issues: readonly IssueJson[]): string {
   return table(
-    ['ID', 'STATUS', 'COUNT', 'LAST SEEN', 'LEVEL', 'TITLE'],
+    ['ID', 'STATUS', 'COUNT', 'USERS', 'LAST SEEN', 'LEVEL', 'TITLE'],
     issues.map((i) => [
       i.id,
       i.status,
       String(i.count),
+      String(i.users),
       i.last_seen_at ?? '-',
       i.level,
       short(i.title),
@@ -136,6 +137,7 @@ export function issueDetails(issue: IssueJson): string {
     `status:       ${issue.status}`,
     `level:        ${issue.level}`,
     `count:        ${issue.count}`,
+    `users:        ${issue.users}`,
     `first seen:   ${issue.first_seen_at} (${issue.first_release ?? 'no release'})`,
     `last seen:    ${issue.last_seen_at} (${issue.last_release ?? 'no release'})`,
     ...(issue.fingerprint ? [`fingerprint:  ${issue.fingerprint}`] : []),

@@ -146,6 +146,7 @@ describe('tis CLI', () => {
       level: 'error',
       status: 'unresolved',
       count: 3,
+      users: 2,
       first_seen_at: '2026-01-01T00:00:00.000Z',
       last_seen_at: '2026-01-02T00:00:00.000Z',
       first_release: null,
@@ -158,9 +159,9 @@ describe('tis CLI', () => {
       status: 200,
       body: { issues: [issue], next_cursor: 'abc' },
     })
-    expect(issues.stdout).toContain('ID  STATUS      COUNT  LAST SEEN')
+    expect(issues.stdout).toContain('ID  STATUS      COUNT  USERS  LAST SEEN')
     expect(issues.stdout).toContain(
-      'i1  unresolved  3      2026-01-02T00:00:00.000Z  error  Boom\n',
+      'i1  unresolved  3      2      2026-01-02T00:00:00.000Z  error  Boom\n',
     )
     expect(issues.stdout).toContain('More: repeat with --cursor abc')
     const shown = await run(['issues', 'show', 'p1', 'i1'], { status: 200, body: { issue } })

@@ -17,6 +17,7 @@ const SYNTAX: readonly (readonly [string, string])[] = [
   ['environment:production', 'an event in this environment'],
   ['user.id:42', 'an event of this user'],
   ['times_seen:>100', 'more (>, >=) or fewer (<, <=) events, or exactly'],
+  ['users:>=10', 'affected users, compared the same way'],
   ['first_seen:-24h', 'first seen in the last 24 hours (m, h, d, w); +7d: before'],
   ['last_seen:>2026-11-01', 'last seen after a date or RFC 3339 time'],
   ['!level:info', '! negates a term'],
@@ -92,7 +93,7 @@ export function Filters(props: {
         <label for="f-sort">
           Sort by
           <select id="f-sort" name="sort">
-            {ISSUE_SORTS.filter((s) => s !== 'users').map((s) => (
+            {ISSUE_SORTS.map((s) => (
               <option value={s} selected={s === sort}>
                 {s.replace('_', ' ')}
               </option>

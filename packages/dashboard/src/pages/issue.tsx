@@ -128,6 +128,8 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
             <dd>{issue.level}</dd>
             <dt>Events</dt>
             <dd>{issue.count}</dd>
+            <dt>Users</dt>
+            <dd>{issue.users}</dd>
             <dt>First seen</dt>
             <dd>
               <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />

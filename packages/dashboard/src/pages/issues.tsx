@@ -18,6 +18,7 @@ const ORDER_LABEL: Readonly<Record<string, string>> = {
   last_seen: 'Newest activity first',
   first_seen: 'Newest issues first',
   times_seen: 'Most events first',
+  users: 'Most affected users first',
 }
 
 /** How often the inbox refreshes its first page while the tab is visible (with JavaScript). */
@@ -59,6 +60,7 @@ function IssueRow(props: {
         )}
       </td>
       <td class="num">{issue.count}</td>
+      <td class="num">{issue.users}</td>
       <td>
         <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />
       </td>
@@ -202,6 +204,9 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
                 <th scope="col">Status</th>
                 <th scope="col" class="num">
                   Events
+                </th>
+                <th scope="col" class="num">
+                  Users
                 </th>
                 <th scope="col">First seen</th>
                 <th scope="col">Last seen</th>
