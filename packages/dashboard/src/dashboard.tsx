@@ -8,6 +8,7 @@ import { type DashboardEngine, PageError } from './engine-client'
 import { registerAccount } from './pages/account'
 import { registerActivity } from './pages/activity'
 import { registerIssue } from './pages/issue'
+import { registerIssueAssign } from './pages/issue-assign'
 import { registerIssues } from './pages/issues'
 import { registerLogin } from './pages/login'
 import { registerMonitor } from './pages/monitor'
@@ -149,6 +150,7 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   registerProjects(app, deps)
   registerIssues(app, deps)
   registerIssue(app, deps)
+  registerIssueAssign(app, deps)
   registerActivity(app, deps)
   registerPerformance(app, deps)
   registerMonitorsAndDeployments(app, deps)

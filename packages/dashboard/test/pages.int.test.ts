@@ -196,6 +196,31 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(bad.text).toContain('value="browser:chrome"')
   })
 
+  it('assigns an issue to a member from its page, and finds it with assigned:me', async () => {
+    const issues = await get(`/projects/${projectId}/issues?status=all`)
+    const issueId = issues.text.match(/issues\/([0-9a-f-]{36})"/)![1]!
+    const page = async () => (await get(`/projects/${projectId}/issues/${issueId}`)).text
+    const before = await page()
+    expect(before).toContain('<label for="assignee-select">Assignee </label>')
+    expect(before).toContain('<option value="" selected="">Unassigned</option>')
+    // The project's owner (the administrator here) is the one member offered.
+    const owner = before.match(/<option value="([^"]+@[^"]+)">/)![1]!
+    const path = `/projects/${projectId}/issues/${issueId}/assignee`
+    const assigned = await post(path, {
+      assignee: owner,
+      return_to: `/projects/${projectId}/issues`,
+    })
+    expect(assigned.status).toBe(303)
+    expect(assigned.headers.get('location')).toBe(`/projects/${projectId}/issues`)
+    expect(await page()).toContain(`<option value="${owner}" selected="">${owner}</option>`)
+    const mine = await get(`/projects/${projectId}/issues?status=all&query=assigned%3Ame`)
+    expect(mine.text).toContain(`assigned to ${owner}`)
+    await post(path, { assignee: '' })
+    expect(await page()).toContain('<option value="" selected="">Unassigned</option>')
+    const none = await get(`/projects/${projectId}/issues?status=all&query=assigned%3Ame`)
+    expect(none.text).not.toContain(seeded.errorTitle)
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     const created = await post(`/projects/${projectId}/settings/keys`, { name: 'from-ui' })
     expect(created.status).toBe(201)

@@ -166,6 +166,7 @@ export type {
   IngestStore,
   IssueActivityBucket,
   IssueActivityQuery,
+  IssueChange,
   IssueGrouping,
   IssueQuery,
   IssueRecord,

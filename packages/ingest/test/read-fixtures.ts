@@ -4,11 +4,10 @@ import type {
   EventRecord,
   IssueRecord,
   MonitorRecord,
-  ReadStore,
   ReleaseHealthRecord,
-  ReleaseHealthStore,
   SpanRecord,
 } from '../src/ports'
+import type { ReadApiOptions } from '../src/reads/api'
 
 // Stored records of every kind the read API answers with, and a read store over them: the
 // answer-schema test serialises them through the real read operations. Test support only.
@@ -35,6 +34,7 @@ export const ISSUE: IssueRecord = {
   latestEventId: uuidOf(2),
   regressionCount: 1,
   regressedInRelease: '1.0.1',
+  assignee: { id: uuidOf(300), email: 'dev@example.com' },
 }
 
 const EVENT_BASE = {
@@ -169,7 +169,13 @@ export const RELEASE: ReleaseHealthRecord = {
   adoption: { sessions: 50, ofAll: 200 },
 }
 
-export const FIXTURE_STORE: ReadStore & ReleaseHealthStore = {
+export const FIXTURE_STORE: ReadApiOptions['store'] = {
+  findUserByEmail: async (email) => ({
+    id: uuidOf(300),
+    email,
+    createdAt: at('2026-05-01T00:00:00Z'),
+  }),
+  isMember: async () => true,
   listReleases: async () => [RELEASE],
   findRelease: async () => RELEASE,
   releaseSeries: async () => [{ at: BUCKET_START, sessions: 10, errored: 1, crashed: 1 }],
@@ -178,6 +184,10 @@ export const FIXTURE_STORE: ReadStore & ReleaseHealthStore = {
   listIssues: async () => [ISSUE],
   findIssue: async () => ISSUE,
   setIssueStatus: async (_p, _i, status) => ({ ...ISSUE, status }),
+  updateIssue: async (_p, _i, change) => ({
+    ...ISSUE,
+    ...(change.status ? { status: change.status } : {}),
+  }),
   listEvents: async () => [EVENT, RELATED_EVENT],
   listMonitors: async () => [MONITOR],
   findMonitor: async () => MONITOR,

@@ -1,5 +1,5 @@
-import type { ReadStore } from '@tis/ingest'
-import type { SqlExecutor } from './executor'
+import type { IssueChange, ReadStore } from '@tis/ingest'
+import type { SqlExecutor, SqlParam } from './executor'
 import { conditions } from './read-conditions'
 import { ISSUE_COLUMNS, toIssue } from './read-rows'
 import { issueOrderSql, issueSearchSql } from './search-sql'
@@ -8,7 +8,26 @@ import { isUuid } from './uuid'
 /** The issue inbox: one issue, a filtered page of them, a status change. */
 export function createIssueQueries(
   db: SqlExecutor,
-): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus'> {
+): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus' | 'updateIssue'> {
+  const update = async (projectId: string, issueId: string, change: IssueChange) => {
+    if (!isUuid(issueId)) return null
+    const params: SqlParam[] = [projectId, issueId]
+    const sets = ['project_id = i.project_id']
+    if (change.status !== undefined) {
+      params.push(change.status)
+      sets.push(`status = $${params.length}::text`)
+    }
+    if (change.assigneeId !== undefined) {
+      params.push(change.assigneeId)
+      sets.push(`assignee_id = $${params.length}::uuid`)
+    }
+    const rows = await db.query(
+      `update issues i set ${sets.join(', ')} where i.project_id = $1::uuid and i.id = $2::uuid
+       returning ${ISSUE_COLUMNS}`,
+      params,
+    )
+    return rows[0] ? toIssue(rows[0]) : null
+  }
   return {
     async findIssue(projectId, issueId) {
       if (!isUuid(issueId)) return null
@@ -42,14 +61,7 @@ export function createIssueQueries(
       return rows.map(toIssue)
     },
 
-    async setIssueStatus(projectId, issueId, status) {
-      if (!isUuid(issueId)) return null
-      const rows = await db.query(
-        `update issues i set status = $3::text where i.project_id = $1::uuid and i.id = $2::uuid
-         returning ${ISSUE_COLUMNS}`,
-        [projectId, issueId, status],
-      )
-      return rows[0] ? toIssue(rows[0]) : null
-    },
+    setIssueStatus: (projectId, issueId, status) => update(projectId, issueId, { status }),
+    updateIssue: update,
   }
 }

@@ -24,6 +24,7 @@ import { DROP_ANALYTICS_OUTBOX_MIGRATION } from './migrations/0022-drop-analytic
 import { DATA_SCRUBBING_MIGRATION } from './migrations/0023-data-scrubbing'
 import { RELEASE_HEALTH_MIGRATION } from './migrations/0024-release-health'
 import { ISSUE_USERS_MIGRATION } from './migrations/0025-issue-users'
+import { ISSUE_ASSIGNEES_MIGRATION } from './migrations/0026-issue-assignees'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   DATA_SCRUBBING_MIGRATION,
   RELEASE_HEALTH_MIGRATION,
   ISSUE_USERS_MIGRATION,
+  ISSUE_ASSIGNEES_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -14,7 +14,9 @@ import { type Row, textOrNull } from './executor'
 export const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id, i.grouping_key, i.title,
   i.level, i.status, i.count, i.users, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
   i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release,
-  (i.events_expired_at is not null and i.last_seen_at <= i.events_expired_at) as events_expired`
+  (i.events_expired_at is not null and i.last_seen_at <= i.events_expired_at) as events_expired,
+  i.assignee_id::text as assignee_id,
+  (select u.email from users u where u.id = i.assignee_id) as assignee_email`
 
 /** The `events e` columns of an {@link EventRecord}. */
 export const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
@@ -49,6 +51,10 @@ export function toIssue(row: Row): IssueRecord {
     users: row['users'] as number,
     regressedInRelease: textOrNull(row, 'regressed_in_release'),
     eventsExpired: row['events_expired'] === true,
+    assignee:
+      typeof row['assignee_id'] === 'string' && typeof row['assignee_email'] === 'string'
+        ? { id: row['assignee_id'], email: row['assignee_email'] }
+        : null,
   }
 }
 

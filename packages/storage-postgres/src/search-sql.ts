@@ -1,5 +1,5 @@
 import type { CountCursor, IssueQuery, KeysetCursor } from '@tis/ingest'
-import type { IssueSort, SearchBound, SearchFilter } from '@tis/schema'
+import type { AssigneeMatch, IssueSort, SearchBound, SearchFilter } from '@tis/schema'
 import type { conditions } from './read-conditions'
 
 // The search syntax's terms (`query=`, docs/issues.md#search-syntax) as SQL conditions on the
@@ -63,10 +63,27 @@ export function issueSearchSql(c: Conditions, filters: readonly SearchFilter[] |
       case 'text':
         sql = `i.title ilike '%' || ${c.param(escapeLike(f.value), 'text')} || '%'`
         break
+      case 'assigned':
+        sql = `(${f.values.map((v) => assigneeSql(c, v)).join(' or ')})`
+        break
       default:
         unsupported(f)
     }
     c.where.push(negatable(f.negated, sql))
+  }
+}
+
+/** One assignee of an `assigned:` term; `me` and emails are resolved to users before a store. */
+function assigneeSql(c: Conditions, match: AssigneeMatch): string {
+  switch (match.kind) {
+    case 'any':
+      return 'i.assignee_id is not null'
+    case 'none':
+      return 'i.assignee_id is null'
+    case 'user':
+      return `i.assignee_id = ${c.param(match.userId, 'uuid')}`
+    default:
+      throw new Error(`the store cannot search by the assignee ${match.kind}: resolve it first`)
   }
 }
 

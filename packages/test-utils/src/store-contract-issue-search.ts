@@ -14,8 +14,8 @@ const issueTerms = (text: string) => {
  * Four issues a search tells apart: level, title, count, first and last seen, and the release,
  * environment and user of their events.
  */
-async function seedInbox(store: StoreHarness['store']) {
-  const { projectId } = await seedProject(store)
+export async function seedInbox(store: StoreHarness['store']) {
+  const { projectId, userId } = await seedProject(store)
   const h = {
     timeout: uniqueHash(),
     typeError: uniqueHash(),
@@ -85,7 +85,7 @@ async function seedInbox(store: StoreHarness['store']) {
         ...(sort ? { sort } : {}),
       })
     ).map((i) => i.id)
-  return { projectId, hashes: h, ids, all, search }
+  return { projectId, userId, hashes: h, ids, all, search }
 }
 
 /** The search syntax's terms and the inbox's sort orders, as a store answers them. */
@@ -175,72 +175,6 @@ export function describeIssueSearchContract(h: () => StoreHarness) {
       expect(await page('last_seen', { at: timeout.lastSeenAt, id: timeout.id })).toEqual([
         ids.flaky,
       ])
-    })
-  })
-
-  describe('affected users', () => {
-    it('counts distinct user ids per issue across rounds, searches and sorts by them', async () => {
-      const { store } = h()
-      const { projectId, hashes, ids, search } = await seedInbox(store)
-      const users = async () =>
-        Object.fromEntries(
-          (await store.listIssues({ projectId, status: null, limit: 10 })).map((i) => [
-            i.id,
-            i.users,
-          ]),
-        )
-      // u1, u2, u2 · 42, 42 · none · none.
-      expect(await users()).toEqual({
-        [ids.timeout]: 2,
-        [ids.typeError]: 1,
-        [ids.warning]: 0,
-        [ids.flaky]: 0,
-      })
-      const ev = (hash: string, title: string, level: string, user: string, s: number) =>
-        eventOp(projectId, {
-          issue: { hash, title, level },
-          occurredAt: at(s),
-          event: { level, user_id: user },
-        })
-      // A later round: known users add nothing, new ones one each, once however often they come.
-      await acceptAndProject(store, [
-        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u1', 50),
-        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 51),
-        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 52),
-        ev(hashes.warning, 'Slow query 50%_done', 'warning', 'u1', 53),
-      ])
-      await acceptAndProject(store, [
-        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 54),
-        ev(hashes.warning, 'Slow query 50%_done', 'warning', 'u4', 55),
-      ])
-      expect(await users()).toEqual({
-        [ids.timeout]: 3,
-        [ids.typeError]: 1,
-        [ids.warning]: 2,
-        [ids.flaky]: 0,
-      })
-      const set = async (text: string) => new Set(await search(text))
-      expect(await set('users:>=2')).toEqual(new Set([ids.timeout, ids.warning]))
-      expect(await set('users:1')).toEqual(new Set([ids.typeError]))
-      expect(await set('!users:0 users:<3')).toEqual(new Set([ids.typeError, ids.warning]))
-      expect(await search('', 'users')).toEqual([
-        ids.timeout,
-        ids.warning,
-        ids.typeError,
-        ids.flaky,
-      ])
-      const warning = (await store.findIssue(projectId, ids.warning))!
-      expect(
-        (
-          await store.listIssues({
-            projectId,
-            status: null,
-            sort: 'users',
-            after: { count: warning.users, id: warning.id },
-            limit: 10,
-          })
-        ).map((i) => i.id),
-      ).toEqual([ids.typeError, ids.flaky])
     })
   })
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { describeChartReadsContract } from './store-contract-chart-reads'
 import { describeIssueReadsContract } from './store-contract-issue-reads'
 import { describeIssueSearchContract } from './store-contract-issue-search'
+import { describeIssueTriageContract } from './store-contract-issue-triage'
 import {
   acceptAndProject,
   at,
@@ -23,6 +24,7 @@ import type { StoreHarness } from './store-probe'
 export function describeReadsContract(h: () => StoreHarness) {
   describeIssueReadsContract(h)
   describeIssueSearchContract(h)
+  describeIssueTriageContract(h)
   describeChartReadsContract(h)
 
   describe('event reads', () => {

@@ -138,6 +138,7 @@ export function issueDetails(issue: IssueJson): string {
     `level:        ${issue.level}`,
     `count:        ${issue.count}`,
     `users:        ${issue.users}`,
+    `assignee:     ${issue.assignee ?? 'nobody'}`,
     `first seen:   ${issue.first_seen_at} (${issue.first_release ?? 'no release'})`,
     `last seen:    ${issue.last_seen_at} (${issue.last_release ?? 'no release'})`,
     ...(issue.fingerprint ? [`fingerprint:  ${issue.fingerprint}`] : []),

@@ -209,7 +209,7 @@ export function describeReads(harness: () => Harness) {
         ['foo:bar', 'query has an unknown key "foo" in foo:bar'],
         ['is:open', 'query has an unknown value "open" in is:open'],
         ['release:"r1', 'query has an unclosed quote: release:"r1'],
-        ['assigned:me', 'query searches by assignees, which this server does not record yet'],
+        ['assigned:nobody@tis.test', 'query names no user in assigned:nobody@tis.test'],
       ]) {
         const r = await s.get(`/issues?${q(text!)}`)
         expect(r.status).toBe(400)
@@ -680,6 +680,74 @@ export function describeReads(harness: () => Harness) {
         json: { issue: { status: 'resolved' } },
       })
       expect(patch.status).toBe(404)
+    })
+
+    it('assigns issues to members only, both fields checked before either is written; searches by assignee', async () => {
+      const c: Client = client()
+      const [owner, member, stranger] = [
+        await c.createUser(),
+        await c.createUser(),
+        await c.createUser(),
+      ]
+      const project = await c.createProject(owner.token)
+      await c.api('POST', `/api/v1/projects/${project.id}/members`, {
+        token: owner.token,
+        json: { member: { email: member.email } },
+      })
+      const key = await c.createKey(project.id, owner.token)
+      for (const message of ['Assigned one', 'Left alone']) {
+        const sent = await c.ingest('/api/v1/ingest_events', key.token, { event: error(message) })
+        expect(sent.status).toBe(201)
+      }
+      const path = `/api/v1/projects/${project.id}/issues`
+      const titles = async (query: string, token = owner.token) => {
+        const r = await c.api('GET', `${path}?query=${encodeURIComponent(query)}`, { token })
+        expect(r.status).toBe(200)
+        return r.body.issues.map((i: Fields) => i['title'])
+      }
+      const [one] = (await c.api('GET', `${path}?q=Assigned`, { token: owner.token })).body.issues
+      expect(one.assignee).toBeNull()
+      const patch = (json: unknown, token = owner.token) =>
+        c.api('PATCH', `${path}/${one.id}`, { token, json })
+
+      const assigned = await patch({ issue: { assignee: member.email.toUpperCase() } })
+      expect(assigned.status).toBe(200)
+      expect(assigned.body.issue).toMatchObject({ assignee: member.email, status: 'unresolved' })
+      const notMember = 'issue.assignee must be the email of a member of this project'
+      for (const [body, errors] of [
+        [{ issue: { assignee: stranger.email } }, [notMember]],
+        [{ issue: { assignee: 'nobody@tis.test' } }, [notMember]],
+        [{ issue: { assignee: 7 } }, [`${notMember}, or null`]],
+        [
+          { issue: { status: 'closed', assignee: owner.email } },
+          ['issue.status must be one of unresolved, resolved, ignored'],
+        ],
+      ] as const) {
+        const refused = await patch(body)
+        expect(refused.status).toBe(422)
+        expect(refused.body.errors).toEqual(errors)
+      }
+      // Nothing of a refused change was written.
+      const kept = await c.api('GET', `${path}/${one.id}`, { token: owner.token })
+      expect(kept.body.issue).toMatchObject({ assignee: member.email, status: 'unresolved' })
+      // Another project's user cannot see, so cannot assign: 404, not 422.
+      expect((await patch({ issue: { assignee: stranger.email } }, stranger.token)).status).toBe(
+        404,
+      )
+
+      expect(await titles('assigned:me', member.token)).toEqual(['Assigned one'])
+      expect(await titles('assigned:me')).toEqual([])
+      expect(await titles('!assigned:me', member.token)).toEqual(['Left alone'])
+      expect(await titles(`assigned:${member.email}`)).toEqual(['Assigned one'])
+      expect(await titles(`assigned:[none,${owner.email}]`)).toEqual(['Left alone'])
+      expect(await titles('is:assigned')).toEqual(['Assigned one'])
+      expect(await titles('is:unassigned')).toEqual(['Left alone'])
+      // A member may assign too, the owner included; null unassigns, with a status at once.
+      const mine = await patch({ issue: { assignee: owner.email } }, member.token)
+      expect(mine.body.issue.assignee).toBe(owner.email)
+      const both = await patch({ issue: { status: 'resolved', assignee: null } })
+      expect(both.body.issue).toMatchObject({ status: 'resolved', assignee: null })
+      expect(await titles('is:assigned')).toEqual([])
     })
   })
 }

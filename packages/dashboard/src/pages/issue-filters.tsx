@@ -18,6 +18,7 @@ const SYNTAX: readonly (readonly [string, string])[] = [
   ['user.id:42', 'an event of this user'],
   ['times_seen:>100', 'more (>, >=) or fewer (<, <=) events, or exactly'],
   ['users:>=10', 'affected users, compared the same way'],
+  ['assigned:me', 'assigned to you; assigned:none, assigned:<email>, is:assigned, is:unassigned'],
   ['first_seen:-24h', 'first seen in the last 24 hours (m, h, d, w); +7d: before'],
   ['last_seen:>2026-11-01', 'last seen after a date or RFC 3339 time'],
   ['!level:info', '! negates a term'],

@@ -21,6 +21,7 @@ import { EventTable } from './event-table'
 import { Marked } from './filtered'
 import { withVars } from './frame-vars'
 import { IssueActions } from './issue-actions'
+import { AssigneeForm, loadMembers } from './issue-assign'
 import { hasMapFields, withMapFields } from './map-frames'
 import { ReleaseLink } from './release-link'
 import { SourceCommit } from './source-frames'
@@ -64,7 +65,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
         params: { ...params, issue_id: c.req.param('issue_id') },
       }),
     )
-    const [detail, latest, firstDeploy] = await Promise.all([
+    const [detail, latest, firstDeploy, members] = await Promise.all([
       issue.latest_event_id
         ? session.call(reads.getEvent, { params: { ...params, event_id: issue.latest_event_id } })
         : null,
@@ -75,6 +76,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
             query: { release: issue.first_release, limit: '1' },
           })
         : null,
+      loadMembers(deps, session, project.id),
     ])
     const event =
       detail && detail.status === 200
@@ -121,6 +123,14 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
               target={{ issue, projectId: project.id, back, inPlace: false }}
             />
           </p>
+          <AssigneeForm
+            deps={deps}
+            session={session}
+            issue={issue}
+            projectId={project.id}
+            members={members}
+            back={back}
+          />
           <dl class="facts">
             <dt>Exception</dt>
             <dd>{String(exception['exception_class'] ?? exception['class'] ?? '—')}</dd>

@@ -46,6 +46,7 @@ function IssueRow(props: {
         <div class="muted">
           {issue.level}
           {issue.regression_count ? ` · regressed ${issue.regression_count}×` : ''}
+          {issue.assignee ? ` · assigned to ${issue.assignee}` : ''}
         </div>
       </td>
       <td>

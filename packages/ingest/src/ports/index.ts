@@ -62,6 +62,7 @@ export type {
   DeploymentQuery,
   EventQuery,
   IssueActivityQuery,
+  IssueChange,
   IssueQuery,
   KeysetCursor,
   MetricQuery,

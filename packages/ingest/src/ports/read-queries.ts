@@ -44,6 +44,13 @@ export interface IssueQuery {
   readonly limit: number
 }
 
+/** What {@link ReadStore.updateIssue} changes; absent fields stay as they are. */
+export interface IssueChange {
+  readonly status?: IssueStatus
+  /** The user to assign (a member of the project: the caller checks), or `null` to unassign. */
+  readonly assigneeId?: string | null
+}
+
 /** Filters of {@link ReadStore.listEvents}; absent fields do not filter. */
 export interface EventQuery {
   readonly projectId: string

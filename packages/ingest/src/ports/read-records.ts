@@ -29,6 +29,8 @@ export interface IssueRecord {
    * retention pass: the issue keeps its totals. Absent from stores without retention (false).
    */
   readonly eventsExpired?: boolean
+  /** The member the issue is assigned to (docs/issues.md#assignees), or `null`. */
+  readonly assignee: { readonly id: string; readonly email: string } | null
 }
 
 /** A stored event as the read API shows it. */

@@ -3,6 +3,7 @@ import type {
   DeploymentQuery,
   EventQuery,
   IssueActivityQuery,
+  IssueChange,
   IssueQuery,
   MetricQuery,
   MonitorQuery,
@@ -37,6 +38,8 @@ export interface ReadStore {
     issueId: string,
     status: IssueStatus,
   ): Promise<IssueRecord | null>
+  /** Changes an issue's status and assignee at once; resolves the updated issue, or `null`. */
+  updateIssue(projectId: string, issueId: string, change: IssueChange): Promise<IssueRecord | null>
   /** Events newest first: (occurred_at desc, id desc), at most `limit`. */
   listEvents(query: EventQuery): Promise<readonly EventRecord[]>
   /** Monitors latest check-in first: (last_check_in_at desc, id desc), at most `limit`. */

@@ -15,13 +15,13 @@ import {
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { readBehind } from '../log/read-barrier'
 import type { ManagementOperation } from '../management/access'
-import { readManagementBody } from '../management/body'
-import type { EventRecord, IssueStatus, ProjectRecord } from '../ports'
+import type { EventRecord, ProjectRecord, UserRecord } from '../ports'
 import { createReleaseReads } from '../releases/api'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
+import { resolveAssignees, updateIssue } from './issue-update'
 import {
   deploymentJson,
   eventJson,
@@ -55,7 +55,6 @@ import { parseMetricQuery, parseTransactionQuery } from './window-query'
 export type { ReadApi, ReadApiOptions } from './read-api-types'
 
 const NOT_FOUND = { error: 'Not found' } as const
-const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
 /** A 200 answer of the type its schema infers (`ok<IssueAnswer>({ … })`). */
 const ok = <T>(body: T) => json(200, body)
 
@@ -69,12 +68,18 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
    * behind the read barrier: only a read that may proceed waits for the projection.
    */
   const withProject = (
-    fn: (request: EngineRequest, project: ProjectRecord) => Promise<EngineResponse>,
+    fn: (
+      request: EngineRequest,
+      project: ProjectRecord,
+      user: UserRecord,
+    ) => Promise<EngineResponse>,
   ): ManagementOperation => {
     const { barrier } = options
     return access.project(
       false,
-      barrier ? (request, project) => readBehind(barrier, () => fn(request, project)) : fn,
+      barrier
+        ? (request, project, user) => readBehind(barrier, () => fn(request, project, user))
+        : fn,
     )
   }
 
@@ -153,10 +158,12 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       transactionLatency(store, project, request.query ?? {}, now()),
     ),
 
-    listIssues: withProject(async (request, project) => {
+    listIssues: withProject(async (request, project, user) => {
       const raw = request.query ?? {}
-      const search = issueSearch(raw, now())
-      if (!search.ok) return search.response
+      const parsedSearch = issueSearch(raw, now())
+      if (!parsedSearch.ok) return parsedSearch.response
+      const search = await resolveAssignees(store, user, parsedSearch.filters)
+      if (!search.ok) return json(400, { error: search.error })
       const sparkline = parseSparkline(raw)
       if (!sparkline.ok) return json(422, { errors: sparkline.errors })
       const parsed = parseIssueQuery(project.id, raw, search.filters)
@@ -179,18 +186,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       return issue ? ok<IssueAnswer>({ issue: issueJson(issue) }) : json(404, NOT_FOUND)
     }),
 
-    updateIssue: withProject(async (request, project) => {
-      const issue = await store.findIssue(project.id, issueId(request))
-      if (!issue) return json(404, NOT_FOUND)
-      const body = readManagementBody(request, { key: 'issue', fields: ['status'] })
-      if (!body.ok) return body.response
-      const status = body.value?.['status']
-      if (typeof status !== 'string' || !ISSUE_STATUSES.includes(status as IssueStatus)) {
-        return json(422, { errors: ['issue.status must be one of unresolved, resolved, ignored'] })
-      }
-      const updated = await store.setIssueStatus(project.id, issue.id, status as IssueStatus)
-      return updated ? ok<IssueAnswer>({ issue: issueJson(updated) }) : json(404, NOT_FOUND)
-    }),
+    updateIssue: withProject((request, project) =>
+      updateIssue(store, project, issueId(request), request),
+    ),
 
     listEvents: withProject(async (request, project) => {
       const search = eventSearch(request.query ?? {}, now())

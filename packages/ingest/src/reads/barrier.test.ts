@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type EngineRequest, json } from '../http'
 import type { ProjectAccess } from '../management/access'
-import type { ProjectRecord, ReadStore, ReleaseHealthStore } from '../ports'
-import { createReadApi } from './api'
+import type { ProjectRecord } from '../ports'
+import { createReadApi, type ReadApiOptions } from './api'
 
 const project = { id: 'p1' } as ProjectRecord
 
@@ -14,7 +14,7 @@ const access: Pick<ProjectAccess, 'project'> = {
       : json(401, { error: 'Unauthorized' }),
 }
 
-const store = { findIssue: async () => null } as unknown as ReadStore & ReleaseHealthStore
+const store = { findIssue: async () => null } as unknown as ReadApiOptions['store']
 
 describe('the read API behind the read barrier', () => {
   it('waits for the projection only once the caller may see the project', async () => {

@@ -42,6 +42,7 @@ export function issueJson(i: IssueRecord): Issue {
     latest_event_id: i.latestEventId,
     regression_count: i.regressionCount,
     regressed_in_release: i.regressedInRelease,
+    assignee: i.assignee?.email ?? null,
     events_expired: i.eventsExpired ?? false,
   }
 }

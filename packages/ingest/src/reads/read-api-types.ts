@@ -4,6 +4,7 @@ import type { ReadStore } from '../ports'
 import type { ReleaseHealthStore } from '../ports/release-health'
 import type { ReleaseReads } from '../releases/api'
 import type { SourceExcerpts } from '../source/excerpts'
+import type { AssigneeStore } from './issue-update'
 import type { ReadSourceMaps } from './resolved-events'
 
 /** The read API of the issues inbox and the event list. */
@@ -12,7 +13,7 @@ export interface ReadApi extends ReleaseReads {
   listIssues: ManagementOperation
   /** `GET /api/v1/projects/:id/issues/:issue_id` */
   getIssue: ManagementOperation
-  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen. */
+  /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen; assign. */
   updateIssue: ManagementOperation
   /** `GET /api/v1/projects/:id/events` */
   listEvents: ManagementOperation
@@ -41,7 +42,7 @@ export interface ReadApi extends ReleaseReads {
 /** Options of {@link createReadApi}. */
 export interface ReadApiOptions {
   /** The read model's queries (release health included). */
-  readonly store: ReadStore & ReleaseHealthStore
+  readonly store: ReadStore & ReleaseHealthStore & AssigneeStore
   /** Who may read which project (see `createProjectAccess`). */
   readonly access: Pick<ProjectAccess, 'project'>
   /** The clock monitor statuses are computed with (the engine's `now`). */

@@ -24,24 +24,11 @@ const badQuery = (error: string): SearchParse => ({
   response: json(400, { error: `query ${error}` }),
 })
 
-/**
- * What the inbox cannot search by yet: who is assigned is not recorded by this version (issue
- * 36 adds it). A 400 says so rather than matching nothing.
- */
-function unavailable(filter: SearchFilter): string | null {
-  if (filter.kind === 'assigned') return 'assignees'
-  return null
-}
-
 function parse(raw: RawQuery, keys: typeof ISSUE_SEARCH_KEYS, now: Date): SearchParse {
   const text = raw['query']
   if (text === undefined) return { ok: true, filters: undefined }
   const parsed = parseSearch(text, keys, now)
   if (!parsed.ok) return badQuery(parsed.error)
-  for (const filter of parsed.filters) {
-    const what = unavailable(filter)
-    if (what) return badQuery(`searches by ${what}, which this server does not record yet`)
-  }
   return { ok: true, filters: parsed.filters.length > 0 ? parsed.filters : undefined }
 }
 

@@ -39,6 +39,10 @@ export const issueSchema = component(
     regressed_in_release: nullableString.meta({
       description: 'The release of the occurrence that last reopened it.',
     }),
+    assignee: nullableString.meta({
+      description:
+        'The email of the project member the issue is assigned to, or null (docs/issues.md#assignees).',
+    }),
     events_expired: z.boolean().meta({
       description:
         "Every event of the issue is older than the project's retention period and deleted; the issue keeps its count and first and last seen (docs/self-hosting.md, Retention).",
@@ -56,7 +60,15 @@ export type Issue = z.output<typeof issueSchema>
 /** The body of `PATCH …/issues/:issue_id`. */
 export const issueUpdateSchema = component(
   'IssueUpdate',
-  z.object({ issue: z.object({ status: issueStatusSchema }) }),
+  z.object({
+    issue: z.object({
+      status: issueStatusSchema.optional(),
+      assignee: z.string().nullable().optional().meta({
+        description:
+          'The email of a member of the project (its owner or a member) to assign, or null to unassign.',
+      }),
+    }),
+  }),
 )
 /** The body of `PATCH …/issues/:issue_id`. */
 export type IssueUpdate = z.output<typeof issueUpdateSchema>

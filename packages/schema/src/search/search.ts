@@ -21,6 +21,8 @@ export type AssigneeMatch =
   | { readonly kind: 'none' }
   | { readonly kind: 'any' }
   | { readonly kind: 'email'; readonly email: string }
+  /** Never parsed: what a server resolves `me` and an email to before its store sees them. */
+  | { readonly kind: 'user'; readonly userId: string }
 
 /** The statuses `is:` matches. */
 export const SEARCH_STATUSES = ['unresolved', 'resolved', 'ignored'] as const

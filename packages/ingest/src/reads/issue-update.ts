@@ -1,0 +1,113 @@
+import type { AssigneeMatch, IssueAnswer, SearchFilter } from '@tis/schema'
+import { type EngineRequest, type EngineResponse, json } from '../http'
+import { readManagementBody } from '../management/body'
+import type {
+  IssueChange,
+  IssueStatus,
+  ManagementStore,
+  ProjectRecord,
+  ReadStore,
+  UserRecord,
+} from '../ports'
+import { issueJson } from './json'
+
+// `PATCH …/issues/:issue_id` (status and assignee, docs/issues.md#assignees) and the `assigned:`
+// terms of a search, whose `me` and emails name users the store knows by id.
+
+const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
+const NOT_A_MEMBER = 'issue.assignee must be the email of a member of this project'
+
+/** What the issue operations read besides the issues: users and memberships. */
+export type AssigneeStore = Pick<ManagementStore, 'findUserByEmail' | 'isMember'>
+
+/** The user of `email` when they may be assigned issues of `project` (its owner or a member). */
+async function memberByEmail(
+  store: AssigneeStore,
+  project: ProjectRecord,
+  email: string,
+): Promise<UserRecord | null> {
+  const user = await store.findUserByEmail(email)
+  if (!user) return null
+  const member = project.ownerId === user.id || (await store.isMember(project.id, user.id))
+  return member ? user : null
+}
+
+/** The validated change of a PATCH body, or its 400/422 answer. */
+async function issueChange(
+  store: AssigneeStore,
+  project: ProjectRecord,
+  request: EngineRequest,
+): Promise<{ ok: true; change: IssueChange } | { ok: false; response: EngineResponse }> {
+  const body = readManagementBody(request, { key: 'issue', fields: ['status', 'assignee'] })
+  if (!body.ok) return body
+  const fields = body.value ?? {}
+  const errors: string[] = []
+  const change: { status?: IssueStatus; assigneeId?: string | null } = {}
+  if ('status' in fields) {
+    const status = fields['status']
+    if (typeof status === 'string' && ISSUE_STATUSES.includes(status as IssueStatus)) {
+      change.status = status as IssueStatus
+    } else errors.push('issue.status must be one of unresolved, resolved, ignored')
+  }
+  if ('assignee' in fields) {
+    const assignee = fields['assignee']
+    if (assignee === null) change.assigneeId = null
+    else if (typeof assignee !== 'string' || assignee.trim() === '') {
+      errors.push('issue.assignee must be the email of a member of this project, or null')
+    } else {
+      const user = await memberByEmail(store, project, assignee.trim())
+      if (user) change.assigneeId = user.id
+      else errors.push(NOT_A_MEMBER)
+    }
+  }
+  return errors.length > 0 ? { ok: false, response: json(422, { errors }) } : { ok: true, change }
+}
+
+/** `PATCH …/issues/:issue_id`: both fields checked before either is written. */
+export async function updateIssue(
+  store: Pick<ReadStore, 'findIssue' | 'updateIssue'> & AssigneeStore,
+  project: ProjectRecord,
+  issueId: string,
+  request: EngineRequest,
+): Promise<EngineResponse> {
+  const NOT_FOUND = json(404, { error: 'Not found' })
+  const issue = await store.findIssue(project.id, issueId)
+  if (!issue) return NOT_FOUND
+  const parsed = await issueChange(store, project, request)
+  if (!parsed.ok) return parsed.response
+  const updated = await store.updateIssue(project.id, issue.id, parsed.change)
+  return updated ? json(200, { issue: issueJson(updated) } satisfies IssueAnswer) : NOT_FOUND
+}
+
+/**
+ * The `assigned:` terms of a search with `me` as the caller and each email as its user: a 400
+ * body naming an email that is no user's. An email of a user who is no longer a member still
+ * finds what they were assigned.
+ */
+export async function resolveAssignees(
+  store: Pick<ManagementStore, 'findUserByEmail'>,
+  caller: UserRecord,
+  filters: readonly SearchFilter[] | undefined,
+): Promise<
+  { ok: true; filters: readonly SearchFilter[] | undefined } | { ok: false; error: string }
+> {
+  if (!filters?.some((f) => f.kind === 'assigned')) return { ok: true, filters }
+  const resolved: SearchFilter[] = []
+  for (const f of filters) {
+    if (f.kind !== 'assigned') {
+      resolved.push(f)
+      continue
+    }
+    const values: AssigneeMatch[] = []
+    for (const v of f.values) {
+      if (v.kind === 'me') values.push({ kind: 'user', userId: caller.id })
+      else if (v.kind === 'email') {
+        const user = await store.findUserByEmail(v.email)
+        if (!user) return { ok: false, error: `query names no user in assigned:${v.email}` }
+        values.push({ kind: 'user', userId: user.id })
+      } else values.push(v)
+    }
+    resolved.push({ ...f, values })
+  }
+  return { ok: true, filters: resolved }
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { seedInbox } from './store-contract-issue-search'
+import { acceptAndProject, at, eventOp } from './store-fixtures'
+import type { StoreHarness } from './store-probe'
+
+/** What a team triages with: affected users and assignees, as a store keeps and searches them. */
+export function describeIssueTriageContract(h: () => StoreHarness) {
+  describe('affected users', () => {
+    it('counts distinct user ids per issue across rounds, searches and sorts by them', async () => {
+      const { store } = h()
+      const { projectId, hashes, ids, search } = await seedInbox(store)
+      const users = async () =>
+        Object.fromEntries(
+          (await store.listIssues({ projectId, status: null, limit: 10 })).map((i) => [
+            i.id,
+            i.users,
+          ]),
+        )
+      // u1, u2, u2 · 42, 42 · none · none.
+      expect(await users()).toEqual({
+        [ids.timeout]: 2,
+        [ids.typeError]: 1,
+        [ids.warning]: 0,
+        [ids.flaky]: 0,
+      })
+      const ev = (hash: string, title: string, level: string, user: string, s: number) =>
+        eventOp(projectId, {
+          issue: { hash, title, level },
+          occurredAt: at(s),
+          event: { level, user_id: user },
+        })
+      // A later round: known users add nothing, new ones one each, once however often they come.
+      await acceptAndProject(store, [
+        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u1', 50),
+        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 51),
+        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 52),
+        ev(hashes.warning, 'Slow query 50%_done', 'warning', 'u1', 53),
+      ])
+      await acceptAndProject(store, [
+        ev(hashes.timeout, 'Timeout talking to db', 'error', 'u3', 54),
+        ev(hashes.warning, 'Slow query 50%_done', 'warning', 'u4', 55),
+      ])
+      expect(await users()).toEqual({
+        [ids.timeout]: 3,
+        [ids.typeError]: 1,
+        [ids.warning]: 2,
+        [ids.flaky]: 0,
+      })
+      const set = async (text: string) => new Set(await search(text))
+      expect(await set('users:>=2')).toEqual(new Set([ids.timeout, ids.warning]))
+      expect(await set('users:1')).toEqual(new Set([ids.typeError]))
+      expect(await set('!users:0 users:<3')).toEqual(new Set([ids.typeError, ids.warning]))
+      expect(await search('', 'users')).toEqual([
+        ids.timeout,
+        ids.warning,
+        ids.typeError,
+        ids.flaky,
+      ])
+      const warning = (await store.findIssue(projectId, ids.warning))!
+      expect(
+        (
+          await store.listIssues({
+            projectId,
+            status: null,
+            sort: 'users',
+            after: { count: warning.users, id: warning.id },
+            limit: 10,
+          })
+        ).map((i) => i.id),
+      ).toEqual([ids.typeError, ids.flaky])
+    })
+  })
+
+  describe('assignees', () => {
+    it('assigns and unassigns with a status at once, and searches by assignee', async () => {
+      const { store } = h()
+      const { projectId, userId, hashes, ids, search } = await seedInbox(store)
+      const set = async (text: string) => new Set(await search(text))
+      const assigned = await store.updateIssue(projectId, ids.timeout, { assigneeId: userId })
+      expect(assigned).toMatchObject({
+        status: 'unresolved',
+        assignee: { id: userId, email: `owner-${userId}@example.com` },
+      })
+      expect((await store.findIssue(projectId, ids.timeout))?.assignee?.id).toBe(userId)
+      const user = (id: string) => ({ kind: 'user' as const, userId: id })
+      const byAssignee = (negated: boolean, ...values: Parameters<typeof user>[0][]) =>
+        store
+          .listIssues({
+            projectId,
+            status: null,
+            search: [{ kind: 'assigned', negated, values: values.map(user) }],
+            limit: 10,
+          })
+          .then((r) => new Set(r.map((i) => i.id)))
+      expect(await byAssignee(false, userId)).toEqual(new Set([ids.timeout]))
+      expect(await byAssignee(true, userId)).toEqual(
+        new Set([ids.typeError, ids.warning, ids.flaky]),
+      )
+      expect(await set('is:assigned')).toEqual(new Set([ids.timeout]))
+      expect(await set('assigned:none')).toEqual(new Set([ids.typeError, ids.warning, ids.flaky]))
+      expect(await set('is:assigned level:warning')).toEqual(new Set())
+      // A projected occurrence keeps the assignee: the projection never writes it.
+      await acceptAndProject(store, [
+        eventOp(projectId, {
+          issue: { hash: hashes.timeout, title: 'Timeout talking to db' },
+          occurredAt: at(59),
+        }),
+      ])
+      expect((await store.findIssue(projectId, ids.timeout))?.assignee?.id).toBe(userId)
+      const both = await store.updateIssue(projectId, ids.timeout, {
+        status: 'resolved',
+        assigneeId: null,
+      })
+      expect(both).toMatchObject({ status: 'resolved', assignee: null })
+      expect(await set('is:assigned')).toEqual(new Set())
+      expect(await store.updateIssue(projectId, 'not-a-uuid', { assigneeId: null })).toBeNull()
+    })
+  })
+}
