@@ -101,7 +101,11 @@ async function json(
   return JSON.parse(text) as any
 }
 
-async function createFixture(server: TisServer): Promise<FuzzFixture> {
+async function createFixture(harness: Harness): Promise<FuzzFixture> {
+  const { server } = harness
+  // What set-up reads must be projected: the read API's own barrier gives up after 2 s, which a
+  // loaded CI machine's first rounds can take (an empty inbox failed both fuzz suites once).
+  const projected = () => harness.query('select 1')
   const project = await json(server, 'POST', '/api/v1/projects', ADMIN_TOKEN, {
     project: { name: 'fuzz', integration_kind: 'android' },
   })
@@ -126,6 +130,7 @@ async function createFixture(server: TisServer): Promise<FuzzFixture> {
   const error = await json(server, 'POST', '/api/v1/ingest_events', key.token, {
     event: { event_type: 'error', message: 'fuzz seed', trace_id: traceId },
   })
+  await projected()
   const issues = await json(server, 'GET', `/api/v1/projects/${projectId}/issues`, ADMIN_TOKEN)
   await json(server, 'POST', '/api/v1/ingest_events', key.token, {
     event: {
@@ -135,6 +140,7 @@ async function createFixture(server: TisServer): Promise<FuzzFixture> {
       trace_id: traceId,
     },
   })
+  await projected()
   const monitors = await json(server, 'GET', `/api/v1/projects/${projectId}/monitors`, ADMIN_TOKEN)
   return {
     projectId,
@@ -183,7 +189,7 @@ export async function startFuzzServer(env: Record<string, string> = {}): Promise
   const { server } = harness
   let fixture: FuzzFixture
   try {
-    fixture = await createFixture(server)
+    fixture = await createFixture(harness)
   } catch (error) {
     await harness.close()
     throw error
