@@ -2,6 +2,7 @@ import type {
   CheckInRecord,
   DeploymentRecord,
   EventRecord,
+  IssueCommentRecord,
   IssueRecord,
   MonitorRecord,
   ReleaseHealthRecord,
@@ -169,6 +170,14 @@ export const RELEASE: ReleaseHealthRecord = {
   adoption: { sessions: 50, ofAll: 200 },
 }
 
+const COMMENT = (id: string, body: string): IssueCommentRecord => ({
+  id,
+  issueId: uuidOf(1),
+  author: { id: uuidOf(300), email: 'dev@example.com' },
+  body,
+  createdAt: at('2026-06-01T12:01:00.000Z'),
+})
+
 export const FIXTURE_STORE: ReadApiOptions['store'] = {
   findUserByEmail: async (email) => ({
     id: uuidOf(300),
@@ -184,10 +193,23 @@ export const FIXTURE_STORE: ReadApiOptions['store'] = {
   listIssues: async () => [ISSUE],
   findIssue: async () => ISSUE,
   setIssueStatus: async (_p, _i, status) => ({ ...ISSUE, status }),
-  updateIssue: async (_p, _i, change) => ({
+  changeIssue: async (_p, _i, change) => ({
     ...ISSUE,
     ...(change.status ? { status: change.status } : {}),
   }),
+  addIssueComment: async (c) => COMMENT(c.id, c.body),
+  listIssueComments: async () => [COMMENT(uuidOf(400), 'Looks like **the cache**')],
+  findIssueComment: async () => COMMENT(uuidOf(400), 'x'),
+  deleteIssueComment: async () => true,
+  listIssueHistory: async () => [
+    {
+      id: uuidOf(401),
+      kind: 'assignee',
+      actor: 'dev@example.com',
+      data: { from: null, to: 'dev@example.com' },
+      createdAt: at('2026-06-01T12:00:00.000Z'),
+    },
+  ],
   listEvents: async () => [EVENT, RELATED_EVENT],
   listMonitors: async () => [MONITOR],
   findMonitor: async () => MONITOR,

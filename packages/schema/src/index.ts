@@ -131,6 +131,21 @@ export {
   storedEventSchema,
 } from './answers/reads-events'
 export {
+  type IssueActivity,
+  type IssueActivityPage,
+  type IssueComment,
+  type IssueCommentAnswer,
+  type IssueCommentPage,
+  issueActivityKindSchema,
+  issueActivityPageSchema,
+  issueActivitySchema,
+  issueCommentAnswerSchema,
+  issueCommentCreateSchema,
+  issueCommentPageSchema,
+  issueCommentSchema,
+  MAX_COMMENT_LENGTH,
+} from './answers/reads-issue-history'
+export {
   type Issue,
   type IssueAnswer,
   type IssuePage,

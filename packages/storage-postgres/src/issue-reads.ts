@@ -1,5 +1,5 @@
-import type { IssueChange, ReadStore } from '@tis/ingest'
-import type { SqlExecutor, SqlParam } from './executor'
+import type { IssueTriageStore, ReadStore } from '@tis/ingest'
+import type { SqlExecutor } from './executor'
 import { conditions } from './read-conditions'
 import { ISSUE_COLUMNS, toIssue } from './read-rows'
 import { issueOrderSql, issueSearchSql } from './search-sql'
@@ -8,26 +8,8 @@ import { isUuid } from './uuid'
 /** The issue inbox: one issue, a filtered page of them, a status change. */
 export function createIssueQueries(
   db: SqlExecutor,
-): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus' | 'updateIssue'> {
-  const update = async (projectId: string, issueId: string, change: IssueChange) => {
-    if (!isUuid(issueId)) return null
-    const params: SqlParam[] = [projectId, issueId]
-    const sets = ['project_id = i.project_id']
-    if (change.status !== undefined) {
-      params.push(change.status)
-      sets.push(`status = $${params.length}::text`)
-    }
-    if (change.assigneeId !== undefined) {
-      params.push(change.assigneeId)
-      sets.push(`assignee_id = $${params.length}::uuid`)
-    }
-    const rows = await db.query(
-      `update issues i set ${sets.join(', ')} where i.project_id = $1::uuid and i.id = $2::uuid
-       returning ${ISSUE_COLUMNS}`,
-      params,
-    )
-    return rows[0] ? toIssue(rows[0]) : null
-  }
+  triage: Pick<IssueTriageStore, 'changeIssue'>,
+): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus'> {
   return {
     async findIssue(projectId, issueId) {
       if (!isUuid(issueId)) return null
@@ -61,7 +43,8 @@ export function createIssueQueries(
       return rows.map(toIssue)
     },
 
-    setIssueStatus: (projectId, issueId, status) => update(projectId, issueId, { status }),
-    updateIssue: update,
+    // A change with no user behind it (tis's own tools): its history entry names nobody.
+    setIssueStatus: (projectId, issueId, status) =>
+      triage.changeIssue(projectId, issueId, { status }, { userId: null, at: new Date() }),
   }
 }

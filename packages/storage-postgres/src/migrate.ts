@@ -25,6 +25,7 @@ import { DATA_SCRUBBING_MIGRATION } from './migrations/0023-data-scrubbing'
 import { RELEASE_HEALTH_MIGRATION } from './migrations/0024-release-health'
 import { ISSUE_USERS_MIGRATION } from './migrations/0025-issue-users'
 import { ISSUE_ASSIGNEES_MIGRATION } from './migrations/0026-issue-assignees'
+import { ISSUE_HISTORY_MIGRATION } from './migrations/0027-issue-history'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -55,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
   RELEASE_HEALTH_MIGRATION,
   ISSUE_USERS_MIGRATION,
   ISSUE_ASSIGNEES_MIGRATION,
+  ISSUE_HISTORY_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -2,6 +2,7 @@ import type { ReadStore } from '@tis/ingest'
 import { createEventQueries } from './event-reads'
 import type { SqlExecutor } from './executor'
 import { createIssueQueries } from './issue-reads'
+import { createIssueTriageQueries } from './issue-triage'
 import { createMonitorDeploymentQueries } from './monitor-deployment-reads'
 import { createPerformanceQueries } from './performance-reads'
 import { createTraceQueries } from './trace-reads'
@@ -14,8 +15,10 @@ import { createTraceQueries } from './trace-reads'
 export function createReadQueries(
   db: SqlExecutor,
 ): Omit<ReadStore, 'issueActivity' | 'transactionLatency' | 'listCheckIns'> {
+  const triage = createIssueTriageQueries(db)
   return {
-    ...createIssueQueries(db),
+    ...triage,
+    ...createIssueQueries(db, triage),
     ...createEventQueries(db),
     ...createMonitorDeploymentQueries(db),
     ...createPerformanceQueries(db),

@@ -76,7 +76,8 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId, userId, hashes, ids, search } = await seedInbox(store)
       const set = async (text: string) => new Set(await search(text))
-      const assigned = await store.updateIssue(projectId, ids.timeout, { assigneeId: userId })
+      const by = { userId, at: at(60) }
+      const assigned = await store.changeIssue(projectId, ids.timeout, { assigneeId: userId }, by)
       expect(assigned).toMatchObject({
         status: 'unresolved',
         assignee: { id: userId, email: `owner-${userId}@example.com` },
@@ -107,13 +108,15 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
         }),
       ])
       expect((await store.findIssue(projectId, ids.timeout))?.assignee?.id).toBe(userId)
-      const both = await store.updateIssue(projectId, ids.timeout, {
-        status: 'resolved',
-        assigneeId: null,
-      })
+      const both = await store.changeIssue(
+        projectId,
+        ids.timeout,
+        { status: 'resolved', assigneeId: null },
+        by,
+      )
       expect(both).toMatchObject({ status: 'resolved', assignee: null })
       expect(await set('is:assigned')).toEqual(new Set())
-      expect(await store.updateIssue(projectId, 'not-a-uuid', { assigneeId: null })).toBeNull()
+      expect(await store.changeIssue(projectId, 'not-a-uuid', { assigneeId: null }, by)).toBeNull()
     })
   })
 }

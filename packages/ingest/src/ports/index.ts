@@ -39,6 +39,14 @@ export type {
 } from './credentials'
 export { DEFAULT_DATA_SCRUBBING } from './credentials'
 export type {
+  IssueActor,
+  IssueCommentRecord,
+  IssueHistoryEntry,
+  IssueHistoryKind,
+  IssueHistoryQuery,
+  IssueTriageStore,
+} from './issue-triage'
+export type {
   ApiKeyStore,
   ManagementStore,
   MobileTokenStore,

@@ -1,9 +1,9 @@
+import type { IssueTriageStore } from './issue-triage'
 import type {
   CheckInQuery,
   DeploymentQuery,
   EventQuery,
   IssueActivityQuery,
-  IssueChange,
   IssueQuery,
   MetricQuery,
   MonitorQuery,
@@ -26,8 +26,8 @@ import type {
   TransactionSummary,
 } from './read-records'
 
-/** The read side of the inbox and event list. */
-export interface ReadStore {
+/** The read side of the inbox and event list, and a team's work on issues. */
+export interface ReadStore extends IssueTriageStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
   listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>
   /** The issue of the project, or `null`. */
@@ -38,8 +38,6 @@ export interface ReadStore {
     issueId: string,
     status: IssueStatus,
   ): Promise<IssueRecord | null>
-  /** Changes an issue's status and assignee at once; resolves the updated issue, or `null`. */
-  updateIssue(projectId: string, issueId: string, change: IssueChange): Promise<IssueRecord | null>
   /** Events newest first: (occurred_at desc, id desc), at most `limit`. */
   listEvents(query: EventQuery): Promise<readonly EventRecord[]>
   /** Monitors latest check-in first: (last_check_in_at desc, id desc), at most `limit`. */

@@ -21,6 +21,7 @@ import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
+import { createIssueHistoryApi } from './issue-history'
 import { resolveAssignees, updateIssue } from './issue-update'
 import {
   deploymentJson,
@@ -72,13 +73,15 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       request: EngineRequest,
       project: ProjectRecord,
       user: UserRecord,
+      admin: boolean,
     ) => Promise<EngineResponse>,
   ): ManagementOperation => {
     const { barrier } = options
     return access.project(
       false,
       barrier
-        ? (request, project, user) => readBehind(barrier, () => fn(request, project, user))
+        ? (request, project, user, admin) =>
+            readBehind(barrier, () => fn(request, project, user, admin))
         : fn,
     )
   }
@@ -186,9 +189,10 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       return issue ? ok<IssueAnswer>({ issue: issueJson(issue) }) : json(404, NOT_FOUND)
     }),
 
-    updateIssue: withProject((request, project) =>
-      updateIssue(store, project, issueId(request), request),
+    updateIssue: withProject((request, project, user) =>
+      updateIssue(store, project, issueId(request), request, { userId: user.id, at: now() }),
     ),
+    ...createIssueHistoryApi({ store, now, withProject }),
 
     listEvents: withProject(async (request, project) => {
       const search = eventSearch(request.query ?? {}, now())

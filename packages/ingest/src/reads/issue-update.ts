@@ -2,6 +2,7 @@ import type { AssigneeMatch, IssueAnswer, SearchFilter } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { readManagementBody } from '../management/body'
 import type {
+  IssueActor,
   IssueChange,
   IssueStatus,
   ManagementStore,
@@ -63,19 +64,23 @@ async function issueChange(
   return errors.length > 0 ? { ok: false, response: json(422, { errors }) } : { ok: true, change }
 }
 
-/** `PATCH …/issues/:issue_id`: both fields checked before either is written. */
+/**
+ * `PATCH …/issues/:issue_id`: both fields checked before either is written, with a history entry
+ * by `by` for each that changed.
+ */
 export async function updateIssue(
-  store: Pick<ReadStore, 'findIssue' | 'updateIssue'> & AssigneeStore,
+  store: Pick<ReadStore, 'findIssue' | 'changeIssue'> & AssigneeStore,
   project: ProjectRecord,
   issueId: string,
   request: EngineRequest,
+  by: IssueActor,
 ): Promise<EngineResponse> {
   const NOT_FOUND = json(404, { error: 'Not found' })
   const issue = await store.findIssue(project.id, issueId)
   if (!issue) return NOT_FOUND
   const parsed = await issueChange(store, project, request)
   if (!parsed.ok) return parsed.response
-  const updated = await store.updateIssue(project.id, issue.id, parsed.change)
+  const updated = await store.changeIssue(project.id, issue.id, parsed.change, by)
   return updated ? json(200, { issue: issueJson(updated) } satisfies IssueAnswer) : NOT_FOUND
 }
 

@@ -23,6 +23,7 @@ import {
 } from '@tis/schema'
 import * as z from 'zod'
 import { RELEASE_LIST_QUERY, RELEASE_QUERY } from '../releases/query'
+import { ISSUE_HISTORY_OPERATIONS } from './issue-history-openapi'
 import {
   MONITOR_NOT_FOUND,
   PAGE_DESCRIPTION,
@@ -225,6 +226,7 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
       404: RELEASE_NOT_FOUND,
     },
   }),
+  ...ISSUE_HISTORY_OPERATIONS,
 ]
 
 /**

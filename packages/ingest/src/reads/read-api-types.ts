@@ -4,11 +4,12 @@ import type { ReadStore } from '../ports'
 import type { ReleaseHealthStore } from '../ports/release-health'
 import type { ReleaseReads } from '../releases/api'
 import type { SourceExcerpts } from '../source/excerpts'
+import type { IssueHistoryApi } from './issue-history'
 import type { AssigneeStore } from './issue-update'
 import type { ReadSourceMaps } from './resolved-events'
 
 /** The read API of the issues inbox and the event list. */
-export interface ReadApi extends ReleaseReads {
+export interface ReadApi extends ReleaseReads, IssueHistoryApi {
   /** `GET /api/v1/projects/:id/issues` */
   listIssues: ManagementOperation
   /** `GET /api/v1/projects/:id/issues/:issue_id` */

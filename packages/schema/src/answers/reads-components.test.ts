@@ -14,12 +14,11 @@ describe('READ_COMPONENTS', () => {
     expect(doc.components.schemas[name]).toMatchObject({ type: 'object' })
   })
 
-  it.each(Object.keys(READ_COMPONENTS).filter((name) => name !== 'IssueUpdate'))(
-    'forbids undeclared fields of %s',
-    (name) => {
-      expect(doc.components.schemas[name]?.['additionalProperties']).toBe(false)
-    },
-  )
+  it.each(
+    Object.keys(READ_COMPONENTS).filter((n) => n !== 'IssueUpdate' && n !== 'IssueCommentCreate'),
+  )('forbids undeclared fields of %s', (name) => {
+    expect(doc.components.schemas[name]?.['additionalProperties']).toBe(false)
+  })
 
   it('keeps the descriptions and refers to other components', () => {
     expect(doc.components.schemas['Monitor']).toMatchObject({

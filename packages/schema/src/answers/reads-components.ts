@@ -2,6 +2,11 @@ import type * as z from 'zod'
 import { storedDeploymentSchema } from './reads-deployments'
 import { eventDetailSchema } from './reads-event-detail'
 import { storedEventSchema } from './reads-events'
+import {
+  issueActivitySchema,
+  issueCommentCreateSchema,
+  issueCommentSchema,
+} from './reads-issue-history'
 import { issueSchema, issueUpdateSchema } from './reads-issues'
 import { monitorSchema, storedCheckInSchema } from './reads-monitors'
 import {
@@ -23,6 +28,9 @@ import { spanSchema, traceDetailSchema, traceListSchema } from './reads-traces'
 export const READ_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   Issue: issueSchema,
   IssueUpdate: issueUpdateSchema,
+  IssueComment: issueCommentSchema,
+  IssueCommentCreate: issueCommentCreateSchema,
+  IssueActivity: issueActivitySchema,
   StoredEvent: storedEventSchema,
   Monitor: monitorSchema,
   StoredCheckIn: storedCheckInSchema,

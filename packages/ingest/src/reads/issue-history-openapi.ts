@@ -1,0 +1,74 @@
+import {
+  type ApiOperation,
+  errorBodySchema,
+  issueActivityPageSchema,
+  issueCommentAnswerSchema,
+  issueCommentCreateSchema,
+  issueCommentPageSchema,
+} from '@tis/schema'
+import { HISTORY_QUERY } from './issue-history'
+import { PAGE_DESCRIPTION, readErrors } from './openapi-responses'
+import { limitDoc } from './query-fields'
+
+// The OpenAPI operations of an issue's comments and history (docs/issues.md#comments-and-history).
+
+const ISSUE = '/api/v1/projects/{id}/issues/{issue_id}'
+const query = HISTORY_QUERY.extend({ limit: limitDoc })
+const op = (o: Omit<ApiOperation, 'tag'>): ApiOperation => ({ ...o, tag: 'reads' })
+
+/** The comment and history operations of the read API. */
+export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    method: 'get',
+    path: `${ISSUE}/comments`,
+    id: 'listIssueComments',
+    summary: "List an issue's comments, oldest first",
+    query,
+    responses: {
+      200: { description: PAGE_DESCRIPTION, body: issueCommentPageSchema },
+      ...readErrors(401, 404, 422),
+    },
+  }),
+  op({
+    method: 'post',
+    path: `${ISSUE}/comments`,
+    id: 'createIssueComment',
+    summary: 'Comment on an issue',
+    description:
+      "Anyone who may see the project may comment. The body is markdown; the dashboard renders it without HTML. The comment is an entry of the issue's activity.",
+    body: issueCommentCreateSchema,
+    responses: {
+      201: { description: 'The comment.', body: issueCommentAnswerSchema },
+      ...readErrors(400, 401, 404, 422),
+    },
+  }),
+  op({
+    method: 'delete',
+    path: `${ISSUE}/comments/{comment_id}`,
+    id: 'deleteIssueComment',
+    summary: 'Delete a comment',
+    description:
+      "By its author, the project's owner or an administrator; the deletion is an entry of the issue's activity.",
+    responses: {
+      204: { description: 'Deleted.' },
+      ...readErrors(401, 404),
+      403: {
+        description: "The user may see the project but is not the comment's author or its owner.",
+        body: errorBodySchema,
+      },
+    },
+  }),
+  op({
+    method: 'get',
+    path: `${ISSUE}/activity`,
+    id: 'listIssueActivity',
+    summary: "List an issue's history, oldest first",
+    description:
+      'Every change made through the API or the dashboard: status, assignee, a comment added or deleted, with who and when.',
+    query,
+    responses: {
+      200: { description: PAGE_DESCRIPTION, body: issueActivityPageSchema },
+      ...readErrors(401, 404, 422),
+    },
+  }),
+]

@@ -1,0 +1,172 @@
+import type {
+  IssueActor,
+  IssueChange,
+  IssueCommentRecord,
+  IssueHistoryEntry,
+  IssueHistoryKind,
+  IssueHistoryQuery,
+  IssueTriageStore,
+} from '@tis/ingest'
+import type { Row, SqlExecutor, SqlParam } from './executor'
+import { ISSUE_COLUMNS, toIssue } from './read-rows'
+import { isUuid } from './uuid'
+
+// A team's work on issues (docs/issues.md#comments-and-history): status and assignee changes,
+// comments, and the history entry of each, written by the statement that makes the change.
+
+/** The acting user's email as the entry keeps it (`$3`), `null` for tis itself. */
+const ACTOR = '(select u.email from users u where u.id = $3::uuid)'
+const emailOf = (column: string) => `(select u.email from users u where u.id = ${column})`
+
+const COMMENT_COLUMNS = `c.id::text as id, c.issue_id::text as issue_id,
+  c.author_id::text as author_id, ${emailOf('c.author_id')} as author_email, c.body, c.created_at`
+
+function toComment(row: Row): IssueCommentRecord {
+  const authorId = row['author_id']
+  const email = row['author_email']
+  return {
+    id: row['id'] as string,
+    issueId: row['issue_id'] as string,
+    author:
+      typeof authorId === 'string' && typeof email === 'string' ? { id: authorId, email } : null,
+    body: row['body'] as string,
+    createdAt: row['created_at'] as Date,
+  }
+}
+
+function toEntry(row: Row): IssueHistoryEntry {
+  const data = typeof row['data'] === 'string' ? JSON.parse(row['data']) : row['data']
+  return {
+    id: row['id'] as string,
+    kind: row['kind'] as IssueHistoryKind,
+    actor: (row['actor'] as string | null) ?? null,
+    data: (data ?? {}) as Record<string, unknown>,
+    createdAt: row['created_at'] as Date,
+  }
+}
+
+/** `(created_at, id) > cursor`, oldest first, at most `limit`: the page of a history query. */
+function page(table: string, query: IssueHistoryQuery, columns: string) {
+  const params: SqlParam[] = [query.projectId, query.issueId]
+  let after = ''
+  if (query.after) {
+    params.push(query.after.at, query.after.id)
+    after = 'and (c.created_at, c.id) > ($3::timestamptz, $4::uuid)'
+  }
+  params.push(query.limit)
+  return {
+    text: `select ${columns} from ${table} c
+      where c.project_id = $1::uuid and c.issue_id = $2::uuid ${after}
+      order by c.created_at, c.id limit $${params.length}::int`,
+    params,
+  }
+}
+
+/** The comment and history statements of {@link IssueTriageStore}. */
+export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
+  return {
+    async changeIssue(projectId, issueId, change: IssueChange, by: IssueActor) {
+      if (!isUuid(issueId)) return null
+      const params: SqlParam[] = [projectId, issueId, by.userId, by.at]
+      const sets = ['project_id = i.project_id']
+      if (change.status !== undefined) {
+        params.push(change.status)
+        sets.push(`status = $${params.length}::text`)
+      }
+      if (change.assigneeId !== undefined) {
+        params.push(change.assigneeId)
+        sets.push(`assignee_id = $${params.length}::uuid`)
+      }
+      // `old` locks the row and keeps what it was; one entry per field that changed.
+      const rows = await db.query(
+        `with old as (
+           select id, status, assignee_id from issues
+             where project_id = $1::uuid and id = $2::uuid for update
+         ), changed as (
+           update issues i set ${sets.join(', ')} from old where i.id = old.id
+           returning i.*, old.status as old_status, old.assignee_id as old_assignee_id
+         ), history as (
+           insert into issue_history (project_id, issue_id, kind, actor, data, created_at)
+           select i.project_id, i.id, e.kind, ${ACTOR}, e.data, $4::timestamptz
+             from changed i cross join lateral (values
+               ('status', jsonb_build_object('from', i.old_status, 'to', i.status),
+                 i.status is distinct from i.old_status),
+               ('assignee', jsonb_build_object('from', ${emailOf('i.old_assignee_id')},
+                 'to', ${emailOf('i.assignee_id')}), i.assignee_id is distinct from i.old_assignee_id)
+             ) as e(kind, data, differs)
+             where e.differs
+         )
+         select ${ISSUE_COLUMNS} from changed i`,
+        params,
+      )
+      return rows[0] ? toIssue(rows[0]) : null
+    },
+
+    async addIssueComment(c) {
+      if (!isUuid(c.issueId)) return null
+      const rows = await db.query(
+        `with issue as (
+           select id, project_id from issues where project_id = $1::uuid and id = $2::uuid
+         ), c as (
+           insert into issue_comments (id, project_id, issue_id, author_id, body, created_at)
+           select $4::uuid, issue.project_id, issue.id, $3::uuid, $5::text, $6::timestamptz
+             from issue
+           returning *
+         ), history as (
+           insert into issue_history (project_id, issue_id, kind, actor, data, created_at)
+           select c.project_id, c.issue_id, 'comment', ${ACTOR},
+             jsonb_build_object('comment_id', c.id), c.created_at
+             from c
+         )
+         select ${COMMENT_COLUMNS} from c`,
+        [c.projectId, c.issueId, c.authorId, c.id, c.body, c.createdAt],
+      )
+      return rows[0] ? toComment(rows[0]) : null
+    },
+
+    async listIssueComments(query) {
+      if (!isUuid(query.issueId)) return []
+      const { text, params } = page('issue_comments', query, COMMENT_COLUMNS)
+      return (await db.query(text, params)).map(toComment)
+    },
+
+    async findIssueComment(projectId, issueId, commentId) {
+      if (!isUuid(issueId) || !isUuid(commentId)) return null
+      const rows = await db.query(
+        `select ${COMMENT_COLUMNS} from issue_comments c
+           where c.project_id = $1::uuid and c.issue_id = $2::uuid and c.id = $3::uuid`,
+        [projectId, issueId, commentId],
+      )
+      return rows[0] ? toComment(rows[0]) : null
+    },
+
+    async deleteIssueComment(projectId, issueId, commentId, by) {
+      if (!isUuid(issueId) || !isUuid(commentId)) return false
+      const rows = await db.query(
+        `with c as (
+           delete from issue_comments
+             where project_id = $1::uuid and issue_id = $2::uuid and id = $4::uuid
+           returning project_id, issue_id, id
+         ), history as (
+           insert into issue_history (project_id, issue_id, kind, actor, data, created_at)
+           select c.project_id, c.issue_id, 'comment_deleted', ${ACTOR},
+             jsonb_build_object('comment_id', c.id), $5::timestamptz
+             from c
+         )
+         select count(*)::int as n from c`,
+        [projectId, issueId, by.userId, commentId, by.at],
+      )
+      return Number(rows[0]?.['n'] ?? 0) > 0
+    },
+
+    async listIssueHistory(query) {
+      if (!isUuid(query.issueId)) return []
+      const { text, params } = page(
+        'issue_history',
+        query,
+        'c.id::text as id, c.kind, c.actor, c.data, c.created_at',
+      )
+      return (await db.query(text, params)).map(toEntry)
+    },
+  }
+}
