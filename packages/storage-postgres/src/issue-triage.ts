@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type {
   IssueActor,
   IssueChange,
@@ -67,7 +68,9 @@ export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
   return {
     async changeIssue(projectId, issueId, change: IssueChange, by: IssueActor) {
       if (!isUuid(issueId)) return null
-      const params: SqlParam[] = [projectId, issueId, by.userId, by.at]
+      // Entries of one change share their time; sorted ids keep status before assignee.
+      const ids = [randomUUID(), randomUUID()].sort()
+      const params: SqlParam[] = [projectId, issueId, by.userId, by.at, ids[0]!, ids[1]!]
       const sets = ['project_id = i.project_id']
       if (change.status !== undefined) {
         params.push(change.status)
@@ -86,14 +89,14 @@ export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
            update issues i set ${sets.join(', ')} from old where i.id = old.id
            returning i.*, old.status as old_status, old.assignee_id as old_assignee_id
          ), history as (
-           insert into issue_history (project_id, issue_id, kind, actor, data, created_at)
-           select i.project_id, i.id, e.kind, ${ACTOR}, e.data, $4::timestamptz
+           insert into issue_history (id, project_id, issue_id, kind, actor, data, created_at)
+           select e.id, i.project_id, i.id, e.kind, ${ACTOR}, e.data, $4::timestamptz
              from changed i cross join lateral (values
-               ('status', jsonb_build_object('from', i.old_status, 'to', i.status),
+               ($5::uuid, 'status', jsonb_build_object('from', i.old_status, 'to', i.status),
                  i.status is distinct from i.old_status),
-               ('assignee', jsonb_build_object('from', ${emailOf('i.old_assignee_id')},
+               ($6::uuid, 'assignee', jsonb_build_object('from', ${emailOf('i.old_assignee_id')},
                  'to', ${emailOf('i.assignee_id')}), i.assignee_id is distinct from i.old_assignee_id)
-             ) as e(kind, data, differs)
+             ) as e(id, kind, data, differs)
              where e.differs
          )
          select ${ISSUE_COLUMNS} from changed i`,

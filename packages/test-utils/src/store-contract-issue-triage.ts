@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { seedInbox } from './store-contract-issue-search'
-import { acceptAndProject, at, eventOp } from './store-fixtures'
+import { acceptAndProject, at, eventOp, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** What a team triages with: affected users and assignees, as a store keeps and searches them. */
@@ -117,6 +118,103 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
       expect(both).toMatchObject({ status: 'resolved', assignee: null })
       expect(await set('is:assigned')).toEqual(new Set())
       expect(await store.changeIssue(projectId, 'not-a-uuid', { assigneeId: null }, by)).toBeNull()
+    })
+  })
+
+  describe('comments and history', () => {
+    it('adds, pages and deletes comments, with a history entry by its actor for each change', async () => {
+      const { store } = h()
+      const { projectId, userId, ids } = await seedInbox(store)
+      const other = await seedProject(store)
+      const email = `owner-${userId}@example.com`
+      const comment = (id: string, body: string, s: number, issueId = ids.timeout) =>
+        store.addIssueComment({ id, projectId, issueId, authorId: userId, body, createdAt: at(s) })
+      const [c1, c2, c3] = [randomUUID(), randomUUID(), randomUUID()]
+      expect(await comment(c1, 'First *one*', 100)).toEqual({
+        id: c1,
+        issueId: ids.timeout,
+        author: { id: userId, email },
+        body: 'First *one*',
+        createdAt: at(100),
+      })
+      await comment(c2, 'Second', 101)
+      await comment(c3, 'Elsewhere', 102, ids.flaky)
+      // Another project's issue takes no comment.
+      expect(
+        await store.addIssueComment({
+          id: randomUUID(),
+          projectId: other.projectId,
+          issueId: ids.timeout,
+          authorId: userId,
+          body: 'x',
+          createdAt: at(103),
+        }),
+      ).toBeNull()
+      const q = { projectId, issueId: ids.timeout }
+      const bodies = async (after?: { at: Date; id: string }) =>
+        (await store.listIssueComments({ ...q, limit: 10, ...(after ? { after } : {}) })).map(
+          (c) => c.body,
+        )
+      expect(await bodies()).toEqual(['First *one*', 'Second'])
+      expect(await bodies({ at: at(100), id: c1 })).toEqual(['Second'])
+      expect(await store.findIssueComment(projectId, ids.timeout, c3)).toBeNull()
+      expect((await store.findIssueComment(projectId, ids.flaky, c3))?.body).toBe('Elsewhere')
+      const by = { userId, at: at(110) }
+      expect(await store.deleteIssueComment(other.projectId, ids.timeout, c1, by)).toBe(false)
+      expect(await store.deleteIssueComment(projectId, ids.timeout, c1, by)).toBe(true)
+      expect(await store.deleteIssueComment(projectId, ids.timeout, c1, by)).toBe(false)
+      expect(await bodies()).toEqual(['Second'])
+      await store.changeIssue(
+        projectId,
+        ids.timeout,
+        { status: 'ignored', assigneeId: userId },
+        {
+          userId,
+          at: at(120),
+        },
+      )
+      // What is already so is no change; tis's own changes name nobody.
+      await store.changeIssue(
+        projectId,
+        ids.timeout,
+        { status: 'ignored' },
+        { userId, at: at(121) },
+      )
+      await store.changeIssue(
+        projectId,
+        ids.timeout,
+        { status: 'unresolved' },
+        {
+          userId: null,
+          at: at(122),
+        },
+      )
+      const history = await store.listIssueHistory({ ...q, limit: 10 })
+      expect(history.map((e) => [e.kind, e.actor, e.data, e.createdAt])).toEqual([
+        ['comment', email, { comment_id: c1 }, at(100)],
+        ['comment', email, { comment_id: c2 }, at(101)],
+        ['comment_deleted', email, { comment_id: c1 }, at(110)],
+        ['status', email, { from: 'unresolved', to: 'ignored' }, at(120)],
+        ['assignee', email, { from: null, to: email }, at(120)],
+        ['status', null, { from: 'ignored', to: 'unresolved' }, at(122)],
+      ])
+      const [, , third] = history
+      expect(
+        (
+          await store.listIssueHistory({
+            ...q,
+            after: { at: third!.createdAt, id: third!.id },
+            limit: 2,
+          })
+        ).map((e) => e.kind),
+      ).toEqual(['status', 'assignee'])
+      expect(
+        await store.listIssueHistory({
+          projectId: other.projectId,
+          issueId: ids.timeout,
+          limit: 10,
+        }),
+      ).toEqual([])
     })
   })
 }

@@ -749,5 +749,105 @@ export function describeReads(harness: () => Harness) {
       expect(both.body.issue).toMatchObject({ status: 'resolved', assignee: null })
       expect(await titles('is:assigned')).toEqual([])
     })
+
+    it('comments on an issue, deletes by author or owner only, and keeps every change in its activity', async () => {
+      const c: Client = client()
+      const [owner, member, other, stranger] = [
+        await c.createUser(),
+        await c.createUser(),
+        await c.createUser(),
+        await c.createUser(),
+      ]
+      const project = await c.createProject(owner.token)
+      for (const user of [member, other]) {
+        await c.api('POST', `/api/v1/projects/${project.id}/members`, {
+          token: owner.token,
+          json: { member: { email: user.email } },
+        })
+      }
+      const key = await c.createKey(project.id, owner.token)
+      expect(
+        (await c.ingest('/api/v1/ingest_events', key.token, { event: error('Discussed') })).status,
+      ).toBe(201)
+      const [issue] = (
+        await c.api('GET', `/api/v1/projects/${project.id}/issues`, { token: owner.token })
+      ).body.issues
+      const path = `/api/v1/projects/${project.id}/issues/${issue.id}`
+      const comment = (body: unknown, token = member.token) =>
+        c.api('POST', `${path}/comments`, { token, json: { comment: { body } } })
+
+      const first = await comment('Looks like **the cache**: <script>alert(1)</script>')
+      expect(first.status).toBe(201)
+      expect(first.body.comment).toMatchObject({
+        issue_id: issue.id,
+        author: member.email,
+        body: 'Looks like **the cache**: <script>alert(1)</script>',
+      })
+      const second = await comment('Second', owner.token)
+      for (const [body, status] of [
+        ['   ', 422],
+        ['x'.repeat(10_001), 422],
+        [7, 422],
+      ] as const) {
+        const refused = await comment(body)
+        expect(refused.status).toBe(status)
+        expect(refused.body.errors).toEqual([
+          'comment.body must be text of 1 to 10,000 characters, not only white space',
+        ])
+      }
+      expect(
+        (await c.api('POST', `${path}/comments`, { token: member.token, json: {} })).status,
+      ).toBe(400)
+      expect((await comment('nope', stranger.token)).status).toBe(404)
+
+      // Oldest first, paged.
+      const page1 = await c.api('GET', `${path}/comments?limit=1`, { token: other.token })
+      expect(page1.body.comments.map((x: Fields) => x['body'])).toEqual([first.body.comment.body])
+      const page2 = await c.api(
+        'GET',
+        `${path}/comments?limit=1&cursor=${page1.body.next_cursor}`,
+        {
+          token: other.token,
+        },
+      )
+      expect(page2.body.comments.map((x: Fields) => x['body'])).toEqual(['Second'])
+
+      const del = (id: string, token: string) =>
+        c.api('DELETE', `${path}/comments/${id}`, { token })
+      expect((await del(first.body.comment.id, other.token)).status).toBe(403)
+      expect((await del(first.body.comment.id, stranger.token)).status).toBe(404)
+      expect((await del(second.body.comment.id, member.token)).status).toBe(403)
+      expect((await del(first.body.comment.id, owner.token)).status).toBe(204)
+      expect((await del(first.body.comment.id, owner.token)).status).toBe(404)
+      expect((await del(second.body.comment.id, owner.token)).status).toBe(204)
+
+      await c.api('PATCH', path, {
+        token: member.token,
+        json: { issue: { assignee: other.email } },
+      })
+      await c.api('PATCH', path, {
+        token: owner.token,
+        json: { issue: { status: 'resolved', assignee: null } },
+      })
+      // A change to what it already is records nothing.
+      await c.api('PATCH', path, { token: owner.token, json: { issue: { status: 'resolved' } } })
+      const activity = await c.api('GET', `${path}/activity`, { token: other.token })
+      expect(activity.status).toBe(200)
+      expect(activity.body.activity.map((a: Fields) => [a['kind'], a['actor'], a['data']])).toEqual(
+        [
+          ['comment', member.email, { comment_id: first.body.comment.id }],
+          ['comment', owner.email, { comment_id: second.body.comment.id }],
+          ['comment_deleted', owner.email, { comment_id: first.body.comment.id }],
+          ['comment_deleted', owner.email, { comment_id: second.body.comment.id }],
+          ['assignee', member.email, { from: null, to: other.email }],
+          ['status', owner.email, { from: 'unresolved', to: 'resolved' }],
+          ['assignee', owner.email, { from: other.email, to: null }],
+        ],
+      )
+      expect((await c.api('GET', `${path}/activity`, { token: stranger.token })).status).toBe(404)
+      const unknown = `/api/v1/projects/${project.id}/issues/${unique('x')}`
+      expect((await c.api('GET', `${unknown}/activity`, { token: owner.token })).status).toBe(404)
+      expect((await c.api('GET', `${unknown}/comments`, { token: owner.token })).status).toBe(404)
+    })
   })
 }
