@@ -9,6 +9,7 @@ import { registerAccount } from './pages/account'
 import { registerActivity } from './pages/activity'
 import { registerIssue } from './pages/issue'
 import { registerIssueAssign } from './pages/issue-assign'
+import { registerIssueDiscussion } from './pages/issue-discussion'
 import { registerIssues } from './pages/issues'
 import { registerLogin } from './pages/login'
 import { registerMonitor } from './pages/monitor'
@@ -151,6 +152,7 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   registerIssues(app, deps)
   registerIssue(app, deps)
   registerIssueAssign(app, deps)
+  registerIssueDiscussion(app, deps)
   registerActivity(app, deps)
   registerPerformance(app, deps)
   registerMonitorsAndDeployments(app, deps)

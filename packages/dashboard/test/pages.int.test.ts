@@ -221,6 +221,28 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(none.text).not.toContain(seeded.errorTitle)
   })
 
+  it('comments on an issue in markdown without HTML, deletes it, and shows the activity', async () => {
+    const issues = await get(`/projects/${projectId}/issues?status=all`)
+    const issueId = issues.text.match(/issues\/([0-9a-f-]{36})"/)![1]!
+    const issuePath = `/projects/${projectId}/issues/${issueId}`
+    const added = await post(`${issuePath}/comments`, {
+      body: 'Seen **twice** <img src=x onerror=alert(1)>',
+      return_to: issuePath,
+    })
+    expect(added.status).toBe(303)
+    expect(added.headers.get('location')).toBe(`${issuePath}#comments`)
+    const page = (await get(issuePath)).text
+    expect(page).toContain('Seen <strong>twice</strong> &lt;img src=x onerror=alert(1)&gt;')
+    expect(page).not.toContain('<img src=x')
+    const commentId = page.match(/id="comment-([0-9a-f-]{36})"/)![1]!
+    expect(page).toMatch(/<ol class="activity">.*commented/s)
+    const deleted = await post(`${issuePath}/comments/${commentId}/delete`, {})
+    expect(deleted.status).toBe(303)
+    const after = (await get(issuePath)).text
+    expect(after).not.toContain(`id="comment-${commentId}"`)
+    expect(after).toContain('deleted a comment')
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     const created = await post(`/projects/${projectId}/settings/keys`, { name: 'from-ui' })
     expect(created.status).toBe(201)

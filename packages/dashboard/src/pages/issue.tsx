@@ -22,6 +22,7 @@ import { Marked } from './filtered'
 import { withVars } from './frame-vars'
 import { IssueActions } from './issue-actions'
 import { AssigneeForm, loadMembers } from './issue-assign'
+import { IssueDiscussion, loadDiscussion } from './issue-discussion'
 import { hasMapFields, withMapFields } from './map-frames'
 import { ReleaseLink } from './release-link'
 import { SourceCommit } from './source-frames'
@@ -65,7 +66,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
         params: { ...params, issue_id: c.req.param('issue_id') },
       }),
     )
-    const [detail, latest, firstDeploy, members] = await Promise.all([
+    const [detail, latest, firstDeploy, members, discussion] = await Promise.all([
       issue.latest_event_id
         ? session.call(reads.getEvent, { params: { ...params, event_id: issue.latest_event_id } })
         : null,
@@ -77,6 +78,7 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           })
         : null,
       loadMembers(deps, session, project.id),
+      loadDiscussion(deps, session, { id: project.id, issue_id: issue.id }),
     ])
     const event =
       detail && detail.status === 200
@@ -199,6 +201,15 @@ export function registerIssue(app: DashboardApp, deps: Deps): void {
           <KeyValues values={record(context['tags'])} caption="Tags" />
           <Breadcrumbs context={context} />
           <OtherContext context={context} />
+          <IssueDiscussion
+            deps={deps}
+            session={session}
+            path={back}
+            comments={discussion.comments}
+            activity={discussion.activity}
+            ownerEmail={members.find((m) => m.role === 'owner')?.email ?? null}
+            back={back}
+          />
           {issue.events_expired ? (
             <p class="notice" id="events-expired">
               Every event of this issue is older than the project's retention period and was
