@@ -284,6 +284,38 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     await noScript.close()
   })
 
+  it('assigns an issue, comments on it with the keyboard, and finds it with assigned:me', async () => {
+    await at('/issues?status=all')
+    await page.getByRole('link', { name: seeded.errorTitle }).click()
+    await page.waitForURL(/\/issues\/[0-9a-f-]{36}$/)
+    const picker = page.getByLabel('Assignee')
+    await picker.selectOption({ index: 1 })
+    const me = await picker.inputValue()
+    expect(me).toMatch(/@/)
+    await page.getByRole('button', { name: 'Assign' }).press('Enter')
+    await page.waitForLoadState('load')
+    expect(await page.getByLabel('Assignee').inputValue()).toBe(me)
+    const box = page.getByLabel('Add a comment (markdown)')
+    await box.fill('Looks like **the cache** again')
+    await box.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/#comments$/)
+    await page.locator('.comments strong', { hasText: 'the cache' }).waitFor()
+    // The test above resolved and reopened the issue: those entries come first.
+    expect((await page.locator('.activity li').allTextContents()).slice(-2)).toEqual([
+      expect.stringContaining(`${me} assigned ${me}`),
+      expect.stringContaining(`${me} commented`),
+    ])
+    await check('issue-discussion')
+    await at('/issues?status=all')
+    const search = page.getByRole('searchbox', { name: 'Search' })
+    await search.fill('assigned:me')
+    await search.press('Enter')
+    await page.waitForURL(/query=assigned%3Ame/)
+    expect(await page.getByRole('link', { name: seeded.errorTitle }).count()).toBe(1)
+    expect(await page.getByText(`assigned to ${me}`).count()).toBe(1)
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     await at('/settings')
     await page.getByLabel('Key name').fill('browser-key')
@@ -512,6 +544,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'activity',
         'deployments',
         'issue-detail',
+        'issue-discussion',
         'issue-excerpts',
         'issues',
         'issues-empty',
