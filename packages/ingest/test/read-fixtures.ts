@@ -193,9 +193,9 @@ export const FIXTURE_STORE: ReadApiOptions['store'] = {
   listIssues: async () => [ISSUE],
   findIssue: async () => ISSUE,
   setIssueStatus: async (_p, _i, status) => ({ ...ISSUE, status }),
-  changeIssue: async (_p, _i, change) => ({
-    ...ISSUE,
-    ...(change.status ? { status: change.status } : {}),
+  changeIssues: async (_p, ids, change) => ({
+    issues: ids.map(() => ({ ...ISSUE, ...(change.status ? { status: change.status } : {}) })),
+    changed: ids.length,
   }),
   addIssueComment: async (c) => COMMENT(c.id, c.body),
   listIssueComments: async () => [COMMENT(uuidOf(400), 'Looks like **the cache**')],

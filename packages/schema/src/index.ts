@@ -148,13 +148,17 @@ export {
 export {
   type Issue,
   type IssueAnswer,
+  type IssueBulkAnswer,
   type IssuePage,
   type IssueUpdate,
   issueAnswerSchema,
+  issueBulkAnswerSchema,
+  issueBulkUpdateSchema,
   issuePageSchema,
   issueSchema,
   issueStatusSchema,
   issueUpdateSchema,
+  MAX_BULK_ISSUES,
 } from './answers/reads-issues'
 export {
   MAX_DETAIL_FRAMES,

@@ -8,7 +8,7 @@ import { isUuid } from './uuid'
 /** The issue inbox: one issue, a filtered page of them, a status change. */
 export function createIssueQueries(
   db: SqlExecutor,
-  triage: Pick<IssueTriageStore, 'changeIssue'>,
+  triage: Pick<IssueTriageStore, 'changeIssues'>,
 ): Pick<ReadStore, 'findIssue' | 'listIssues' | 'setIssueStatus'> {
   return {
     async findIssue(projectId, issueId) {
@@ -44,7 +44,10 @@ export function createIssueQueries(
     },
 
     // A change with no user behind it (tis's own tools): its history entry names nobody.
-    setIssueStatus: (projectId, issueId, status) =>
-      triage.changeIssue(projectId, issueId, { status }, { userId: null, at: new Date() }),
+    async setIssueStatus(projectId, issueId, status) {
+      const by = { userId: null, at: new Date() }
+      const { issues } = await triage.changeIssues(projectId, [issueId], { status }, by)
+      return issues[0] ?? null
+    },
   }
 }

@@ -66,11 +66,20 @@ function page(table: string, query: IssueHistoryQuery, columns: string) {
 /** The comment and history statements of {@link IssueTriageStore}. */
 export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
   return {
-    async changeIssue(projectId, issueId, change: IssueChange, by: IssueActor) {
-      if (!isUuid(issueId)) return null
-      // Entries of one change share their time; sorted ids keep status before assignee.
-      const ids = [randomUUID(), randomUUID()].sort()
-      const params: SqlParam[] = [projectId, issueId, by.userId, by.at, ids[0]!, ids[1]!]
+    async changeIssues(projectId, issueIds, change: IssueChange, by: IssueActor) {
+      const ids = [...new Set(issueIds.filter(isUuid).map((id) => id.toLowerCase()))]
+      if (ids.length === 0) return { issues: [], changed: 0 }
+      // Entries of one change share their time; each issue's sorted pair of entry ids keeps
+      // its status entry before its assignee entry.
+      const pairs = ids.map(() => [randomUUID(), randomUUID()].sort())
+      const params: SqlParam[] = [
+        projectId,
+        ids,
+        by.userId,
+        by.at,
+        pairs.map((p) => p[0]!),
+        pairs.map((p) => p[1]!),
+      ]
       const sets = ['project_id = i.project_id']
       if (change.status !== undefined) {
         params.push(change.status)
@@ -80,29 +89,39 @@ export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
         params.push(change.assigneeId)
         sets.push(`assignee_id = $${params.length}::uuid`)
       }
-      // `old` locks the row and keeps what it was; one entry per field that changed.
+      // `old` locks the rows in id order (two bulk changes never deadlock) and keeps what they
+      // were; one entry per issue and field that changed.
       const rows = await db.query(
-        `with old as (
-           select id, status, assignee_id from issues
-             where project_id = $1::uuid and id = $2::uuid for update
+        `with input as (
+           select * from unnest($2::uuid[], $5::uuid[], $6::uuid[]) as t(id, status_entry, assignee_entry)
+         ), old as (
+           select i.id, i.status, i.assignee_id, input.status_entry, input.assignee_entry
+             from issues i join input on input.id = i.id
+             where i.project_id = $1::uuid order by i.id for update of i
          ), changed as (
            update issues i set ${sets.join(', ')} from old where i.id = old.id
-           returning i.*, old.status as old_status, old.assignee_id as old_assignee_id
+           returning i.*, old.status as old_status, old.assignee_id as old_assignee_id,
+             old.status_entry, old.assignee_entry
          ), history as (
            insert into issue_history (id, project_id, issue_id, kind, actor, data, created_at)
            select e.id, i.project_id, i.id, e.kind, ${ACTOR}, e.data, $4::timestamptz
              from changed i cross join lateral (values
-               ($5::uuid, 'status', jsonb_build_object('from', i.old_status, 'to', i.status),
+               (i.status_entry, 'status', jsonb_build_object('from', i.old_status, 'to', i.status),
                  i.status is distinct from i.old_status),
-               ($6::uuid, 'assignee', jsonb_build_object('from', ${emailOf('i.old_assignee_id')},
+               (i.assignee_entry, 'assignee', jsonb_build_object('from', ${emailOf('i.old_assignee_id')},
                  'to', ${emailOf('i.assignee_id')}), i.assignee_id is distinct from i.old_assignee_id)
              ) as e(id, kind, data, differs)
              where e.differs
+           returning issue_id
          )
-         select ${ISSUE_COLUMNS} from changed i`,
+         select ${ISSUE_COLUMNS}, (select count(distinct issue_id)::int from history) as changed_issues
+           from changed i order by i.id`,
         params,
       )
-      return rows[0] ? toIssue(rows[0]) : null
+      return {
+        issues: rows.map(toIssue),
+        changed: Number(rows[0]?.['changed_issues'] ?? 0),
+      }
     },
 
     async addIssueComment(c) {

@@ -4,6 +4,15 @@ import { seedInbox } from './store-contract-issue-search'
 import { acceptAndProject, at, eventOp, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
+/** One issue through `changeIssues`: the issue after the change, or `null`. */
+const changeOne = async (
+  store: StoreHarness['store'],
+  projectId: string,
+  issueId: string,
+  change: Parameters<StoreHarness['store']['changeIssues']>[2],
+  by: Parameters<StoreHarness['store']['changeIssues']>[3],
+) => (await store.changeIssues(projectId, [issueId], change, by)).issues[0] ?? null
+
 /** What a team triages with: affected users and assignees, as a store keeps and searches them. */
 export function describeIssueTriageContract(h: () => StoreHarness) {
   describe('affected users', () => {
@@ -78,7 +87,7 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
       const { projectId, userId, hashes, ids, search } = await seedInbox(store)
       const set = async (text: string) => new Set(await search(text))
       const by = { userId, at: at(60) }
-      const assigned = await store.changeIssue(projectId, ids.timeout, { assigneeId: userId }, by)
+      const assigned = await changeOne(store, projectId, ids.timeout, { assigneeId: userId }, by)
       expect(assigned).toMatchObject({
         status: 'unresolved',
         assignee: { id: userId, email: `owner-${userId}@example.com` },
@@ -109,7 +118,8 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
         }),
       ])
       expect((await store.findIssue(projectId, ids.timeout))?.assignee?.id).toBe(userId)
-      const both = await store.changeIssue(
+      const both = await changeOne(
+        store,
         projectId,
         ids.timeout,
         { status: 'resolved', assigneeId: null },
@@ -117,7 +127,7 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
       )
       expect(both).toMatchObject({ status: 'resolved', assignee: null })
       expect(await set('is:assigned')).toEqual(new Set())
-      expect(await store.changeIssue(projectId, 'not-a-uuid', { assigneeId: null }, by)).toBeNull()
+      expect(await changeOne(store, projectId, 'not-a-uuid', { assigneeId: null }, by)).toBeNull()
     })
   })
 
@@ -164,7 +174,8 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
       expect(await store.deleteIssueComment(projectId, ids.timeout, c1, by)).toBe(true)
       expect(await store.deleteIssueComment(projectId, ids.timeout, c1, by)).toBe(false)
       expect(await bodies()).toEqual(['Second'])
-      await store.changeIssue(
+      await changeOne(
+        store,
         projectId,
         ids.timeout,
         { status: 'ignored', assigneeId: userId },
@@ -174,13 +185,9 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
         },
       )
       // What is already so is no change; tis's own changes name nobody.
-      await store.changeIssue(
-        projectId,
-        ids.timeout,
-        { status: 'ignored' },
-        { userId, at: at(121) },
-      )
-      await store.changeIssue(
+      await changeOne(store, projectId, ids.timeout, { status: 'ignored' }, { userId, at: at(121) })
+      await changeOne(
+        store,
         projectId,
         ids.timeout,
         { status: 'unresolved' },
@@ -215,6 +222,39 @@ export function describeIssueTriageContract(h: () => StoreHarness) {
           limit: 10,
         }),
       ).toEqual([])
+    })
+  })
+
+  describe('bulk changes', () => {
+    it("changes many issues at once, only the project's own, counting those that changed", async () => {
+      const { store } = h()
+      const { projectId, userId, ids } = await seedInbox(store)
+      const other = await seedInbox(store)
+      const by = { userId, at: at(200) }
+      await changeOne(store, projectId, ids.flaky, { status: 'resolved' }, by)
+      const result = await store.changeIssues(
+        projectId,
+        [ids.timeout, ids.flaky, ids.warning, other.ids.timeout, 'not-a-uuid', ids.timeout],
+        { status: 'resolved' },
+        by,
+      )
+      // flaky was resolved already: matched, not changed; the other project's issue is not seen.
+      expect(new Set(result.issues.map((i) => i.id))).toEqual(
+        new Set([ids.timeout, ids.flaky, ids.warning]),
+      )
+      expect(result.issues.every((i) => i.status === 'resolved')).toBe(true)
+      expect(result.changed).toBe(2)
+      expect((await store.findIssue(other.projectId, other.ids.timeout))?.status).toBe('unresolved')
+      const statusEntries = async (issueId: string) =>
+        (await store.listIssueHistory({ projectId, issueId, limit: 10 })).filter(
+          (e) => e.kind === 'status',
+        ).length
+      expect(await statusEntries(ids.timeout)).toBe(1)
+      expect(await statusEntries(ids.flaky)).toBe(1)
+      expect(await store.changeIssues(projectId, [], { status: 'ignored' }, by)).toEqual({
+        issues: [],
+        changed: 0,
+      })
     })
   })
 }

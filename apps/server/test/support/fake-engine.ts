@@ -79,6 +79,7 @@ export function fakeEngine(
       listIssues: op('listIssues'),
       getIssue: op('getIssue'),
       updateIssue: op('updateIssue'),
+      updateIssues: op('updateIssues'),
       listIssueComments: op('listIssueComments'),
       createIssueComment: op('createIssueComment'),
       deleteIssueComment: op('deleteIssueComment'),

@@ -750,6 +750,124 @@ export function describeReads(harness: () => Harness) {
       expect(await titles('is:assigned')).toEqual([])
     })
 
+    it('changes many issues at once by ids or by a search, all or nothing, within the cap', async () => {
+      const s = await setup()
+      for (const [message, level] of [
+        ['Bulk A', 'error'],
+        ['Bulk B', 'error'],
+        ['Bulk C', 'warning'],
+      ] as const) {
+        await s.send(error(message, { level }))
+      }
+      const all = (await s.get('/issues?status=all')).body.issues as Fields[]
+      const id = (title: string) => all.find((i) => i['title'] === title)!['id'] as string
+      const bulk = (json: unknown) =>
+        harness().url &&
+        createClient(harness().url).api('PATCH', `/api/v1/projects/${s.projectId}/issues`, {
+          token: ADMIN_TOKEN,
+          json,
+        })
+      const byIds = await bulk({
+        issues: { ids: [id('Bulk A'), id('Bulk B')] },
+        update: { status: 'resolved' },
+      })
+      expect(byIds.status).toBe(200)
+      expect(byIds.body).toEqual({ matched: 2, changed: 2 })
+      // Already resolved: matched, not changed.
+      expect(
+        (await bulk({ issues: { ids: [id('Bulk A')] }, update: { status: 'resolved' } })).body,
+      ).toEqual({
+        matched: 1,
+        changed: 0,
+      })
+      const byQuery = await bulk({
+        issues: { query: 'level:warning' },
+        update: { status: 'ignored' },
+      })
+      expect(byQuery.body).toEqual({ matched: 1, changed: 1 })
+      const statuses = async () =>
+        Object.fromEntries(
+          ((await s.get('/issues?status=all')).body.issues as Fields[]).map((i) => [
+            i['title'],
+            i['status'],
+          ]),
+        )
+      expect(await statuses()).toEqual({
+        'Bulk A': 'resolved',
+        'Bulk B': 'resolved',
+        'Bulk C': 'ignored',
+      })
+      // A search names unresolved issues unless it says otherwise.
+      expect(
+        (await bulk({ issues: { query: 'bulk' }, update: { status: 'unresolved' } })).body,
+      ).toEqual({
+        matched: 0,
+        changed: 0,
+      })
+      expect(
+        (
+          await bulk({
+            issues: { query: 'is:[resolved,ignored] bulk' },
+            update: { status: 'unresolved' },
+          })
+        ).body,
+      ).toEqual({ matched: 3, changed: 3 })
+      for (const [body, status, message] of [
+        [
+          { issues: { ids: [] }, update: { status: 'resolved' } },
+          422,
+          'issues.ids must be an array of 1 to 1,000 issue ids',
+        ],
+        [
+          { issues: { ids: Array(1001).fill(id('Bulk A')) }, update: { status: 'resolved' } },
+          422,
+          'issues.ids must be an array of 1 to 1,000 issue ids',
+        ],
+        [
+          { issues: { ids: ['nope'] }, update: { status: 'resolved' } },
+          422,
+          'issues.ids has "nope", which is not an issue id',
+        ],
+        [
+          { issues: { ids: [id('Bulk A')], query: 'x' }, update: { status: 'resolved' } },
+          422,
+          'issues must have either ids or query',
+        ],
+        [
+          { issues: { ids: [id('Bulk A')] }, update: { status: 'closed' } },
+          422,
+          'update.status must be one of unresolved, resolved, ignored',
+        ],
+        [
+          { issues: { ids: [id('Bulk A')] }, update: { assignee: 'nobody@tis.test' } },
+          422,
+          'update.assignee must be the email of a member of this project',
+        ],
+        [
+          { issues: { ids: [id('Bulk A')] }, update: { status: 'resolved' }, extra: 1 },
+          422,
+          'extra is not a permitted property (the body takes issues and update)',
+        ],
+        [
+          { issues: { query: 'browser:chrome' }, update: { status: 'resolved' } },
+          400,
+          'query has an unknown key "browser"',
+        ],
+      ] as const) {
+        const refused = await bulk(body)
+        expect(refused.status).toBe(status)
+        expect([...(refused.body.errors ?? []), refused.body.error].join('\n')).toContain(message)
+      }
+      expect((await bulk({ update: { status: 'resolved' } })).status).toBe(400)
+      expect((await bulk({ issues: { ids: [id('Bulk A')] } })).status).toBe(400)
+      // Nothing refused was written.
+      expect(await statuses()).toEqual({
+        'Bulk A': 'unresolved',
+        'Bulk B': 'unresolved',
+        'Bulk C': 'unresolved',
+      })
+    })
+
     it('comments on an issue, deletes by author or owner only, and keeps every change in its activity', async () => {
       const c: Client = client()
       const [owner, member, other, stranger] = [

@@ -51,6 +51,7 @@ const ACCOUNT: readonly Row[] = [
 
 const READS: readonly Row[] = [
   ['GET', '/issues', 'listIssues'],
+  ['PATCH', '/issues', 'updateIssues'],
   ['GET', '/issues/:issue_id', 'getIssue'],
   ['PATCH', '/issues/:issue_id', 'updateIssue'],
   ['GET', '/issues/:issue_id/comments', 'listIssueComments'],

@@ -48,15 +48,17 @@ export interface IssueHistoryQuery {
 /** The comments and history of issues. Each change and its activity entry commit together. */
 export interface IssueTriageStore {
   /**
-   * Changes an issue's status and assignee, recording an activity entry by `by` for each field
-   * that changed, in one statement; resolves the updated issue, or `null` when unknown.
+   * Changes the status and assignee of the project's issues of `issueIds` (others, and ids that
+   * are not UUIDs, are left out), recording a history entry by `by` for each issue and field
+   * that changed, in one statement: all or nothing. Resolves the issues after the change (in id
+   * order) and how many of them changed.
    */
-  changeIssue(
+  changeIssues(
     projectId: string,
-    issueId: string,
+    issueIds: readonly string[],
     change: IssueChange,
     by: IssueActor,
-  ): Promise<IssueRecord | null>
+  ): Promise<{ readonly issues: readonly IssueRecord[]; readonly changed: number }>
   /** Adds a comment (and its activity entry); `null` when the issue is not the project's. */
   addIssueComment(comment: {
     readonly id: string

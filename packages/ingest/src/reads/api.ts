@@ -21,6 +21,7 @@ import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
+import { updateIssues } from './issue-bulk'
 import { createIssueHistoryApi } from './issue-history'
 import { resolveAssignees, updateIssue } from './issue-update'
 import {
@@ -191,6 +192,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
 
     updateIssue: withProject((request, project, user) =>
       updateIssue(store, project, issueId(request), request, { userId: user.id, at: now() }),
+    ),
+    updateIssues: withProject((request, project, user) =>
+      updateIssues(store, project, user, request, { userId: user.id, at: now() }),
     ),
     ...createIssueHistoryApi({ store, now, withProject }),
 

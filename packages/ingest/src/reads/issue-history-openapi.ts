@@ -2,15 +2,19 @@ import {
   type ApiOperation,
   errorBodySchema,
   issueActivityPageSchema,
+  issueBulkAnswerSchema,
+  issueBulkUpdateSchema,
   issueCommentAnswerSchema,
   issueCommentCreateSchema,
   issueCommentPageSchema,
+  MAX_BULK_ISSUES,
 } from '@tis/schema'
 import { HISTORY_QUERY } from './issue-history'
 import { PAGE_DESCRIPTION, readErrors } from './openapi-responses'
 import { limitDoc } from './query-fields'
 
-// The OpenAPI operations of an issue's comments and history (docs/issues.md#comments-and-history).
+// The OpenAPI operations of a team's work on issues: bulk changes, comments and history
+// (docs/issues.md).
 
 const ISSUE = '/api/v1/projects/{id}/issues/{issue_id}'
 const query = HISTORY_QUERY.extend({ limit: limitDoc })
@@ -18,6 +22,21 @@ const op = (o: Omit<ApiOperation, 'tag'>): ApiOperation => ({ ...o, tag: 'reads'
 
 /** The comment and history operations of the read API. */
 export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    method: 'patch',
+    path: '/api/v1/projects/{id}/issues',
+    id: 'updateIssues',
+    summary: 'Change many issues at once',
+    description: `One \`update\` (status, assignee) to the issues of \`ids\` or found by \`query\`, at most ${MAX_BULK_ISSUES.toLocaleString('en-US')}, all or nothing, each change an entry of its issue's activity (docs/issues.md#bulk-changes).`,
+    body: issueBulkUpdateSchema,
+    responses: {
+      200: {
+        description: 'How many issues were matched and changed.',
+        body: issueBulkAnswerSchema,
+      },
+      ...readErrors(400, 401, 404, 422),
+    },
+  }),
   op({
     method: 'get',
     path: `${ISSUE}/comments`,

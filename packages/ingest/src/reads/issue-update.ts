@@ -16,7 +16,6 @@ import { issueJson } from './json'
 // terms of a search, whose `me` and emails name users the store knows by id.
 
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
-const NOT_A_MEMBER = 'issue.assignee must be the email of a member of this project'
 
 /** What the issue operations read besides the issues: users and memberships. */
 export type AssigneeStore = Pick<ManagementStore, 'findUserByEmail' | 'isMember'>
@@ -33,13 +32,17 @@ async function memberByEmail(
   return member ? user : null
 }
 
-/** The validated change of a PATCH body, or its 400/422 answer. */
-async function issueChange(
+/**
+ * The validated change of a body's `key` envelope (`issue` of a PATCH, `update` of a bulk
+ * PATCH), or its 400/422 answer; messages name `key`.
+ */
+export async function issueChange(
   store: AssigneeStore,
   project: ProjectRecord,
   request: EngineRequest,
+  key = 'issue',
 ): Promise<{ ok: true; change: IssueChange } | { ok: false; response: EngineResponse }> {
-  const body = readManagementBody(request, { key: 'issue', fields: ['status', 'assignee'] })
+  const body = readManagementBody(request, { key, fields: ['status', 'assignee'] })
   if (!body.ok) return body
   const fields = body.value ?? {}
   const errors: string[] = []
@@ -48,17 +51,17 @@ async function issueChange(
     const status = fields['status']
     if (typeof status === 'string' && ISSUE_STATUSES.includes(status as IssueStatus)) {
       change.status = status as IssueStatus
-    } else errors.push('issue.status must be one of unresolved, resolved, ignored')
+    } else errors.push(`${key}.status must be one of unresolved, resolved, ignored`)
   }
   if ('assignee' in fields) {
     const assignee = fields['assignee']
     if (assignee === null) change.assigneeId = null
     else if (typeof assignee !== 'string' || assignee.trim() === '') {
-      errors.push('issue.assignee must be the email of a member of this project, or null')
+      errors.push(`${key}.assignee must be the email of a member of this project, or null`)
     } else {
       const user = await memberByEmail(store, project, assignee.trim())
       if (user) change.assigneeId = user.id
-      else errors.push(NOT_A_MEMBER)
+      else errors.push(`${key}.assignee must be the email of a member of this project`)
     }
   }
   return errors.length > 0 ? { ok: false, response: json(422, { errors }) } : { ok: true, change }
@@ -69,7 +72,7 @@ async function issueChange(
  * by `by` for each that changed.
  */
 export async function updateIssue(
-  store: Pick<ReadStore, 'findIssue' | 'changeIssue'> & AssigneeStore,
+  store: Pick<ReadStore, 'findIssue' | 'changeIssues'> & AssigneeStore,
   project: ProjectRecord,
   issueId: string,
   request: EngineRequest,
@@ -80,7 +83,8 @@ export async function updateIssue(
   if (!issue) return NOT_FOUND
   const parsed = await issueChange(store, project, request)
   if (!parsed.ok) return parsed.response
-  const updated = await store.changeIssue(project.id, issue.id, parsed.change, by)
+  const { issues } = await store.changeIssues(project.id, [issue.id], parsed.change, by)
+  const updated = issues[0]
   return updated ? json(200, { issue: issueJson(updated) } satisfies IssueAnswer) : NOT_FOUND
 }
 

@@ -16,6 +16,8 @@ export interface ReadApi extends ReleaseReads, IssueHistoryApi {
   getIssue: ManagementOperation
   /** `PATCH /api/v1/projects/:id/issues/:issue_id` — resolve, ignore or reopen; assign. */
   updateIssue: ManagementOperation
+  /** `PATCH /api/v1/projects/:id/issues` — one change to many issues (docs/issues.md#bulk-changes). */
+  updateIssues: ManagementOperation
   /** `GET /api/v1/projects/:id/events` */
   listEvents: ManagementOperation
   /** `GET /api/v1/projects/:id/monitors` */

@@ -7,7 +7,7 @@ import {
   issueCommentCreateSchema,
   issueCommentSchema,
 } from './reads-issue-history'
-import { issueSchema, issueUpdateSchema } from './reads-issues'
+import { issueBulkUpdateSchema, issueSchema, issueUpdateSchema } from './reads-issues'
 import { monitorSchema, storedCheckInSchema } from './reads-monitors'
 import {
   latencyBucketSchema,
@@ -28,6 +28,7 @@ import { spanSchema, traceDetailSchema, traceListSchema } from './reads-traces'
 export const READ_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   Issue: issueSchema,
   IssueUpdate: issueUpdateSchema,
+  IssueBulkUpdate: issueBulkUpdateSchema,
   IssueComment: issueCommentSchema,
   IssueCommentCreate: issueCommentCreateSchema,
   IssueActivity: issueActivitySchema,

@@ -82,3 +82,33 @@ export type IssuePage = z.output<typeof issuePageSchema>
 export const issueAnswerSchema = z.strictObject({ issue: issueSchema })
 /** The answer of `GET …/issues/:issue_id` and of its PATCH. */
 export type IssueAnswer = z.output<typeof issueAnswerSchema>
+
+/** The most issues one bulk change may change. */
+export const MAX_BULK_ISSUES = 1000
+
+/** The body of `PATCH …/issues`: one change to the issues named by id or found by a search. */
+export const issueBulkUpdateSchema = component(
+  'IssueBulkUpdate',
+  z.object({
+    issues: z.union([
+      z.object({ ids: z.array(uuidField).min(1).max(MAX_BULK_ISSUES) }),
+      z.object({
+        query: z.string().meta({
+          description:
+            'A search (docs/issues.md#search-syntax); unresolved issues unless it names a status. More than the cap is a 422.',
+        }),
+      }),
+    ]),
+    update: issueUpdateSchema.shape.issue,
+  }),
+)
+
+/** The answer of `PATCH …/issues`. */
+export const issueBulkAnswerSchema = z.strictObject({
+  matched: z.int().min(0).meta({ description: "The project's issues named or found." }),
+  changed: z.int().min(0).meta({
+    description: 'Those of them the update changed (the others were so already).',
+  }),
+})
+/** The answer of `PATCH …/issues`. */
+export type IssueBulkAnswer = z.output<typeof issueBulkAnswerSchema>
