@@ -93,6 +93,11 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       trigger: 'new_issue',
       channel_ids: [channel.id],
     })
+    const { comment } = await call(
+      `/api/v1/projects/${projectId}/issues/${events[0].issue_id}/comments`,
+      admin,
+      { comment: { body: 'An example comment' } },
+    )
     const { project } = await server.read(`/api/v1/projects/${projectId}`)
     const bundleId = await uploadBundle(server.url, admin, projectId)
     Object.assign(env, {
@@ -109,6 +114,7 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       MONITOR_ID: monitors[0].id,
       CHANNEL_ID: channel.id,
       RULE_ID: rule.id,
+      COMMENT_ID: comment.id,
       ORG: 'any-org',
       VERSION: '1.0.0',
       BUNDLE_ID: bundleId,

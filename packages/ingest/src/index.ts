@@ -163,6 +163,7 @@ export type {
   EventQuery,
   EventRecord,
   ExistingRecord,
+  IgnoreCondition,
   IngestStore,
   IssueActivityBucket,
   IssueActivityQuery,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type {
+  IgnoreCondition,
   IssueActor,
   IssueChange,
   IssueCommentRecord,
@@ -46,6 +47,15 @@ function toEntry(row: Row): IssueHistoryEntry {
   }
 }
 
+/** An ignore condition as `issues.ignore_until` keeps it (the bases are added in SQL). */
+export function ignoreJson(c: IgnoreCondition): Record<string, unknown> {
+  if ('until' in c) return { until: c.until.toISOString() }
+  if ('users' in c) return { users: c.users }
+  return c.windowSeconds === undefined
+    ? { count: c.count }
+    : { count: c.count, window_seconds: c.windowSeconds }
+}
+
 /** `(created_at, id) > cursor`, oldest first, at most `limit`: the page of a history query. */
 function page(table: string, query: IssueHistoryQuery, columns: string) {
   const params: SqlParam[] = [query.projectId, query.issueId]
@@ -84,6 +94,11 @@ export function createIssueTriageQueries(db: SqlExecutor): IssueTriageStore {
       if (change.status !== undefined) {
         params.push(change.status)
         sets.push(`status = $${params.length}::text`)
+        // Any status sets the condition: ignored until it, or (any other status) none.
+        const ignore = change.status === 'ignored' ? change.ignoreUntil : undefined
+        params.push(ignore ? JSON.stringify(ignoreJson(ignore)) : null)
+        sets.push(`ignore_until = $${params.length}::text::jsonb
+          || jsonb_build_object('count_base', i.count, 'users_base', i.users)`)
       }
       if (change.assigneeId !== undefined) {
         params.push(change.assigneeId)

@@ -9,6 +9,7 @@ import {
   INSERT_CHECK_INS,
   INSERT_PROJECTED_EVENTS,
   INSERT_PROJECTED_SPANS,
+  REOPEN_IGNORED,
   UPSERT_DEPLOYMENTS,
   UPSERT_ISSUES,
   UPSERT_MONITORS,
@@ -112,6 +113,11 @@ export async function writePlan(
     }),
   )
   slot(INSERT_PROJECTED_SPANS, plan.spans.map(logged))
+  // After the issues, their users and events: what an ignore condition counts is written.
+  slot(
+    REOPEN_IGNORED,
+    [...plan.issues.values()].map(({ project_id, hash }) => ({ project_id, hash })),
+  )
   slot(UPSERT_MONITORS, [...plan.monitors.values()].map(indexed))
   slot(INSERT_CHECK_INS, plan.checkIns)
   const keys = [...plan.deployments.keys()]

@@ -2,6 +2,7 @@ import type {
   DeploymentRecord,
   EventRecord,
   EventType,
+  IgnoreCondition,
   IssueRecord,
   IssueStatus,
   MonitorRecord,
@@ -15,8 +16,23 @@ export const ISSUE_COLUMNS = `i.id::text as id, i.project_id::text as project_id
   i.level, i.status, i.count, i.users, i.first_seen_at, i.last_seen_at, i.first_release, i.last_release,
   i.latest_event_id::text as latest_event_id, i.regression_count, i.regressed_in_release,
   (i.events_expired_at is not null and i.last_seen_at <= i.events_expired_at) as events_expired,
-  i.assignee_id::text as assignee_id,
+  i.assignee_id::text as assignee_id, i.ignore_until,
   (select u.email from users u where u.id = i.assignee_id) as assignee_email`
+
+/** `issues.ignore_until` (jsonb: an object on PGlite, text or an object on postgres.js). */
+function ignoreOf(value: unknown): IgnoreCondition | null {
+  const v = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
+    string,
+    unknown
+  > | null
+  if (!v || typeof v !== 'object') return null
+  if (typeof v['until'] === 'string') return { until: new Date(v['until']) }
+  if (typeof v['users'] === 'number') return { users: v['users'] }
+  if (typeof v['count'] !== 'number') return null
+  return typeof v['window_seconds'] === 'number'
+    ? { count: v['count'], windowSeconds: v['window_seconds'] }
+    : { count: v['count'] }
+}
 
 /** The `events e` columns of an {@link EventRecord}. */
 export const EVENT_COLUMNS = `e.id::text as id, e.legacy_id, e.event_type, e.level, e.message,
@@ -51,6 +67,7 @@ export function toIssue(row: Row): IssueRecord {
     users: row['users'] as number,
     regressedInRelease: textOrNull(row, 'regressed_in_release'),
     eventsExpired: row['events_expired'] === true,
+    ignoreUntil: ignoreOf(row['ignore_until']),
     assignee:
       typeof row['assignee_id'] === 'string' && typeof row['assignee_email'] === 'string'
         ? { id: row['assignee_id'], email: row['assignee_email'] }

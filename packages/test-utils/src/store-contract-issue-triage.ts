@@ -5,7 +5,7 @@ import { acceptAndProject, at, eventOp, seedProject } from './store-fixtures'
 import type { StoreHarness } from './store-probe'
 
 /** One issue through `changeIssues`: the issue after the change, or `null`. */
-const changeOne = async (
+export const changeOne = async (
   store: StoreHarness['store'],
   projectId: string,
   issueId: string,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { describeChartReadsContract } from './store-contract-chart-reads'
+import { describeIssueIgnoreContract } from './store-contract-issue-ignore'
 import { describeIssueReadsContract } from './store-contract-issue-reads'
 import { describeIssueSearchContract } from './store-contract-issue-search'
 import { describeIssueTriageContract } from './store-contract-issue-triage'
@@ -25,6 +26,7 @@ export function describeReadsContract(h: () => StoreHarness) {
   describeIssueReadsContract(h)
   describeIssueSearchContract(h)
   describeIssueTriageContract(h)
+  describeIssueIgnoreContract(h)
   describeChartReadsContract(h)
 
   describe('event reads', () => {

@@ -750,6 +750,61 @@ export function describeReads(harness: () => Harness) {
       expect(await titles('is:assigned')).toEqual([])
     })
 
+    it('ignores an issue until a condition the projection meets, refusing conditions it cannot use', async () => {
+      const s = await setup()
+      await s.send(error('Snoozed', { fingerprint: 'snooze' }))
+      const [issue] = (await s.get('/issues')).body.issues
+      const ignore = (ignore_until: unknown, status = 'ignored') =>
+        s.patch(`/issues/${issue.id}`, { issue: { status, ignore_until } })
+      const prefix = 'issue.ignore_until '
+      const shapes =
+        'must be {"count": N}, {"count": N, "window_seconds": S}, {"users": N} or {"until": "<RFC 3339 time>"}'
+      for (const [condition, status, message] of [
+        [{ count: 2 }, 'resolved', `${prefix}needs "status": "ignored" beside it`],
+        [{ count: 0 }, 'ignored', `${prefix}count must be a whole number from 1 to 1,000,000,000`],
+        [
+          { count: 2, window_seconds: 30 },
+          'ignored',
+          `${prefix}window_seconds must be a whole number of seconds from 60 to 2,592,000 (30 days)`,
+        ],
+        [
+          { users: 1.5 },
+          'ignored',
+          `${prefix}users must be a whole number from 1 to 1,000,000,000`,
+        ],
+        [{ until: '2020-01-01T00:00:00Z' }, 'ignored', `${prefix}until must be in the future`],
+        [{ until: 'tomorrow' }, 'ignored', `${prefix}until must be an RFC 3339 time`],
+        [{ count: 1, users: 1 }, 'ignored', `${prefix}${shapes}`],
+        ['soon', 'ignored', `${prefix}${shapes}`],
+      ] as const) {
+        const refused = await ignore(condition, status)
+        expect(refused.status).toBe(422)
+        expect(refused.body.errors).toEqual([message])
+      }
+      expect((await s.get(`/issues/${issue.id}`)).body.issue).toMatchObject({
+        status: 'unresolved',
+        ignore_until: null,
+      })
+      const ignored = await ignore({ count: 2 })
+      expect(ignored.status).toBe(200)
+      expect(ignored.body.issue).toMatchObject({ status: 'ignored', ignore_until: { count: 2 } })
+      await s.send(error('Snoozed', { fingerprint: 'snooze' }))
+      expect((await s.get(`/issues/${issue.id}`)).body.issue.status).toBe('ignored')
+      await s.send(error('Snoozed', { fingerprint: 'snooze' }))
+      expect((await s.get(`/issues/${issue.id}`)).body.issue).toMatchObject({
+        status: 'unresolved',
+        ignore_until: null,
+        regression_count: 1,
+        count: 3,
+      })
+      const activity = (await s.get(`/issues/${issue.id}/activity`)).body.activity as Fields[]
+      expect(activity.map((a) => [a['kind'], a['actor'], a['data']]).slice(-1)).toEqual([
+        ['ignore_met', null, { condition: { count: 2 } }],
+      ])
+      const until = new Date(Date.now() + 86_400_000).toISOString()
+      expect((await ignore({ until })).body.issue.ignore_until).toEqual({ until })
+    })
+
     it('changes many issues at once by ids or by a search, all or nothing, within the cap', async () => {
       const s = await setup()
       for (const [message, level] of [
@@ -762,8 +817,7 @@ export function describeReads(harness: () => Harness) {
       const all = (await s.get('/issues?status=all')).body.issues as Fields[]
       const id = (title: string) => all.find((i) => i['title'] === title)!['id'] as string
       const bulk = (json: unknown) =>
-        harness().url &&
-        createClient(harness().url).api('PATCH', `/api/v1/projects/${s.projectId}/issues`, {
+        s.c.api('PATCH', `/api/v1/projects/${s.projectId}/issues`, {
           token: ADMIN_TOKEN,
           json,
         })

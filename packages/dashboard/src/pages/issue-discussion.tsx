@@ -23,6 +23,8 @@ function said(a: IssueActivity): string {
       return 'commented'
     case 'comment_deleted':
       return 'deleted a comment'
+    case 'ignore_met':
+      return `reopened the issue: its ignore condition ${JSON.stringify((a.data as { condition?: unknown }).condition)} was met`
   }
 }
 

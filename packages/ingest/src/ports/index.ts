@@ -85,6 +85,7 @@ export type {
   CheckInSource,
   DeploymentRecord,
   EventRecord,
+  IgnoreCondition,
   IssueActivityBucket,
   IssueRecord,
   IssueStatus,

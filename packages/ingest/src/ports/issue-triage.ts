@@ -21,7 +21,7 @@ export interface IssueCommentRecord {
 }
 
 /** What an activity entry records. */
-export type IssueHistoryKind = 'status' | 'assignee' | 'comment' | 'comment_deleted'
+export type IssueHistoryKind = 'status' | 'assignee' | 'comment' | 'comment_deleted' | 'ignore_met'
 
 /** One change of an issue's history. */
 export interface IssueHistoryEntry {
@@ -31,7 +31,7 @@ export interface IssueHistoryEntry {
   readonly actor: string | null
   /**
    * `status`: `{from, to}`; `assignee`: `{from, to}` (emails or null); `comment` and
-   * `comment_deleted`: `{comment_id}`.
+   * `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}` (by tis, actor `null`).
    */
   readonly data: Readonly<Record<string, unknown>>
   readonly createdAt: Date

@@ -1,5 +1,5 @@
 import type { EventType, IssueSort, SearchFilter } from '@tis/schema'
-import type { IssueStatus } from './read-records'
+import type { IgnoreCondition, IssueStatus } from './read-records'
 
 /** What {@link ReadStore.listRelatedEvents} matches on: any of the ids that are present. */
 export interface RelatedEventsQuery {
@@ -44,9 +44,12 @@ export interface IssueQuery {
   readonly limit: number
 }
 
-/** What {@link ReadStore.updateIssue} changes; absent fields stay as they are. */
+/** What {@link IssueTriageStore.changeIssues} changes; absent fields stay as they are. */
 export interface IssueChange {
+  /** A status other than `ignored` clears the ignore condition. */
   readonly status?: IssueStatus
+  /** With `status: 'ignored'`: the condition that reopens it; without one, ignored for good. */
+  readonly ignoreUntil?: IgnoreCondition
   /** The user to assign (a member of the project: the caller checks), or `null` to unassign. */
   readonly assigneeId?: string | null
 }

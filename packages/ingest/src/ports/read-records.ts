@@ -1,5 +1,15 @@
 import type { EventType } from '@tis/schema'
 
+/**
+ * When an ignored issue returns to `unresolved` (docs/issues.md#ignore-until): after `count`
+ * more events (within `windowSeconds`, when given), `users` more affected users, or the first
+ * event once `until` has passed.
+ */
+export type IgnoreCondition =
+  | { readonly count: number; readonly windowSeconds?: number }
+  | { readonly users: number }
+  | { readonly until: Date }
+
 /** Triage state of an issue. */
 export type IssueStatus = 'unresolved' | 'resolved' | 'ignored'
 
@@ -29,6 +39,8 @@ export interface IssueRecord {
    * retention pass: the issue keeps its totals. Absent from stores without retention (false).
    */
   readonly eventsExpired?: boolean
+  /** An ignored issue's condition to reopen, or `null` (docs/issues.md#ignore-until). */
+  readonly ignoreUntil?: IgnoreCondition | null
   /** The member the issue is assigned to (docs/issues.md#assignees), or `null`. */
   readonly assignee: { readonly id: string; readonly email: string } | null
 }

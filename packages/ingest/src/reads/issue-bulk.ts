@@ -106,7 +106,7 @@ export async function updateIssues(
   })
   const scope = readManagementBody(part('issues'), { key: 'issues', fields: SCOPE_FIELDS })
   if (!scope.ok) return scope.response
-  const change = await issueChange(store, project, part('update'), 'update')
+  const change = await issueChange(store, project, part('update'), by.at, 'update')
   if (!change.ok) return change.response
   const found = await targets(store, project, user, scope.value ?? {}, by.at)
   if (!found.ok) return found.response

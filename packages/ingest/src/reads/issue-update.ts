@@ -2,6 +2,7 @@ import type { AssigneeMatch, IssueAnswer, SearchFilter } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import { readManagementBody } from '../management/body'
 import type {
+  IgnoreCondition,
   IssueActor,
   IssueChange,
   IssueStatus,
@@ -19,6 +20,52 @@ const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignor
 
 /** What the issue operations read besides the issues: users and memberships. */
 export type AssigneeStore = Pick<ManagementStore, 'findUserByEmail' | 'isMember'>
+
+const MAX_IGNORE_COUNT = 1_000_000_000
+const MAX_WINDOW_SECONDS = 30 * 86_400
+const MAX_IGNORE_DAYS = 3660
+
+const whole = (v: unknown, max: number) =>
+  Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max
+
+/**
+ * `ignore_until`: exactly one of `{count}`, `{count, window_seconds}`, `{users}`, `{until}`
+ * (docs/issues.md#ignore-until), or what is wrong with it.
+ */
+function ignoreCondition(value: unknown, now: Date): IgnoreCondition | string {
+  const shapes =
+    'must be {"count": N}, {"count": N, "window_seconds": S}, {"users": N} or {"until": "<RFC 3339 time>"}'
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return shapes
+  const v = value as Record<string, unknown>
+  const keys = Object.keys(v).sort().join(',')
+  if (keys === 'count' || keys === 'count,window_seconds') {
+    if (!whole(v['count'], MAX_IGNORE_COUNT))
+      return 'count must be a whole number from 1 to 1,000,000,000'
+    if (keys === 'count') return { count: v['count'] as number }
+    if (!whole(v['window_seconds'], MAX_WINDOW_SECONDS) || (v['window_seconds'] as number) < 60) {
+      return 'window_seconds must be a whole number of seconds from 60 to 2,592,000 (30 days)'
+    }
+    return { count: v['count'] as number, windowSeconds: v['window_seconds'] as number }
+  }
+  if (keys === 'users') {
+    return whole(v['users'], MAX_IGNORE_COUNT)
+      ? { users: v['users'] as number }
+      : 'users must be a whole number from 1 to 1,000,000,000'
+  }
+  if (keys === 'until') {
+    const text = v['until']
+    const at = typeof text === 'string' && RFC3339.test(text) ? new Date(text) : null
+    if (!at || Number.isNaN(at.getTime())) return 'until must be an RFC 3339 time'
+    if (at.getTime() <= now.getTime()) return 'until must be in the future'
+    if (at.getTime() > now.getTime() + MAX_IGNORE_DAYS * 86_400_000) {
+      return 'until must be within 10 years'
+    }
+    return { until: at }
+  }
+  return shapes
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
 
 /** The user of `email` when they may be assigned issues of `project` (its owner or a member). */
 async function memberByEmail(
@@ -40,13 +87,18 @@ export async function issueChange(
   store: AssigneeStore,
   project: ProjectRecord,
   request: EngineRequest,
+  now: Date,
   key = 'issue',
 ): Promise<{ ok: true; change: IssueChange } | { ok: false; response: EngineResponse }> {
-  const body = readManagementBody(request, { key, fields: ['status', 'assignee'] })
+  const body = readManagementBody(request, { key, fields: ['status', 'assignee', 'ignore_until'] })
   if (!body.ok) return body
   const fields = body.value ?? {}
   const errors: string[] = []
-  const change: { status?: IssueStatus; assigneeId?: string | null } = {}
+  const change: {
+    status?: IssueStatus
+    assigneeId?: string | null
+    ignoreUntil?: IgnoreCondition
+  } = {}
   if ('status' in fields) {
     const status = fields['status']
     if (typeof status === 'string' && ISSUE_STATUSES.includes(status as IssueStatus)) {
@@ -63,6 +115,13 @@ export async function issueChange(
       if (user) change.assigneeId = user.id
       else errors.push(`${key}.assignee must be the email of a member of this project`)
     }
+  }
+  if ('ignore_until' in fields && fields['ignore_until'] !== null) {
+    const condition = ignoreCondition(fields['ignore_until'], now)
+    if (typeof condition === 'string') errors.push(`${key}.ignore_until ${condition}`)
+    else if (change.status !== 'ignored') {
+      errors.push(`${key}.ignore_until needs "status": "ignored" beside it`)
+    } else change.ignoreUntil = condition
   }
   return errors.length > 0 ? { ok: false, response: json(422, { errors }) } : { ok: true, change }
 }
@@ -81,7 +140,7 @@ export async function updateIssue(
   const NOT_FOUND = json(404, { error: 'Not found' })
   const issue = await store.findIssue(project.id, issueId)
   if (!issue) return NOT_FOUND
-  const parsed = await issueChange(store, project, request)
+  const parsed = await issueChange(store, project, request, by.at)
   if (!parsed.ok) return parsed.response
   const { issues } = await store.changeIssues(project.id, [issue.id], parsed.change, by)
   const updated = issues[0]

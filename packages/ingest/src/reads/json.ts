@@ -10,6 +10,7 @@ import { storedSpanKind } from '@tis/schema'
 import type {
   DeploymentRecord,
   EventRecord,
+  IgnoreCondition,
   IssueRecord,
   MetricBucket,
   SpanRecord,
@@ -23,6 +24,16 @@ import { everyBucket } from './window-query'
 /** The fingerprint an issue was grouped by, or `null` when grouped by message. */
 function fingerprintOf(groupingKey: string): string | null {
   return groupingKey.startsWith('fingerprint:') ? groupingKey.slice('fingerprint:'.length) : null
+}
+
+/** An ignore condition as the API shows it, or `null`. */
+function ignoreJson(c: IgnoreCondition | null): Issue['ignore_until'] {
+  if (!c) return null
+  if ('until' in c) return { until: isoOrNull(c.until) }
+  if ('users' in c) return { users: c.users }
+  return c.windowSeconds === undefined
+    ? { count: c.count }
+    : { count: c.count, window_seconds: c.windowSeconds }
 }
 
 /** JSON of an issue. */
@@ -43,6 +54,7 @@ export function issueJson(i: IssueRecord): Issue {
     regression_count: i.regressionCount,
     regressed_in_release: i.regressedInRelease,
     assignee: i.assignee?.email ?? null,
+    ignore_until: ignoreJson(i.ignoreUntil ?? null),
     events_expired: i.eventsExpired ?? false,
   }
 }

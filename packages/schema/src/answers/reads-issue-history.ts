@@ -51,7 +51,13 @@ export const issueCommentPageSchema = pageOf('comments', issueCommentSchema)
 export type IssueCommentPage = z.output<typeof issueCommentPageSchema>
 
 /** What a history entry records. */
-export const issueActivityKindSchema = z.enum(['status', 'assignee', 'comment', 'comment_deleted'])
+export const issueActivityKindSchema = z.enum([
+  'status',
+  'assignee',
+  'comment',
+  'comment_deleted',
+  'ignore_met',
+])
 
 /** One entry of an issue's history. */
 export const issueActivitySchema = component(
@@ -64,7 +70,7 @@ export const issueActivitySchema = component(
     }),
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        '`status` and `assignee`: `{from, to}` (statuses; emails or null); `comment` and `comment_deleted`: `{comment_id}`.',
+        '`status` and `assignee`: `{from, to}` (statuses; emails or null); `comment` and `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}`, the ignore condition that reopened the issue (actor null).',
     }),
     created_at: storedTimeField,
   }),

@@ -39,6 +39,17 @@ export const issueSchema = component(
     regressed_in_release: nullableString.meta({
       description: 'The release of the occurrence that last reopened it.',
     }),
+    ignore_until: z
+      .union([
+        z.strictObject({ count: z.int(), window_seconds: z.int().optional() }),
+        z.strictObject({ users: z.int() }),
+        z.strictObject({ until: storedTimeField }),
+      ])
+      .nullable()
+      .meta({
+        description:
+          'An ignored issue returns to unresolved when this is met (docs/issues.md#ignore-until); null when ignored for good or not ignored.',
+      }),
     assignee: nullableString.meta({
       description:
         'The email of the project member the issue is assigned to, or null (docs/issues.md#assignees).',
@@ -67,6 +78,21 @@ export const issueUpdateSchema = component(
         description:
           'The email of a member of the project (its owner or a member) to assign, or null to unassign.',
       }),
+      ignore_until: z
+        .union([
+          z.object({
+            count: z.int().min(1),
+            window_seconds: z.int().min(60).max(2_592_000).optional(),
+          }),
+          z.object({ users: z.int().min(1) }),
+          z.object({ until: z.iso.datetime({ offset: true }) }),
+        ])
+        .nullable()
+        .optional()
+        .meta({
+          description:
+            'With `"status": "ignored"`: reopen after N more events (within `window_seconds`), N more users, or the first event after `until`.',
+        }),
     }),
   }),
 )
