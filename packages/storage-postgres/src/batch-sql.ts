@@ -74,26 +74,27 @@ update issues i set users = i.users + counts.users
 /**
  * Reopens the round's ignored issues whose condition is met (docs/issues.md#ignore-until), after
  * the round's issues, users and events are written: `count` more events than when ignored (or
- * `count` within the last `window_seconds`, from `events_issue_idx`), `users` more users, or an
- * event once `until` has passed. A met condition counts as a regression (so `regression` rules
+ * `count` within the `window_seconds` before the round's latest arrival of the issue, from
+ * `events_issue_idx`), `users` more users, or an event received once `until` has passed. Times
+ * are the engine's (events' `received_at`), not the database's clock. A met condition counts as a regression (so `regression` rules
  * fire, docs/alerts.md), clears, and leaves an `ignore_met` history entry naming it. In the
  * round's transaction: met once, however many events of a burst meet it.
  */
 export const REOPEN_IGNORED = /* sql */ `
 with input as (
-  select * from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, hash text)
+  select * from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, hash text, at timestamptz)
 ), met as (
-  select i.id, i.ignore_until as condition
+  select i.id, i.ignore_until as condition, input.at
     from input join issues i on i.project_id = input.project_id and i.hash = input.hash
     where i.status = 'ignored' and i.ignore_until is not null and (
       (i.ignore_until ? 'users'
         and i.users - (i.ignore_until->>'users_base')::bigint >= (i.ignore_until->>'users')::bigint)
-      or (i.ignore_until ? 'until' and now() >= (i.ignore_until->>'until')::timestamptz)
+      or (i.ignore_until ? 'until' and input.at >= (i.ignore_until->>'until')::timestamptz)
       or (i.ignore_until ? 'count' and not i.ignore_until ? 'window_seconds'
         and i.count - (i.ignore_until->>'count_base')::bigint >= (i.ignore_until->>'count')::bigint)
       or (i.ignore_until ? 'window_seconds' and (
         select count(*) from events e where e.issue_id = i.id
-          and e.occurred_at >= now() - make_interval(secs => (i.ignore_until->>'window_seconds')::int)
+          and e.occurred_at >= input.at - make_interval(secs => (i.ignore_until->>'window_seconds')::int)
       ) >= (i.ignore_until->>'count')::bigint)
     )
 ), reopened as (
@@ -101,11 +102,11 @@ with input as (
     regression_count = i.regression_count + 1, regressed_in_release = i.last_release,
     regressed_at = i.last_seen_at
     from met where i.id = met.id
-  returning i.id, i.project_id, met.condition
+  returning i.id, i.project_id, met.condition, met.at
 )
 insert into issue_history (project_id, issue_id, kind, actor, data, created_at)
 select project_id, id, 'ignore_met', null,
-  jsonb_build_object('condition', condition - 'count_base' - 'users_base'), now()
+  jsonb_build_object('condition', condition - 'count_base' - 'users_base'), at
   from reopened`
 
 const EVENT_COLUMNS = `id, project_id, event_type, level, message, fingerprint, occurred_at,

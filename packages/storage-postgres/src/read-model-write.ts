@@ -114,10 +114,7 @@ export async function writePlan(
   )
   slot(INSERT_PROJECTED_SPANS, plan.spans.map(logged))
   // After the issues, their users and events: what an ignore condition counts is written.
-  slot(
-    REOPEN_IGNORED,
-    [...plan.issues.values()].map(({ project_id, hash }) => ({ project_id, hash })),
-  )
+  slot(REOPEN_IGNORED, reopenRows(plan))
   slot(UPSERT_MONITORS, [...plan.monitors.values()].map(indexed))
   slot(INSERT_CHECK_INS, plan.checkIns)
   const keys = [...plan.deployments.keys()]
@@ -166,6 +163,24 @@ export async function writePlan(
     if (row) deploymentsByOrd.set(ord, row)
   }
   return { deployments: deploymentsByOrd }
+}
+
+/**
+ * The round's issues for {@link REOPEN_IGNORED}, each with the latest time one of its events was
+ * received: the engine's clock, which the condition's `until` and window are read against.
+ */
+function reopenRows(plan: BatchPlan): { project_id: string; hash: string; at: Date }[] {
+  const latest = new Map<string, Date>()
+  plan.events.forEach((event, i) => {
+    const key = plan.eventIssueKeys[i]
+    if (!key) return
+    const seen = latest.get(key)
+    if (!seen || event.received_at > seen) latest.set(key, event.received_at)
+  })
+  return [...latest].map(([key, at]) => {
+    const { project_id, hash } = plan.issues.get(key)!
+    return { project_id, hash, at }
+  })
 }
 
 /** An upserted row numbered by its place in the statement's parameter (its result's `k`). */

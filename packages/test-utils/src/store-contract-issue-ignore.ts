@@ -11,14 +11,18 @@ export function describeIssueIgnoreContract(h: () => StoreHarness) {
       const { store } = h()
       const { projectId, userId, hashes, ids } = await seedInbox(store)
       const by = { userId, at: at(300) }
-      const ev = (hash: string, occurredAt: Date, user?: string) =>
-        eventOp(projectId, {
+      // Each event received when it occurred unless said otherwise: times in the past, so the
+      // log's daily partitions (and the log tests that prepare today's) never see today.
+      const ev = (hash: string, occurredAt: Date, user?: string, receivedAt = occurredAt) => ({
+        ...eventOp(projectId, {
           issue: { hash, title: 'x' },
           occurredAt,
           event: user ? { user_id: user } : {},
-        })
-      const many = (n: number, hash: string, occurredAt: Date) =>
-        Array.from({ length: n }, () => ev(hash, occurredAt))
+        }),
+        receivedAt,
+      })
+      const many = (n: number, hash: string, occurredAt: Date, receivedAt = occurredAt) =>
+        Array.from({ length: n }, () => ev(hash, occurredAt, undefined, receivedAt))
       const issue = async (id: string) => (await store.findIssue(projectId, id))!
       const ignored = await changeOne(
         store,
@@ -58,19 +62,21 @@ export function describeIssueIgnoreContract(h: () => StoreHarness) {
       await acceptAndProject(store, [ev(hashes.typeError, at(304), 'n2')])
       expect((await issue(ids.typeError)).status).toBe('unresolved')
 
-      // A time: the first event after it.
+      // A time: the first event received after it.
       await changeOne(
         store,
         projectId,
         ids.warning,
-        { status: 'ignored', ignoreUntil: { until: new Date(Date.now() - 1000) } },
+        { status: 'ignored', ignoreUntil: { until: at(400) } },
         by,
       )
-      expect((await issue(ids.warning)).ignoreUntil).toEqual({ until: expect.any(Date) })
-      await acceptAndProject(store, [ev(hashes.warning, at(305))])
+      expect((await issue(ids.warning)).ignoreUntil).toEqual({ until: at(400) })
+      await acceptAndProject(store, [ev(hashes.warning, at(399))])
+      expect((await issue(ids.warning)).status).toBe('ignored')
+      await acceptAndProject(store, [ev(hashes.warning, at(100), undefined, at(401))])
       expect((await issue(ids.warning)).status).toBe('unresolved')
 
-      // A rate: old events do not count toward the window, recent ones do.
+      // A rate: events that occurred before the window do not count toward it.
       await changeOne(
         store,
         projectId,
@@ -78,9 +84,9 @@ export function describeIssueIgnoreContract(h: () => StoreHarness) {
         { status: 'ignored', ignoreUntil: { count: 2, windowSeconds: 3600 } },
         by,
       )
-      await acceptAndProject(store, many(3, hashes.flaky, at(306)))
+      await acceptAndProject(store, many(3, hashes.flaky, at(306), at(10_000)))
       expect((await issue(ids.flaky)).status).toBe('ignored')
-      await acceptAndProject(store, many(2, hashes.flaky, new Date()))
+      await acceptAndProject(store, many(2, hashes.flaky, at(9_999), at(10_000)))
       expect((await issue(ids.flaky)).status).toBe('unresolved')
 
       // Another status clears the condition.
