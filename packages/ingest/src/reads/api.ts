@@ -12,17 +12,17 @@ import {
   type TraceList,
   type TransactionList,
 } from '@tis/schema'
-import { type EngineRequest, type EngineResponse, json } from '../http'
+import { type EngineRequest, json } from '../http'
 import { readBehind } from '../log/read-barrier'
 import type { ManagementOperation } from '../management/access'
-import type { EventRecord, ProjectRecord, UserRecord } from '../ports'
+import type { EventRecord } from '../ports'
 import { createReleaseReads } from '../releases/api'
 import { parseSparkline, transactionLatency, withSparklines } from './charts'
 import { monitorCheckIns } from './check-ins'
 import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
 import { updateIssues } from './issue-bulk'
-import { createIssueHistoryApi } from './issue-history'
+import { createIssueHistoryApi, type ProjectReadBody } from './issue-history'
 import { resolveAssignees, updateIssue } from './issue-update'
 import {
   deploymentJson,
@@ -69,14 +69,7 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
    * Runs `fn` on the project of `:id` for a user who may see it (401 without a user, else 404),
    * behind the read barrier: only a read that may proceed waits for the projection.
    */
-  const withProject = (
-    fn: (
-      request: EngineRequest,
-      project: ProjectRecord,
-      user: UserRecord,
-      admin: boolean,
-    ) => Promise<EngineResponse>,
-  ): ManagementOperation => {
+  const withProject = (fn: ProjectReadBody): ManagementOperation => {
     const { barrier } = options
     return access.project(
       false,

@@ -44,14 +44,15 @@ export interface IssueHistoryApi {
   listIssueActivity: ManagementOperation
 }
 
-type WithProject = (
-  fn: (
-    request: EngineRequest,
-    project: ProjectRecord,
-    user: UserRecord,
-    admin: boolean,
-  ) => Promise<EngineResponse>,
-) => ManagementOperation
+/** A read operation on a project the user may see (`withProject` of the read API). */
+export type ProjectReadBody = (
+  request: EngineRequest,
+  project: ProjectRecord,
+  user: UserRecord,
+  admin: boolean,
+) => Promise<EngineResponse>
+
+type WithProject = (fn: ProjectReadBody) => ManagementOperation
 
 const commentJson = (c: IssueCommentRecord): IssueComment => ({
   id: c.id,
