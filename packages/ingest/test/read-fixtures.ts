@@ -197,6 +197,8 @@ export const FIXTURE_STORE: ReadApiOptions['store'] = {
     issues: ids.map(() => ({ ...ISSUE, ...(change.status ? { status: change.status } : {}) })),
     changed: ids.length,
   }),
+  mergeIssues: async (_p, ids) => ({ ok: true, issue: ISSUE, merged: ids.slice(1) }),
+  findMergedIssue: async () => null,
   addIssueComment: async (c) => COMMENT(c.id, c.body),
   listIssueComments: async () => [COMMENT(uuidOf(400), 'Looks like **the cache**')],
   findIssueComment: async () => COMMENT(uuidOf(400), 'x'),

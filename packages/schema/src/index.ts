@@ -146,6 +146,15 @@ export {
   MAX_COMMENT_LENGTH,
 } from './answers/reads-issue-history'
 export {
+  type IssueMerge,
+  type IssueMergeAnswer,
+  type IssueMerged,
+  issueMergeAnswerSchema,
+  issueMergedSchema,
+  issueMergeSchema,
+  MAX_MERGE_ISSUES,
+} from './answers/reads-issue-merge'
+export {
   type Issue,
   type IssueAnswer,
   type IssueBulkAnswer,

@@ -15,7 +15,7 @@ type EventOp = Extract<WriteOp, { type: 'event' }>
  * Key of a row that several ops of one batch can update. `\u0000` cannot occur in stored text;
  * the project id is lower-cased as PostgreSQL compares uuids regardless of case.
  */
-const rowKey = (projectId: string, ...parts: string[]) =>
+export const rowKey = (projectId: string, ...parts: string[]) =>
   [projectId.toLowerCase(), ...parts].join('\u0000')
 
 // Planning-only values of a row, under symbols: JSON.stringify leaves them out of the

@@ -16,6 +16,7 @@ import {
 } from './batch-sql'
 import type { SqlExecutor, Statement } from './executor'
 import { toJsonParam } from './json-param'
+import { followMerges } from './merge-follow'
 import { addRelease } from './session-plan'
 import { PROJECT_SESSIONS, UPSERT_RELEASES } from './session-sql'
 
@@ -80,6 +81,8 @@ export async function writePlan(
   if (!log && (plan.events.length > 0 || plan.spans.length > 0)) {
     throw new Error('events and spans are written from their ingest log entries only')
   }
+  // Events of a merged fingerprint belong to the issue it was merged into.
+  await followMerges(tx, plan)
   // A projected row names its log entry instead of carrying its payload (see PAYLOAD). The
   // plan's rows are filled in place: copying 1,000 rows to add three keys cost more than
   // serialising them.

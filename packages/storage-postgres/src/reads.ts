@@ -1,6 +1,7 @@
 import type { ReadStore } from '@tis/ingest'
 import { createEventQueries } from './event-reads'
 import type { SqlExecutor } from './executor'
+import { createIssueMergeQueries } from './issue-merge'
 import { createIssueQueries } from './issue-reads'
 import { createIssueTriageQueries } from './issue-triage'
 import { createMonitorDeploymentQueries } from './monitor-deployment-reads'
@@ -18,6 +19,7 @@ export function createReadQueries(
   const triage = createIssueTriageQueries(db)
   return {
     ...triage,
+    ...createIssueMergeQueries(db),
     ...createIssueQueries(db, triage),
     ...createEventQueries(db),
     ...createMonitorDeploymentQueries(db),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { describeChartReadsContract } from './store-contract-chart-reads'
 import { describeIssueIgnoreContract } from './store-contract-issue-ignore'
+import { describeIssueMergeContract } from './store-contract-issue-merge'
 import { describeIssueReadsContract } from './store-contract-issue-reads'
 import { describeIssueSearchContract } from './store-contract-issue-search'
 import { describeIssueTriageContract } from './store-contract-issue-triage'
@@ -27,6 +28,7 @@ export function describeReadsContract(h: () => StoreHarness) {
   describeIssueSearchContract(h)
   describeIssueTriageContract(h)
   describeIssueIgnoreContract(h)
+  describeIssueMergeContract(h)
   describeChartReadsContract(h)
 
   describe('event reads', () => {

@@ -80,6 +80,7 @@ export function fakeEngine(
       getIssue: op('getIssue'),
       updateIssue: op('updateIssue'),
       updateIssues: op('updateIssues'),
+      mergeIssues: op('mergeIssues'),
       listIssueComments: op('listIssueComments'),
       createIssueComment: op('createIssueComment'),
       deleteIssueComment: op('deleteIssueComment'),

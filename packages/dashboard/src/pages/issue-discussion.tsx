@@ -25,6 +25,11 @@ function said(a: IssueActivity): string {
       return 'deleted a comment'
     case 'ignore_met':
       return `reopened the issue: its ignore condition ${JSON.stringify((a.data as { condition?: unknown }).condition)} was met`
+    case 'merge': {
+      const merged = (a.data as { merged?: { title?: string; count?: number }[] }).merged ?? []
+      const named = merged.map((m) => `"${m.title}" (${m.count} events)`).join(', ')
+      return `merged ${merged.length === 1 ? 'an issue' : `${merged.length} issues`} into this one: ${named}`
+    }
   }
 }
 

@@ -52,6 +52,7 @@ const ACCOUNT: readonly Row[] = [
 const READS: readonly Row[] = [
   ['GET', '/issues', 'listIssues'],
   ['PATCH', '/issues', 'updateIssues'],
+  ['POST', '/issues/merge', 'mergeIssues'],
   ['GET', '/issues/:issue_id', 'getIssue'],
   ['PATCH', '/issues/:issue_id', 'updateIssue'],
   ['GET', '/issues/:issue_id/comments', 'listIssueComments'],

@@ -38,6 +38,7 @@ export type {
   RateLimitOverride,
 } from './credentials'
 export { DEFAULT_DATA_SCRUBBING } from './credentials'
+export type { IssueMergeMissing, IssueMergeResult, IssueMergeStore } from './issue-merge'
 export type {
   IssueActor,
   IssueCommentRecord,

@@ -21,7 +21,13 @@ export interface IssueCommentRecord {
 }
 
 /** What an activity entry records. */
-export type IssueHistoryKind = 'status' | 'assignee' | 'comment' | 'comment_deleted' | 'ignore_met'
+export type IssueHistoryKind =
+  | 'status'
+  | 'assignee'
+  | 'comment'
+  | 'comment_deleted'
+  | 'ignore_met'
+  | 'merge'
 
 /** One change of an issue's history. */
 export interface IssueHistoryEntry {
@@ -31,7 +37,8 @@ export interface IssueHistoryEntry {
   readonly actor: string | null
   /**
    * `status`: `{from, to}`; `assignee`: `{from, to}` (emails or null); `comment` and
-   * `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}` (by tis, actor `null`).
+   * `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}` (by tis, actor `null`);
+   * `merge`: `{merged: [{id, title, count}]}`, the issues merged into this one.
    */
   readonly data: Readonly<Record<string, unknown>>
   readonly createdAt: Date

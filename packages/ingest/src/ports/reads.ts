@@ -1,3 +1,4 @@
+import type { IssueMergeStore } from './issue-merge'
 import type { IssueTriageStore } from './issue-triage'
 import type {
   CheckInQuery,
@@ -27,7 +28,7 @@ import type {
 } from './read-records'
 
 /** The read side of the inbox and event list, and a team's work on issues. */
-export interface ReadStore extends IssueTriageStore {
+export interface ReadStore extends IssueTriageStore, IssueMergeStore {
   /** Issues newest activity first: (last_seen_at desc, id desc), at most `limit`. */
   listIssues(query: IssueQuery): Promise<readonly IssueRecord[]>
   /** The issue of the project, or `null`. */

@@ -22,7 +22,8 @@ import { monitorCheckIns } from './check-ins'
 import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
 import { updateIssues } from './issue-bulk'
-import { createIssueHistoryApi, type ProjectReadBody } from './issue-history'
+import { createIssueHistoryApi, type ProjectReadBody, type WithIssue } from './issue-history'
+import { createIssueMergeApi, followMerged } from './issue-merge'
 import { resolveAssignees, updateIssue } from './issue-update'
 import {
   deploymentJson,
@@ -79,6 +80,9 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
         : fn,
     )
   }
+
+  const withIssue: WithIssue = (fn, rest, method) =>
+    withProject(followMerged(store, fn, rest, method))
 
   const issueId = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
   const monitorId = (request: EngineRequest) => request.params?.['monitor_id'] ?? ''
@@ -178,18 +182,22 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
       })
     }),
 
-    getIssue: withProject(async (request, project) => {
+    getIssue: withIssue(async (request, project) => {
       const issue = await store.findIssue(project.id, issueId(request))
       return issue ? ok<IssueAnswer>({ issue: issueJson(issue) }) : json(404, NOT_FOUND)
     }),
 
-    updateIssue: withProject((request, project, user) =>
-      updateIssue(store, project, issueId(request), request, { userId: user.id, at: now() }),
+    updateIssue: withIssue(
+      (request, project, user) =>
+        updateIssue(store, project, issueId(request), request, { userId: user.id, at: now() }),
+      undefined,
+      'write',
     ),
     updateIssues: withProject((request, project, user) =>
       updateIssues(store, project, user, request, { userId: user.id, at: now() }),
     ),
-    ...createIssueHistoryApi({ store, now, withProject }),
+    ...createIssueMergeApi({ store, now, withProject }),
+    ...createIssueHistoryApi({ store, now, withIssue }),
 
     listEvents: withProject(async (request, project) => {
       const search = eventSearch(request.query ?? {}, now())

@@ -14,7 +14,10 @@ const access: Pick<ProjectAccess, 'project'> = {
       : json(401, { error: 'Unauthorized' }),
 }
 
-const store = { findIssue: async () => null } as unknown as ReadApiOptions['store']
+const store = {
+  findIssue: async () => null,
+  findMergedIssue: async () => null,
+} as unknown as ReadApiOptions['store']
 
 describe('the read API behind the read barrier', () => {
   it('waits for the projection only once the caller may see the project', async () => {

@@ -3,12 +3,12 @@ import { type EngineRequest, type EngineResponse, json } from '../http'
 import { readManagementBody } from '../management/body'
 import type { IssueActor, ProjectRecord, ReadStore, UserRecord } from '../ports'
 import { type AssigneeStore, issueChange, resolveAssignees } from './issue-update'
+import { UUID } from './query-fields'
 import { issueSearch, searchesStatus } from './search'
 
 // `PATCH /api/v1/projects/:id/issues` (docs/issues.md#bulk-changes): one change to many issues,
 // named by id or by a search, all or nothing.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const count = MAX_BULK_ISSUES.toLocaleString('en-US')
 const unprocessable = (...errors: string[]) => json(422, { errors })
 const SCOPE_FIELDS = ['ids', 'query']

@@ -7,10 +7,13 @@ import {
   issueCommentAnswerSchema,
   issueCommentCreateSchema,
   issueCommentPageSchema,
+  issueMergeAnswerSchema,
+  issueMergeSchema,
   MAX_BULK_ISSUES,
+  MAX_MERGE_ISSUES,
 } from '@tis/schema'
 import { HISTORY_QUERY } from './issue-history'
-import { PAGE_DESCRIPTION, readErrors } from './openapi-responses'
+import { mergedPointer, PAGE_DESCRIPTION, readErrors } from './openapi-responses'
 import { limitDoc } from './query-fields'
 
 // The OpenAPI operations of a team's work on issues: bulk changes, comments and history
@@ -38,6 +41,21 @@ export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
     },
   }),
   op({
+    method: 'post',
+    path: '/api/v1/projects/{id}/issues/merge',
+    id: 'mergeIssues',
+    summary: 'Merge issues into one',
+    description: `One of \`issue_ids\` (\`into\`, else the one with the most events) keeps its id and takes in the others: their counts, users, events, comments and history, and every later event of their fingerprints. Their ids then answer with a pointer to it (301 or 308). A \`merge\` entry of its activity names them. At most ${MAX_MERGE_ISSUES} issues; all or nothing (docs/issues.md#merging-issues).`,
+    body: issueMergeSchema,
+    responses: {
+      200: {
+        description: 'The kept issue, and the ids merged into it now.',
+        body: issueMergeAnswerSchema,
+      },
+      ...readErrors(400, 401, 404, 422),
+    },
+  }),
+  op({
     method: 'get',
     path: `${ISSUE}/comments`,
     id: 'listIssueComments',
@@ -45,6 +63,7 @@ export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
     query,
     responses: {
       200: { description: PAGE_DESCRIPTION, body: issueCommentPageSchema },
+      ...mergedPointer('GET'),
       ...readErrors(401, 404, 422),
     },
   }),
@@ -58,6 +77,7 @@ export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
     body: issueCommentCreateSchema,
     responses: {
       201: { description: 'The comment.', body: issueCommentAnswerSchema },
+      ...mergedPointer('write'),
       ...readErrors(400, 401, 404, 422),
     },
   }),
@@ -70,6 +90,7 @@ export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
       "By its author, the project's owner or an administrator; the deletion is an entry of the issue's activity.",
     responses: {
       204: { description: 'Deleted.' },
+      ...mergedPointer('write'),
       ...readErrors(401, 404),
       403: {
         description: "The user may see the project but is not the comment's author or its owner.",
@@ -87,6 +108,7 @@ export const ISSUE_HISTORY_OPERATIONS: readonly ApiOperation[] = [
     query,
     responses: {
       200: { description: PAGE_DESCRIPTION, body: issueActivityPageSchema },
+      ...mergedPointer('GET'),
       ...readErrors(401, 404, 422),
     },
   }),

@@ -52,7 +52,15 @@ export type ProjectReadBody = (
   admin: boolean,
 ) => Promise<EngineResponse>
 
-type WithProject = (fn: ProjectReadBody) => ManagementOperation
+/**
+ * `withProject` of an operation on `…/issues/:issue_id<rest>`: a merged issue's id answers with
+ * a pointer to the issue it was merged into (`followMerged` of issue-merge.ts).
+ */
+export type WithIssue = (
+  fn: ProjectReadBody,
+  rest?: (request: EngineRequest) => string,
+  method?: 'GET' | 'write',
+) => ManagementOperation
 
 const commentJson = (c: IssueCommentRecord): IssueComment => ({
   id: c.id,
@@ -70,6 +78,8 @@ const activityJson = (e: IssueHistoryEntry): IssueActivity => ({
   created_at: isoOrNull(e.createdAt),
 })
 
+const COMMENTS = () => '/comments'
+
 const issueIdOf = (request: EngineRequest) => request.params?.['issue_id'] ?? ''
 
 /** Creates {@link IssueHistoryApi} over the read store. */
@@ -84,9 +94,9 @@ export function createIssueHistoryApi(deps: {
     | 'listIssueHistory'
   >
   now: () => Date
-  withProject: WithProject
+  withIssue: WithIssue
 }): IssueHistoryApi {
-  const { store, now, withProject } = deps
+  const { store, now, withIssue } = deps
 
   /** A page of one issue's list, 404 for an issue the project does not have. */
   const historyPage = async <R, J>(
@@ -119,67 +129,82 @@ export function createIssueHistoryApi(deps: {
   }
 
   return {
-    listIssueComments: withProject((request, project) =>
-      historyPage(
-        request,
-        project,
-        (q) => store.listIssueComments(q),
-        (c) => ({ at: c.createdAt, id: c.id }),
-        (rows, next): IssueCommentPage => ({ comments: rows.map(commentJson), next_cursor: next }),
-      ),
+    listIssueComments: withIssue(
+      (request, project) =>
+        historyPage(
+          request,
+          project,
+          (q) => store.listIssueComments(q),
+          (c) => ({ at: c.createdAt, id: c.id }),
+          (rows, next): IssueCommentPage => ({
+            comments: rows.map(commentJson),
+            next_cursor: next,
+          }),
+        ),
+      COMMENTS,
     ),
 
-    createIssueComment: withProject(async (request, project, user) => {
-      const issue = await store.findIssue(project.id, issueIdOf(request))
-      if (!issue) return NOT_FOUND
-      const body = readManagementBody(request, { key: 'comment', fields: ['body'] })
-      if (!body.ok) return body.response
-      const text = body.value?.['body']
-      if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_COMMENT_LENGTH) {
-        return json(422, {
-          errors: [
-            `comment.body must be text of 1 to ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters, not only white space`,
-          ],
+    createIssueComment: withIssue(
+      async (request, project, user) => {
+        const issue = await store.findIssue(project.id, issueIdOf(request))
+        if (!issue) return NOT_FOUND
+        const body = readManagementBody(request, { key: 'comment', fields: ['body'] })
+        if (!body.ok) return body.response
+        const text = body.value?.['body']
+        if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_COMMENT_LENGTH) {
+          return json(422, {
+            errors: [
+              `comment.body must be text of 1 to ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters, not only white space`,
+            ],
+          })
+        }
+        const at = now()
+        const added = await store.addIssueComment({
+          id: uuidv7(at.getTime()),
+          projectId: project.id,
+          issueId: issue.id,
+          authorId: user.id,
+          body: text,
+          createdAt: at,
         })
-      }
-      const at = now()
-      const added = await store.addIssueComment({
-        id: uuidv7(at.getTime()),
-        projectId: project.id,
-        issueId: issue.id,
-        authorId: user.id,
-        body: text,
-        createdAt: at,
-      })
-      if (!added) return NOT_FOUND
-      return json(201, { comment: commentJson(added) } satisfies IssueCommentAnswer)
-    }),
+        if (!added) return NOT_FOUND
+        return json(201, { comment: commentJson(added) } satisfies IssueCommentAnswer)
+      },
+      COMMENTS,
+      'write',
+    ),
 
-    deleteIssueComment: withProject(async (request, project, user, admin) => {
-      const issueId = issueIdOf(request)
-      const commentId = request.params?.['comment_id'] ?? ''
-      const comment = await store.findIssueComment(project.id, issueId, commentId)
-      if (!comment) return NOT_FOUND
-      const allowed = admin || project.ownerId === user.id || comment.author?.id === user.id
-      if (!allowed) return json(403, ERROR_BODIES.forbidden)
-      const deleted = await store.deleteIssueComment(project.id, issueId, commentId, {
-        userId: user.id,
-        at: now(),
-      })
-      return deleted ? json(204, null) : NOT_FOUND
-    }),
+    deleteIssueComment: withIssue(
+      async (request, project, user, admin) => {
+        const issueId = issueIdOf(request)
+        const commentId = request.params?.['comment_id'] ?? ''
+        const comment = await store.findIssueComment(project.id, issueId, commentId)
+        if (!comment) return NOT_FOUND
+        const allowed = admin || project.ownerId === user.id || comment.author?.id === user.id
+        if (!allowed) return json(403, ERROR_BODIES.forbidden)
+        const deleted = await store.deleteIssueComment(project.id, issueId, commentId, {
+          userId: user.id,
+          at: now(),
+        })
+        return deleted ? json(204, null) : NOT_FOUND
+      },
+      (request) => `/comments/${encodeURIComponent(request.params?.['comment_id'] ?? '')}`,
+      'write',
+    ),
 
-    listIssueActivity: withProject((request, project) =>
-      historyPage(
-        request,
-        project,
-        (q) => store.listIssueHistory(q),
-        (e) => ({ at: e.createdAt, id: e.id }),
-        (rows, next): IssueActivityPage => ({
-          activity: rows.map(activityJson),
-          next_cursor: next,
-        }),
-      ),
+    listIssueActivity: withIssue(
+      (request, project) =>
+        historyPage(
+          request,
+          project,
+          (q) => store.listIssueHistory(q),
+          (e) => ({ at: e.createdAt, id: e.id }),
+          (rows, next): IssueActivityPage => ({
+            activity: rows.map(activityJson),
+            next_cursor: next,
+          }),
+        ),
+      () => '/activity',
     ),
   }
 }

@@ -1,4 +1,9 @@
-import { type ApiResponse, errorBodySchema, validationErrorBodySchema } from '@tis/schema'
+import {
+  type ApiResponse,
+  errorBodySchema,
+  issueMergedSchema,
+  validationErrorBodySchema,
+} from '@tis/schema'
 
 // The error responses of the read API's operations, with the Error and ValidationErrors bodies
 // of `@tis/schema`.
@@ -55,3 +60,25 @@ export const RELEASE_NOT_FOUND: ApiResponse = {
 
 /** 200 of a list: one page. */
 export const PAGE_DESCRIPTION = 'One page, newest first; `next_cursor` is null on the last page.'
+
+const LOCATION = {
+  location: {
+    description: 'The same path (and query) under the issue it was merged into.',
+    schema: { type: 'string' },
+  },
+}
+
+/**
+ * The pointer a merged issue's id answers with (docs/issues.md#merging-issues): `301` for the
+ * reads, `308` (method and body kept) for the writes.
+ */
+export function mergedPointer(method: 'GET' | 'write'): Record<number, ApiResponse> {
+  return {
+    [method === 'GET' ? 301 : 308]: {
+      description:
+        'The issue was merged into another: `Location` names the same path under it, and the body its id.',
+      body: issueMergedSchema,
+      headers: LOCATION,
+    },
+  }
+}

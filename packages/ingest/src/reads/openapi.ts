@@ -26,6 +26,7 @@ import { RELEASE_LIST_QUERY, RELEASE_QUERY } from '../releases/query'
 import { ISSUE_HISTORY_OPERATIONS } from './issue-history-openapi'
 import {
   MONITOR_NOT_FOUND,
+  mergedPointer,
   PAGE_DESCRIPTION,
   RELEASE_NOT_FOUND,
   readErrors,
@@ -72,7 +73,11 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     path: `${PROJECT}/issues/{issue_id}`,
     id: 'getIssue',
     summary: 'Show one issue',
-    responses: { ...ok('The issue.', issueAnswerSchema), ...readErrors(401, 404) },
+    responses: {
+      ...ok('The issue.', issueAnswerSchema),
+      ...mergedPointer('GET'),
+      ...readErrors(401, 404),
+    },
   }),
   op({
     method: 'patch',
@@ -84,6 +89,7 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     body: issueUpdateSchema,
     responses: {
       ...ok('The updated issue.', issueAnswerSchema),
+      ...mergedPointer('write'),
       ...readErrors(400, 401, 404, 422),
     },
   }),

@@ -12,7 +12,8 @@ export const DEFAULT_PAGE_SIZE = 50
 /** The largest page; a larger `limit` is capped to it. */
 export { MAX_PAGE_SIZE }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A UUID in its 8-4-4-4-12 hexadecimal form (any version, either case). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The longest text filter, in characters. */
 export const MAX_FILTER = 1_024
 

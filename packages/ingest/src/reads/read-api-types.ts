@@ -18,6 +18,8 @@ export interface ReadApi extends ReleaseReads, IssueHistoryApi {
   updateIssue: ManagementOperation
   /** `PATCH /api/v1/projects/:id/issues` — one change to many issues (docs/issues.md#bulk-changes). */
   updateIssues: ManagementOperation
+  /** `POST /api/v1/projects/:id/issues/merge` — one issue takes in others (docs/issues.md#merging-issues). */
+  mergeIssues: ManagementOperation
   /** `GET /api/v1/projects/:id/events` */
   listEvents: ManagementOperation
   /** `GET /api/v1/projects/:id/monitors` */

@@ -7,6 +7,7 @@ import {
   issueCommentCreateSchema,
   issueCommentSchema,
 } from './reads-issue-history'
+import { issueMergedSchema, issueMergeSchema } from './reads-issue-merge'
 import { issueBulkUpdateSchema, issueSchema, issueUpdateSchema } from './reads-issues'
 import { monitorSchema, storedCheckInSchema } from './reads-monitors'
 import {
@@ -29,6 +30,8 @@ export const READ_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   Issue: issueSchema,
   IssueUpdate: issueUpdateSchema,
   IssueBulkUpdate: issueBulkUpdateSchema,
+  IssueMerge: issueMergeSchema,
+  IssueMerged: issueMergedSchema,
   IssueComment: issueCommentSchema,
   IssueCommentCreate: issueCommentCreateSchema,
   IssueActivity: issueActivitySchema,

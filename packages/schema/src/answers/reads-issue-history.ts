@@ -57,6 +57,7 @@ export const issueActivityKindSchema = z.enum([
   'comment',
   'comment_deleted',
   'ignore_met',
+  'merge',
 ])
 
 /** One entry of an issue's history. */
@@ -70,11 +71,11 @@ export const issueActivitySchema = component(
     }),
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        '`status` and `assignee`: `{from, to}` (statuses; emails or null); `comment` and `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}`, the ignore condition that reopened the issue (actor null).',
+        '`status` and `assignee`: `{from, to}` (statuses; emails or null); `comment` and `comment_deleted`: `{comment_id}`; `ignore_met`: `{condition}`, the ignore condition that reopened the issue (actor null); `merge`: `{merged: [{id, title, count}]}`, the issues merged into this one.',
     }),
     created_at: storedTimeField,
   }),
-  'One change of an issue: its status, its assignee, a comment added or deleted.',
+  'One change of an issue: its status, its assignee, a comment added or deleted, a met ignore condition, a merge.',
 )
 /** One entry of an issue's history. */
 export type IssueActivity = z.output<typeof issueActivitySchema>
