@@ -7,6 +7,7 @@ import {
 } from '@tis/test-utils/server'
 import { describe, expect, it } from 'vitest'
 import { describeCheckInHistory } from './check-ins-suite'
+import { describeIssueMerge } from './issue-merge-suite'
 
 type Fields = Record<string, unknown>
 
@@ -656,6 +657,8 @@ export function describeReads(harness: () => Harness) {
   })
 
   describe('access', () => {
+    describeIssueMerge(harness)
+
     it('owner and member see the project; others get 404; no token gets 401', async () => {
       const c: Client = client()
       const owner = await c.createUser()
@@ -891,6 +894,11 @@ export function describeReads(harness: () => Harness) {
           { issues: { ids: [id('Bulk A')] }, update: { status: 'closed' } },
           422,
           'update.status must be one of unresolved, resolved, ignored',
+        ],
+        [
+          { issues: { ids: [id('Bulk A')] }, update: { status: 'resolved', colour: 'red' } },
+          422,
+          'update.colour is not a permitted property',
         ],
         [
           { issues: { ids: [id('Bulk A')] }, update: { assignee: 'nobody@tis.test' } },

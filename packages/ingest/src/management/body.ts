@@ -119,6 +119,26 @@ export function readManagementBody(
   return { ok: true, value: envelope.value }
 }
 
+/**
+ * An envelope's fields under their snake_case names, and a message for each field that is not
+ * one of `fields` (`<key>.<field> is not a permitted property`): for the routes that validate
+ * their fields by hand.
+ */
+export function knownFields(
+  value: JsonObject | null,
+  key: string,
+  fields: readonly string[],
+): { fields: Readonly<Record<string, unknown>>; errors: string[] } {
+  const out: Record<string, unknown> = {}
+  const errors: string[] = []
+  for (const [name, v] of Object.entries(value ?? {})) {
+    const snake = toSnakeCase(name)
+    if (fields.includes(snake)) out[snake] = v
+    else errors.push(`${key}.${name} is not a permitted property`)
+  }
+  return { fields: out, errors }
+}
+
 /** The outcome of {@link readBody}: the parsed fields (`null`: a clearing envelope), or the answer. */
 type BodyOf<K extends ManagementEnvelopeKey> =
   | { ok: true; value: ManagementRecords[K] | null }

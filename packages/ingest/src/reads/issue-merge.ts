@@ -1,7 +1,7 @@
 import { type IssueMergeAnswer, type IssueMerged, MAX_MERGE_ISSUES } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
 import type { ManagementOperation } from '../management/access'
-import { readManagementBody } from '../management/body'
+import { knownFields, readManagementBody } from '../management/body'
 import type { ReadStore } from '../ports'
 import type { ProjectReadBody } from './issue-history'
 import { issueJson } from './json'
@@ -12,6 +12,7 @@ import { UUID } from './query-fields'
 
 const unprocessable = (...errors: string[]) => json(422, { errors })
 const count = MAX_MERGE_ISSUES.toLocaleString('en-US')
+const MERGE_FIELDS = ['issue_ids', 'into']
 
 /** What a merge reads and writes. */
 type MergeStore = Pick<ReadStore, 'mergeIssues' | 'findMergedIssue'>
@@ -51,10 +52,12 @@ export function createIssueMergeApi(deps: {
   const { store, now, withProject } = deps
   return {
     mergeIssues: withProject(async (request, project, user) => {
-      const body = readManagementBody(request, { key: 'merge', fields: ['issue_ids', 'into'] })
+      const body = readManagementBody(request, { key: 'merge', fields: MERGE_FIELDS })
       if (!body.ok) return body.response
-      const fields = mergeFields(body.value ?? {})
-      if (!fields.ok) return unprocessable(...fields.errors)
+      const known = knownFields(body.value, 'merge', MERGE_FIELDS)
+      const fields = mergeFields(known.fields)
+      const errors = [...known.errors, ...(fields.ok ? [] : fields.errors)]
+      if (errors.length > 0 || !fields.ok) return unprocessable(...errors)
       const result = await store.mergeIssues(project.id, fields.ids, fields.into, {
         userId: user.id,
         at: now(),

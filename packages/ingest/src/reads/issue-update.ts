@@ -1,6 +1,6 @@
 import type { AssigneeMatch, IssueAnswer, SearchFilter } from '@tis/schema'
 import { type EngineRequest, type EngineResponse, json } from '../http'
-import { readManagementBody } from '../management/body'
+import { knownFields, readManagementBody } from '../management/body'
 import type {
   IgnoreCondition,
   IssueActor,
@@ -17,6 +17,7 @@ import { issueJson } from './json'
 // terms of a search, whose `me` and emails name users the store knows by id.
 
 const ISSUE_STATUSES: readonly IssueStatus[] = ['unresolved', 'resolved', 'ignored']
+const CHANGE_FIELDS = ['status', 'assignee', 'ignore_until']
 
 /** What the issue operations read besides the issues: users and memberships. */
 export type AssigneeStore = Pick<ManagementStore, 'findUserByEmail' | 'isMember'>
@@ -90,10 +91,9 @@ export async function issueChange(
   now: Date,
   key = 'issue',
 ): Promise<{ ok: true; change: IssueChange } | { ok: false; response: EngineResponse }> {
-  const body = readManagementBody(request, { key, fields: ['status', 'assignee', 'ignore_until'] })
+  const body = readManagementBody(request, { key, fields: CHANGE_FIELDS })
   if (!body.ok) return body
-  const fields = body.value ?? {}
-  const errors: string[] = []
+  const { fields, errors } = knownFields(body.value, key, CHANGE_FIELDS)
   const change: {
     status?: IssueStatus
     assigneeId?: string | null

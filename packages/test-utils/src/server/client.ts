@@ -26,6 +26,8 @@ export interface CallOptions {
   /** The client IP the trusted proxy reports; a fresh one per request by default. */
   readonly ip?: string
   readonly headers?: Record<string, string>
+  /** `manual` answers with a redirect itself rather than following it. @default 'follow' */
+  readonly redirect?: 'follow' | 'manual'
 }
 
 let ipCounter = 0
@@ -60,6 +62,7 @@ export async function call(
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers,
+    redirect: options.redirect ?? 'follow',
     ...(body === undefined ? {} : { body }),
   })
   const text = await response.text()
