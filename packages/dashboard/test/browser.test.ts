@@ -350,8 +350,8 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     }
     await check('inbox-bulk-resolved')
     await at('/issues?status=resolved')
-    await page.getByRole('link', { name: titles[0] }).click()
-    await page.getByRole('heading', { level: 1, name: titles[0] }).waitFor()
+    await page.getByRole('link', { name: titles[0]! }).click()
+    await page.getByRole('heading', { level: 1, name: titles[0]! }).waitFor()
     await page.locator('summary', { hasText: 'Ignore…' }).focus()
     await page.keyboard.press('Enter')
     await page.getByRole('radio', { name: 'Until N more events' }).check()

@@ -630,7 +630,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
     /** A form post with repeated fields, as a browser sends the checked boxes. */
     async function postPairs(path: string, pairs: readonly (readonly [string, string])[]) {
       const { cookie, csrf } = await session(ADMIN_TOKEN)
-      const body = new URLSearchParams([['_csrf', csrf], ...pairs])
+      const body = new URLSearchParams([['_csrf', csrf], ...pairs.map(([k, v]) => [k, v])])
       return dashboard.request(path, {
         method: 'POST',
         body,
@@ -710,6 +710,15 @@ describe('dashboard pages over the engine (PGlite)', () => {
       const mine = (await get(inbox('?query=assigned%3Ame'))).text
       expect(mine).toContain(`>${titles[1]}<`)
       expect(mine).not.toContain(`>${titles[0]}<`)
+      // Status "all" is said as every status in the search.
+      const gamma = `?status=all&query=${encodeURIComponent('"Bulk gamma"')}`
+      const every = await postPairs(inbox(`/bulk${gamma}`), [
+        ['scope', 'query'],
+        ['action', 'resolve'],
+      ])
+      expect(every.headers.get('location')).toBe(
+        inbox('?status=all&query=%22Bulk+gamma%22&done=resolve&changed=1&matched=1'),
+      )
       await postPairs(inbox('/bulk'), [...checked(titles[1]!), ['action', 'unassign']])
       expect((await get(inbox('?query=assigned%3Ame'))).text).not.toContain(`>${titles[1]}<`)
       // Environment and release ask for one event with both: no search says that.
@@ -752,11 +761,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
       )
       const forged = await dashboard.request(inbox('/bulk'), {
         method: 'POST',
-        body: new URLSearchParams([
-          ['_csrf', 'forged'],
-          ...checked(titles[0]!),
-          ['action', 'resolve'],
-        ]),
+        body: new URLSearchParams({ _csrf: 'forged', issue: ids[titles[0]!]!, action: 'resolve' }),
         headers: {
           cookie: (await session(ADMIN_TOKEN)).cookie,
           'content-type': 'application/x-www-form-urlencoded',

@@ -60,7 +60,8 @@ export function filtersAsSearch(f: InboxFilters): string | null {
   if (f.environment || f.release || f.q) return null
   const query = (f.query ?? '').trim()
   if (searchesStatus(query)) return f.status === 'all' ? query : null
-  const status = f.status === 'all' ? `is:[${STATUSES.slice(0, 3).join(',')}]` : `is:${f.status}`
+  const every = STATUSES.filter((s) => s !== 'all').join(',')
+  const status = f.status === 'all' ? `is:[${every}]` : `is:${f.status}`
   return query ? `${status} ${query}` : status
 }
 
