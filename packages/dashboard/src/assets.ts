@@ -42,6 +42,17 @@ pre{background:var(--soft);padding:10px;border-radius:6px;overflow:auto;white-sp
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 svg.chart text{font:11px system-ui,sans-serif;fill:var(--fg)}
 .actions{white-space:nowrap}
+th.pick,td.pick{width:1%;padding-right:0}
+form.bulk{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-start;margin:.5em 0;padding:8px 12px;border:1px solid var(--line);border-radius:8px;background:var(--soft)}
+form.bulk[hidden]{display:none}
+form.bulk p,form.bulk .alert,form.bulk .notice{margin:0;flex:1 1 100%}
+fieldset.scope,fieldset.ignore-choices{border:0;padding:0;margin:0}fieldset.scope legend{font-weight:600;float:left;margin-right:8px}
+.bulk-actions{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
+details.menu>summary{cursor:pointer;display:inline-block;padding:4px 8px;border:1px solid #6e7781;border-radius:6px;background:var(--soft)}
+details.menu[open]{padding:0 0 8px}details.menu[open]>summary{margin-bottom:6px}
+fieldset.ignore-choices legend{font-weight:600}fieldset.ignore-choices .choice{margin:4px 0}
+input.n{width:8em}
+.issue-actions{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start;margin:.5em 0 1em}
 ol.frames>li{margin:.4em 0}
 .excerpt table{margin:.3em 0 .8em;background:var(--soft);border:1px solid var(--line)}
 .excerpt caption{text-align:left;padding:4px 8px;caption-side:top}
@@ -61,10 +72,34 @@ details.vars td code{white-space:pre-wrap;word-break:break-all}
 
 /**
  * `GET …/assets/dashboard.js` — progressive only: copy buttons, issue actions without a reload,
- * and live regions (the inbox, the activity feed) that poll their HTML fragment and announce
+ * the bulk bar's "select all" and count, and live regions (the inbox, the activity feed) that poll their HTML fragment and announce
  * new issues. Every page works without it.
  */
 export const SCRIPT = `(() => {
+  // The bulk bar: "select all on this page", the count of the checked rows, Enter in a menu's
+  // fields submitting with the menu's button (and nowhere else in the bar).
+  const picks = () => [...document.querySelectorAll('[data-pick]')]
+  const counted = () => {
+    const all = picks(), checked = all.filter((p) => p.checked).length
+    for (const box of document.querySelectorAll('[data-pick-all]')) {
+      box.checked = all.length > 0 && checked === all.length
+      box.indeterminate = checked > 0 && checked < all.length
+    }
+    for (const out of document.querySelectorAll('[data-bulk-count]')) {
+      out.textContent = checked ? '(' + checked + ' selected)' : ''
+    }
+  }
+  document.addEventListener('change', (event) => {
+    if (event.target.matches('[data-pick-all]')) for (const p of picks()) p.checked = event.target.checked
+    if (event.target.matches('[data-pick], [data-pick-all]')) counted()
+  })
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !event.target.matches('input')) return
+    const menu = event.target.closest('[data-enter-submits]')
+    if (menu) { event.preventDefault(); document.getElementById(menu.dataset.enterSubmits)?.click() }
+    else if (event.target.form?.matches('[data-bulk]')) event.preventDefault()
+  })
+  counted()
   document.addEventListener('click', (event) => {
     const button = event.target.closest('[data-copy]')
     if (!button) return
@@ -92,7 +127,7 @@ export const SCRIPT = `(() => {
           const kept = row.querySelector('[data-keep="' + cell.dataset.keep + '"]')
           if (kept && !cell.firstElementChild) cell.replaceWith(kept)
         }
-        row.replaceWith(next); next.querySelector('button')?.focus()
+        row.replaceWith(next); next.querySelector('button')?.focus(); counted()
       }
       const status = document.getElementById('status-message')
       if (status) status.textContent = form.dataset.done || 'Updated'
@@ -102,16 +137,19 @@ export const SCRIPT = `(() => {
   for (const region of document.querySelectorAll('[data-live]')) {
     const every = Number(region.dataset.every || 5000)
     setInterval(async () => {
-      // Never pull the rows from under the keyboard or a pending in-place action.
+      // Never pull the rows from under the keyboard, a pending in-place action or a selection.
       if (document.hidden || region.contains(document.activeElement)) return
+      if (region.querySelector('[data-pick]:checked')) return
       try {
         const response = await fetch(region.dataset.live, { credentials: 'same-origin' })
         if (!response.ok || response.redirected) return
         const before = ids(region)
         region.innerHTML = await response.text()
+        counted()
         const table = region.closest('[data-live-table]')
         if (table && region.children.length) {
           table.hidden = false
+          for (const bar of document.querySelectorAll('form[data-bulk]')) bar.hidden = false
           for (const note of document.querySelectorAll('[data-empty-note]')) note.hidden = true
         }
         const added = [...ids(region)].filter((id) => !before.has(id)).length

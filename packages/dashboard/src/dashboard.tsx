@@ -7,10 +7,12 @@ import type { DashboardApp, DashboardEnv, Deps } from './context'
 import { type DashboardEngine, PageError } from './engine-client'
 import { registerAccount } from './pages/account'
 import { registerActivity } from './pages/activity'
-import { registerIssue } from './pages/issue'
+import { registerIssue, renderIssuePage } from './pages/issue'
 import { registerIssueAssign } from './pages/issue-assign'
+import { registerIssueBulk } from './pages/issue-bulk'
 import { registerIssueDiscussion } from './pages/issue-discussion'
-import { registerIssues } from './pages/issues'
+import { registerIssueIgnore } from './pages/issue-ignore'
+import { registerIssues, renderInbox } from './pages/issues'
 import { registerLogin } from './pages/login'
 import { registerMonitor } from './pages/monitor'
 import { registerMonitorsAndDeployments } from './pages/monitors'
@@ -150,7 +152,9 @@ export function createDashboard(options: DashboardOptions): Hono<DashboardEnv> {
   registerAccount(app, deps, cookies)
   registerProjects(app, deps)
   registerIssues(app, deps)
+  registerIssueBulk(app, deps, (c, refused, status) => renderInbox(c, deps, refused, status))
   registerIssue(app, deps)
+  registerIssueIgnore(app, deps, (c, refused, status) => renderIssuePage(c, deps, refused, status))
   registerIssueAssign(app, deps)
   registerIssueDiscussion(app, deps)
   registerActivity(app, deps)

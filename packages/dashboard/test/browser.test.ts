@@ -316,6 +316,53 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     expect(await page.getByText(`assigned to ${me}`).count()).toBe(1)
   })
 
+  it('resolves two issues from the bulk bar with the keyboard, and ignores one from its menu', async () => {
+    const titles = ['Bulk one', 'Bulk two'].map((t) => `${t} ${Date.now()}`)
+    for (const message of titles) {
+      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+        event: { event_type: 'error', message },
+      })
+    }
+    await harness.server.engine.flush()
+    await at('/issues')
+    const all = page.getByRole('checkbox', { name: 'Select all issues on this page' })
+    await all.check()
+    const boxes = page.getByRole('checkbox', { name: /^Select: / })
+    expect(await boxes.count()).toBeGreaterThan(2)
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(true)
+    await all.uncheck()
+    expect(await page.getByRole('checkbox', { name: /^Select: /, checked: true }).count()).toBe(0)
+    for (const title of titles) {
+      await page.getByRole('checkbox', { name: `Select: ${title}` }).focus()
+      await page.keyboard.press('Space')
+    }
+    expect(await page.locator('[data-bulk-count]').textContent()).toBe('(2 selected)')
+    expect(await all.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true)
+    await check('inbox-bulk-selected')
+    await page.getByRole('button', { name: 'Resolve', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/done=resolve/)
+    expect(await page.getByRole('status').filter({ hasText: 'resolved' }).textContent()).toBe(
+      '2 issues resolved.',
+    )
+    for (const title of titles) {
+      expect(await page.getByRole('link', { name: title }).count()).toBe(0)
+    }
+    await check('inbox-bulk-resolved')
+    await at('/issues?status=resolved')
+    await page.getByRole('link', { name: titles[0]! }).click()
+    await page.getByRole('heading', { level: 1, name: titles[0]! }).waitFor()
+    await page.locator('summary', { hasText: 'Ignore…' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('radio', { name: 'Until N more events' }).check()
+    await page.getByRole('spinbutton', { name: 'N more events' }).fill('10')
+    await check('issue-ignore-menu')
+    // Enter in the count submits the menu's own form (with JavaScript as without).
+    await page.getByRole('spinbutton', { name: 'N more events' }).press('Enter')
+    await page.getByText('until 10 more events').waitFor()
+    expect(await page.locator('.badge.s-ignored').textContent()).toBe('ignored')
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     await at('/settings')
     await page.getByLabel('Key name').fill('browser-key')
@@ -546,8 +593,11 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'issue-detail',
         'issue-discussion',
         'issue-excerpts',
+        'issue-ignore-menu',
         'issues',
         'issues-empty',
+        'inbox-bulk-resolved',
+        'inbox-bulk-selected',
         'inbox-search',
         'inbox-search-rejected',
         'login',

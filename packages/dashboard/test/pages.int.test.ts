@@ -602,6 +602,256 @@ describe('dashboard pages over the engine (PGlite)', () => {
     expect(created.status).toBe(303)
     expect(created.headers.get('location')).toMatch(/^\/projects\/[0-9a-f-]{36}\/settings$/)
   })
+
+  // The inbox's bulk bar and the ignore menu, in a project of their own so the issues of the
+  // tests above do not count.
+  describe('bulk actions and the ignore menu', () => {
+    let bulkProject: string
+    const titles = ['Bulk alpha', 'Bulk beta', 'Bulk gamma'].map((t) => `${t} ${Date.now()}`)
+    const ids: Record<string, string> = {}
+    const inbox = (query = '') => `/projects/${bulkProject}/issues${query}`
+
+    beforeAll(async () => {
+      const api = createApi(harness.url)
+      const project = await api.projectWithKey()
+      bulkProject = project.projectId
+      for (const title of titles) {
+        await api.ingest('/api/v1/ingest_events', project.key, {
+          event: { event_type: 'error', message: title },
+        })
+      }
+      await harness.server.engine.flush()
+      const { text } = await get(inbox('?status=all'))
+      for (const title of titles) {
+        ids[title] = text.match(new RegExp(`issues/([0-9a-f-]{36})">${title}<`))![1]!
+      }
+    })
+
+    /** A form post with repeated fields, as a browser sends the checked boxes. */
+    async function postPairs(path: string, pairs: readonly (readonly [string, string])[]) {
+      const { cookie, csrf } = await session(ADMIN_TOKEN)
+      const body = new URLSearchParams([['_csrf', csrf], ...pairs.map(([k, v]) => [k, v])])
+      return dashboard.request(path, {
+        method: 'POST',
+        body,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      })
+    }
+    const checked = (...titles: string[]) => titles.map((t) => ['issue', ids[t]!] as const)
+
+    it('labels a checkbox per row and "select all", beside a bar of actions', async () => {
+      const { text } = await get(inbox())
+      for (const title of titles) {
+        expect(text).toContain(
+          `<input type="checkbox" form="bulk" name="issue" value="${ids[title]}" aria-label="Select: ${title}"`,
+        )
+      }
+      expect(text).toContain('aria-label="Select all issues on this page"')
+      expect(text).toContain(
+        `<form id="bulk" class="bulk" method="post" action="/projects/${bulkProject}/issues/bulk"`,
+      )
+      for (const action of ['resolve', 'reopen', 'ignore', 'assign', 'unassign']) {
+        expect(text).toContain(`name="action" value="${action}"`)
+      }
+      expect(text).toContain('<summary>Ignore…</summary>')
+      expect(text).toContain('All 3 issues matching this search')
+    })
+
+    it('resolves the checked issues in one post and says how many changed', async () => {
+      const res = await postPairs(`${inbox('/bulk')}?status=unresolved`, [
+        ...checked(titles[0]!, titles[1]!),
+        ['action', 'resolve'],
+      ])
+      expect(res.status).toBe(303)
+      const back = res.headers.get('location')!
+      expect(back).toBe(inbox('?status=unresolved&done=resolve&changed=2&matched=2'))
+      const after = (await get(back)).text
+      expect(after).toContain(
+        '<p class="notice" role="status" id="bulk-notice">2 issues resolved.</p>',
+      )
+      expect(after).not.toContain(`>${titles[0]}<`)
+      expect(after).toContain(`>${titles[2]}<`)
+      // The rows' own forms come back to the inbox without the notice.
+      expect(after).toContain(`name="return_to" value="${inbox('?status=unresolved')}"`)
+      const again = await postPairs(inbox('/bulk'), [
+        ...checked(titles[0]!, titles[2]!),
+        ['action', 'resolve'],
+      ])
+      expect((await get(again.headers.get('location')!)).text).toContain(
+        '1 issue resolved; 1 issue already was.',
+      )
+    })
+
+    it('reopens every issue of the page with "select all" and no JavaScript', async () => {
+      const res = await postPairs(`${inbox('/bulk')}?status=resolved`, [
+        ['all_on_page', '1'],
+        ...titles.map((t) => ['page_issue', ids[t]!] as const),
+        ['action', 'reopen'],
+      ])
+      expect(res.headers.get('location')).toBe(
+        inbox('?status=resolved&done=reopen&changed=3&matched=3'),
+      )
+      expect((await get(inbox())).text).toContain('All 3 issues matching this search')
+    })
+
+    it('assigns every issue matching the search, and unassigns the checked ones', async () => {
+      const query = `?query=${encodeURIComponent('"Bulk beta"')}`
+      const page = (await get(inbox(query))).text
+      expect(page).toContain('The 1 issue matching this search')
+      const owner = page.match(/<option value="([^"]+@[^"]+)">/)![1]!
+      const res = await postPairs(inbox(`/bulk${query}`), [
+        ['scope', 'query'],
+        ['assignee', owner],
+        ['action', 'assign'],
+      ])
+      expect(res.headers.get('location')).toBe(
+        inbox('?query=%22Bulk+beta%22&done=assign&changed=1&matched=1'),
+      )
+      const mine = (await get(inbox('?query=assigned%3Ame'))).text
+      expect(mine).toContain(`>${titles[1]}<`)
+      expect(mine).not.toContain(`>${titles[0]}<`)
+      // Status "all" is said as every status in the search.
+      const gamma = `?status=all&query=${encodeURIComponent('"Bulk gamma"')}`
+      const every = await postPairs(inbox(`/bulk${gamma}`), [
+        ['scope', 'query'],
+        ['action', 'resolve'],
+      ])
+      expect(every.headers.get('location')).toBe(
+        inbox('?status=all&query=%22Bulk+gamma%22&done=resolve&changed=1&matched=1'),
+      )
+      await postPairs(inbox('/bulk'), [...checked(titles[1]!), ['action', 'unassign']])
+      expect((await get(inbox('?query=assigned%3Ame'))).text).not.toContain(`>${titles[1]}<`)
+      // Environment and release ask for one event with both: no search says that.
+      expect((await get(inbox('?environment=production'))).text).not.toContain(
+        'matching this search',
+      )
+    })
+
+    it('shows a refusal in the bar with the boxes still checked', async () => {
+      const bad = await postPairs(inbox('/bulk'), [
+        ...checked(titles[0]!),
+        ['action', 'ignore'],
+        ['ignore', 'window'],
+        ['window_count', '5'],
+        ['window', '30'],
+      ])
+      expect(bad.status).toBe(422)
+      const html = await bad.text()
+      expect(html).toContain(
+        'role="alert" id="bulk-error">update.ignore_until window_seconds must be a whole number of seconds from 60 to 2,592,000 (30 days)</p>',
+      )
+      expect(html).toMatch(
+        new RegExp(`value="${ids[titles[0]!]}" aria-label="Select: [^"]+" checked=""`),
+      )
+      expect(html).toContain('<details class="menu" open="">')
+      expect(html).toContain(
+        'name="window_count" min="1" step="1" inputmode="numeric" aria-label="N events" value="5"',
+      )
+      // The rows' forms still come back to the inbox, not to the bulk form's path.
+      expect(html).toContain(`name="return_to" value="${inbox()}"`)
+      const none = await postPairs(inbox('/bulk'), [['action', 'resolve']])
+      expect(none.status).toBe(422)
+      expect(await none.text()).toContain(
+        'Select the issues to change with the boxes of the table first.',
+      )
+      // Enter in a field submits with the bar's first button, which names no action.
+      const enter = await postPairs(inbox('/bulk'), [...checked(titles[0]!), ['action', '']])
+      expect(await enter.text()).toContain(
+        'Choose an action for the selected issues: Resolve, Reopen',
+      )
+      const forged = await dashboard.request(inbox('/bulk'), {
+        method: 'POST',
+        body: new URLSearchParams({ _csrf: 'forged', issue: ids[titles[0]!]!, action: 'resolve' }),
+        headers: {
+          cookie: (await session(ADMIN_TOKEN)).cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      })
+      expect(forged.status).toBe(403)
+      expect((await get(inbox())).text).toContain(`>${titles[0]}<`)
+    })
+
+    it('ignores many issues until a condition from the bulk menu', async () => {
+      const res = await postPairs(inbox('/bulk'), [
+        ...checked(titles[0]!, titles[1]!),
+        ['action', 'ignore'],
+        ['ignore', 'users'],
+        ['users', '10'],
+      ])
+      expect(res.headers.get('location')).toBe(inbox('?done=ignore&changed=2&matched=2'))
+      const ignored = (await get(inbox('?status=ignored'))).text
+      expect(ignored.match(/ · ignored until 10 more users/g)).toHaveLength(2)
+    })
+
+    it('ignores an issue from its page until a count, a rate, more users or a time', async () => {
+      const issue = `/projects/${bulkProject}/issues/${ids[titles[2]!]}`
+      const page = (await get(issue)).text
+      expect(page).toContain('<details class="menu" id="ignore-menu"><summary>Ignore…</summary>')
+      expect(page).toContain(`action="${issue}/ignore"`)
+      // A minute of 30 days from now, as a datetime-local field sends it (read as UTC).
+      const later = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 16)
+      // One row per choice of the menu: the fields sent and how the page says the condition.
+      const cases: readonly (readonly [Record<string, string>, string | null])[] = [
+        [{ ignore: 'count', count: '100' }, 'until 100 more events'],
+        [
+          { ignore: 'window', window_count: '50', window: '3600' },
+          'until 50 events within an hour',
+        ],
+        [{ ignore: 'users', users: '5' }, 'until 5 more users'],
+        [{ ignore: 'until', until: later }, `until ${later}:00.000Z`],
+        [{ ignore: 'forever' }, null],
+      ]
+      for (const [fields, said] of cases) {
+        const res = await postPairs(`${issue}/ignore`, [
+          ...Object.entries(fields),
+          ['return_to', issue],
+        ])
+        expect(res.status, said ?? 'forever').toBe(303)
+        expect(res.headers.get('location')).toBe(issue)
+        const after = (await get(issue)).text
+        expect(after).toContain('<span class="badge s-ignored">ignored</span>')
+        if (said) expect(after).toContain(`<span class="muted"> ${said}</span>`)
+        else expect(after).not.toContain('<span class="muted"> until')
+        // Reopened, so the menu is offered again for the next case.
+        await postPairs(`${issue}/status`, [['status', 'unresolved']])
+      }
+    })
+
+    it("shows the engine's refusal of a condition beside the menu, with what was typed", async () => {
+      const issue = `/projects/${bulkProject}/issues/${ids[titles[2]!]}`
+      const refused = await postPairs(`${issue}/ignore`, [
+        ['ignore', 'until'],
+        ['until', '2001-01-01T00:00'],
+      ])
+      expect(refused.status).toBe(422)
+      const html = await refused.text()
+      expect(html).toContain('<details class="menu" id="ignore-menu" open="">')
+      expect(html).toContain(
+        '<p class="alert" role="alert" id="ignore-error">issue.ignore_until until must be in the future</p>',
+      )
+      expect(html).toContain('value="2001-01-01T00:00"')
+      expect(html).toMatch(/id="ignore-until" name="ignore" value="until" checked=""/)
+      const zero = await postPairs(`${issue}/ignore`, [
+        ['ignore', 'count'],
+        ['count', '0'],
+      ])
+      expect(await zero.text()).toContain(
+        'issue.ignore_until count must be a whole number from 1 to 1,000,000,000',
+      )
+      const forged = await dashboard.request(`${issue}/ignore`, {
+        method: 'POST',
+        body: new URLSearchParams({ _csrf: 'forged', ignore: 'forever' }),
+        headers: {
+          cookie: (await session(ADMIN_TOKEN)).cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      })
+      expect(forged.status).toBe(403)
+      expect((await get(issue)).text).toContain(
+        '<span class="badge s-unresolved">unresolved</span>',
+      )
+    })
+  })
 })
 
 // Source excerpts on the issue page: a second server whose GitHub is mocked at the HTTP boundary

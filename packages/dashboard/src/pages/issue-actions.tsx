@@ -17,13 +17,24 @@ export interface IssueTarget {
   readonly inPlace: boolean
 }
 
-/** Resolve / ignore / reopen buttons: one form each, in place with JavaScript. */
-export function IssueActions(props: { deps: Deps; session: Session; target: IssueTarget }): Html {
+/** An issue status a button of {@link IssueActions} sets. */
+export type ActionStatus = keyof typeof ACTIONS
+
+/**
+ * Resolve / ignore / reopen buttons: one form each, in place with JavaScript. `statuses` are the
+ * buttons offered (the issue page has an ignore menu instead of the button). @default all three
+ */
+export function IssueActions(props: {
+  deps: Deps
+  session: Session
+  target: IssueTarget
+  statuses?: readonly ActionStatus[]
+}): Html {
   const { issue, projectId, back, inPlace } = props.target
   const action = `${props.deps.base}/projects/${projectId}/issues/${issue.id}/status`
   return (
     <>
-      {(Object.keys(ACTIONS) as (keyof typeof ACTIONS)[])
+      {(props.statuses ?? (Object.keys(ACTIONS) as ActionStatus[]))
         .filter((status) => status !== issue.status)
         .map((status) => (
           <>

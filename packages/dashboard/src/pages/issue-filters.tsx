@@ -47,6 +47,24 @@ export function inboxQuery(c: DashboardContext) {
   }
 }
 
+/** The inbox's filters, as {@link inboxQuery} reads them. */
+export type InboxFilters = ReturnType<typeof inboxQuery>
+
+/**
+ * The inbox's filters as one search of the syntax, for a bulk change of every issue they list
+ * (`{"query": …}`); `null` when the search cannot say them. The environment and release fields
+ * ask for one event with both, which two search terms do not; a status field that narrows a
+ * search's own status is two conditions in one.
+ */
+export function filtersAsSearch(f: InboxFilters): string | null {
+  if (f.environment || f.release || f.q) return null
+  const query = (f.query ?? '').trim()
+  if (searchesStatus(query)) return f.status === 'all' ? query : null
+  const every = STATUSES.filter((s) => s !== 'all').join(',')
+  const status = f.status === 'all' ? `is:[${every}]` : `is:${f.status}`
+  return query ? `${status} ${query}` : status
+}
+
 /** The filter form; `error` is the search's 400 message, shown beside the search box. */
 export function Filters(props: {
   c: DashboardContext

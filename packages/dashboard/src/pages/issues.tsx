@@ -2,16 +2,16 @@
 /** @jsxImportSource hono/jsx */
 
 import type { EventPage, Issue as IssueJson, IssuePage } from '@tis/schema'
-import { Sparkline } from '../charts'
-import type { DashboardApp, DashboardContext, Deps, Session } from '../context'
+import type { DashboardApp, DashboardContext, Deps } from '../context'
 import { FirstEventHelp } from '../empty-state'
 import { ok } from '../engine-client'
-import { relativeTime } from '../format'
-import { Badge, type Html, queryString, Time } from '../layout'
+import { type Html, queryString } from '../layout'
 import { loadProject, renderPage, safeReturn } from '../render'
-import { IssueActions } from './issue-actions'
-import { Filters, inboxQuery } from './issue-filters'
-import { ReleaseLink } from './release-link'
+import { loadMembers } from './issue-assign'
+import { BulkBar, type BulkRefusal, NOTICE_KEYS } from './issue-bulk'
+import { BULK_FORM, bulkNotice } from './issue-bulk-actions'
+import { Filters, filtersAsSearch, inboxQuery } from './issue-filters'
+import { IssueRow, IssueRows } from './issue-rows'
 
 /** How the inbox says its order (`sort`). */
 const ORDER_LABEL: Readonly<Record<string, string>> = {
@@ -23,94 +23,6 @@ const ORDER_LABEL: Readonly<Record<string, string>> = {
 
 /** How often the inbox refreshes its first page while the tab is visible (with JavaScript). */
 const LIVE_EVERY_MS = 10_000
-
-function sparklineLabel(counts: readonly number[]) {
-  const total = counts.reduce((a, b) => a + b, 0)
-  return `${total} event${total === 1 ? '' : 's'} in the last 24 hours`
-}
-
-/** One inbox row; `back` is where its forms return to without JavaScript. */
-function IssueRow(props: {
-  deps: Deps
-  session: Session
-  issue: IssueJson
-  back: string
-  projectId: string
-}): Html {
-  const { deps, session, issue, projectId } = props
-  const now = deps.now()
-  return (
-    <tr data-row={issue.id}>
-      <td>
-        <a href={`${deps.base}/projects/${projectId}/issues/${issue.id}`}>{issue.title}</a>
-        <div class="muted">
-          {issue.level}
-          {issue.regression_count ? ` · regressed ${issue.regression_count}×` : ''}
-          {issue.assignee ? ` · assigned to ${issue.assignee}` : ''}
-        </div>
-      </td>
-      <td>
-        <Badge value={issue.status} />
-        {issue.events_expired && (
-          <>
-            {' '}
-            <span class="badge s-expired" title="Every event is past the retention period">
-              events expired
-            </span>
-          </>
-        )}
-      </td>
-      <td class="num">{issue.count}</td>
-      <td class="num">{issue.users}</td>
-      <td>
-        <Time iso={issue.first_seen_at} text={relativeTime(issue.first_seen_at, now)} />
-      </td>
-      <td>
-        <Time iso={issue.last_seen_at} text={relativeTime(issue.last_seen_at, now)} />
-      </td>
-      <td>
-        <ReleaseLink base={deps.base} projectId={projectId} version={issue.last_release} />
-      </td>
-      {issue.sparkline ? (
-        <td data-keep="sparkline">
-          <Sparkline values={issue.sparkline} label={sparklineLabel(issue.sparkline)} />
-        </td>
-      ) : (
-        // A row re-rendered after an action keeps the sparkline it had (see dashboard.js).
-        <td data-keep="sparkline"></td>
-      )}
-      <td class="actions">
-        <IssueActions
-          deps={deps}
-          session={session}
-          target={{ issue, projectId, back: props.back, inPlace: true }}
-        />
-      </td>
-    </tr>
-  )
-}
-
-function IssueRows(props: {
-  deps: Deps
-  session: Session
-  issues: readonly IssueJson[]
-  back: string
-  projectId: string
-}): Html {
-  return (
-    <>
-      {props.issues.map((issue) => (
-        <IssueRow
-          deps={props.deps}
-          session={props.session}
-          issue={issue}
-          back={props.back}
-          projectId={props.projectId}
-        />
-      ))}
-    </>
-  )
-}
 
 /** One page of the inbox; a search the syntax rejects is an empty page with its message. */
 async function loadInbox(
@@ -142,105 +54,10 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
     const projectId = c.req.param('id')
     const page = await loadInbox(c, deps, projectId)
     const back = `${deps.base}/projects/${projectId}/issues${queryString(inboxQuery(c))}`
-    return c.html(
-      <IssueRows
-        deps={deps}
-        session={c.get('session')}
-        issues={page.issues}
-        back={back}
-        projectId={projectId}
-      />,
-    )
+    const rows = { deps, session: c.get('session'), projectId, back }
+    return c.html(<IssueRows rows={rows} issues={page.issues} />)
   })
-  app.get('/projects/:id/issues', async (c) => {
-    const session = c.get('session')
-    const project = await loadProject(c, deps)
-    const query = inboxQuery(c)
-    const cursor = c.req.query('cursor') || undefined
-    const page = await loadInbox(c, deps, project.id, cursor)
-    const url = new URL(c.req.url)
-    const back = url.pathname + url.search
-    const filtered = Boolean(
-      query.environment || query.release || query.q || query.query || query.status !== 'unresolved',
-    )
-    let empty: Html = <p class="empty">No issues match these filters.</p>
-    if (page.issues.length === 0 && !filtered) {
-      const any = ok<EventPage>(
-        await session.call(deps.engine.reads.listEvents, {
-          params: { id: project.id },
-          query: { limit: '1' },
-        }),
-      )
-      empty = any.events.length ? (
-        <p class="empty">No unresolved issues. Errors your application reports show up here.</p>
-      ) : (
-        <FirstEventHelp base={deps.base} origin={url.origin} projectId={project.id} />
-      )
-    }
-    const path = `${deps.base}/projects/${project.id}`
-    const live = !cursor
-    const next = page.next_cursor ? queryString({ ...query, cursor: page.next_cursor }) : null
-    return renderPage(c, deps, {
-      title: `Issues · ${project.name}`,
-      ...(page.searchError ? { status: 400 } : {}),
-      project: { id: project.id, name: project.name, tab: 'issues' },
-      body: (
-        <>
-          <h1>Issues</h1>
-          <Filters c={c} deps={deps} projectId={project.id} error={page.searchError} />
-          {live && (
-            <p class="muted">
-              {ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen']}; updates every 10
-              seconds while this tab is visible.
-            </p>
-          )}
-          <table hidden={page.issues.length === 0 ? true : undefined} data-live-table="">
-            <caption class="skip">
-              Issues,{' '}
-              {(ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen'])!.toLowerCase()}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Issue</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Events
-                </th>
-                <th scope="col" class="num">
-                  Users
-                </th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Release</th>
-                <th scope="col">Last 24 h</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody
-              id="inbox"
-              data-live={live ? `${path}/inbox-rows${queryString(query)}` : undefined}
-              data-every={live ? String(LIVE_EVERY_MS) : undefined}
-              data-announce={live ? 'issues' : undefined}
-            >
-              <IssueRows
-                deps={deps}
-                session={session}
-                issues={page.issues}
-                back={back}
-                projectId={project.id}
-              />
-            </tbody>
-          </table>
-          {page.issues.length === 0 && <div data-empty-note="">{empty}</div>}
-          {next && (
-            <p class="pager">
-              <a href={`${path}/issues${next}`}>Next page</a>
-            </p>
-          )}
-        </>
-      ),
-    })
-  })
+  app.get('/projects/:id/issues', (c) => renderInbox(c, deps))
   app.post('/projects/:id/issues/:issue_id/status', async (c) => {
     const session = c.get('session')
     const form = await c.req.parseBody()
@@ -258,8 +75,135 @@ export function registerIssues(app: DashboardApp, deps: Deps): void {
       `${deps.base}/projects/${projectId}/issues/${issueId}`,
     )
     if (c.req.header('x-tis-fragment') !== '1') return c.redirect(back, 303)
-    return c.html(
-      <IssueRow deps={deps} session={session} issue={issue} back={back} projectId={projectId} />,
+    return c.html(<IssueRow rows={{ deps, session, projectId, back }} issue={issue} />)
+  })
+}
+
+/**
+ * The inbox of the request (`…/issues` or the bulk form's `…/issues/bulk`, with the inbox's
+ * query); `refused` is a bulk form shown again with its error, with `status`.
+ */
+export async function renderInbox(
+  c: DashboardContext,
+  deps: Deps,
+  refused?: BulkRefusal,
+  status?: number,
+): Promise<Response> {
+  const session = c.get('session')
+  const project = await loadProject(c, deps)
+  const query = inboxQuery(c)
+  const cursor = c.req.query('cursor') || undefined
+  const [page, members] = await Promise.all([
+    loadInbox(c, deps, project.id, cursor),
+    loadMembers(deps, session, project.id),
+  ])
+  const url = new URL(c.req.url)
+  for (const key of NOTICE_KEYS) url.searchParams.delete(key)
+  const search = url.searchParams.size ? `?${url.searchParams}` : ''
+  const path = `${deps.base}/projects/${project.id}`
+  const back = `${path}/issues${search}`
+  const filtered = Boolean(
+    query.environment || query.release || query.q || query.query || query.status !== 'unresolved',
+  )
+  let empty: Html = <p class="empty">No issues match these filters.</p>
+  if (page.issues.length === 0 && !filtered) {
+    const any = ok<EventPage>(
+      await session.call(deps.engine.reads.listEvents, {
+        params: { id: project.id },
+        query: { limit: '1' },
+      }),
     )
+    empty = any.events.length ? (
+      <p class="empty">No unresolved issues. Errors your application reports show up here.</p>
+    ) : (
+      <FirstEventHelp base={deps.base} origin={url.origin} projectId={project.id} />
+    )
+  }
+  const live = !cursor
+  const next = page.next_cursor ? queryString({ ...query, cursor: page.next_cursor }) : null
+  const notice = bulkNotice((name) => c.req.query(name))
+  const selected = refused?.selected
+  return renderPage(c, deps, {
+    title: `Issues · ${project.name}`,
+    ...(page.searchError ? { status: 400 } : status ? { status } : {}),
+    project: { id: project.id, name: project.name, tab: 'issues' },
+    body: (
+      <>
+        <h1>Issues</h1>
+        <Filters c={c} deps={deps} projectId={project.id} error={page.searchError} />
+        {live && (
+          <p class="muted">
+            {ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen']}; updates every 10
+            seconds while this tab is visible.
+          </p>
+        )}
+        {notice && (
+          <p class="notice" role="status" id="bulk-notice">
+            {notice}
+          </p>
+        )}
+        <BulkBar
+          session={session}
+          action={`${path}/issues/bulk${search}`}
+          members={members}
+          search={filtersAsSearch(query)}
+          total={!cursor && !page.next_cursor ? page.issues.length : null}
+          onPage={page.issues.length}
+          refused={refused}
+          hidden={page.issues.length === 0}
+        />
+        <table hidden={page.issues.length === 0 ? true : undefined} data-live-table="">
+          <caption class="skip">
+            Issues,{' '}
+            {(ORDER_LABEL[query.sort ?? 'last_seen'] ?? ORDER_LABEL['last_seen'])!.toLowerCase()}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" class="pick">
+                <input
+                  type="checkbox"
+                  form={BULK_FORM}
+                  name="all_on_page"
+                  value="1"
+                  aria-label="Select all issues on this page"
+                  checked={refused?.typed['all_on_page'] ? true : undefined}
+                  data-pick-all=""
+                />
+              </th>
+              <th scope="col">Issue</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="num">
+                Events
+              </th>
+              <th scope="col" class="num">
+                Users
+              </th>
+              <th scope="col">First seen</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Release</th>
+              <th scope="col">Last 24 h</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody
+            id="inbox"
+            data-live={live ? `${path}/inbox-rows${queryString(query)}` : undefined}
+            data-every={live ? String(LIVE_EVERY_MS) : undefined}
+            data-announce={live ? 'issues' : undefined}
+          >
+            <IssueRows
+              rows={{ deps, session, projectId: project.id, back, selected }}
+              issues={page.issues}
+            />
+          </tbody>
+        </table>
+        {page.issues.length === 0 && <div data-empty-note="">{empty}</div>}
+        {next && (
+          <p class="pager">
+            <a href={`${path}/issues${next}`}>Next page</a>
+          </p>
+        )}
+      </>
+    ),
   })
 }
