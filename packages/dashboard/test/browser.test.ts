@@ -363,6 +363,35 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
     expect(await page.locator('.badge.s-ignored').textContent()).toBe('ignored')
   })
 
+  it('merges two issues from the bulk bar; the merged one leaves the inbox, its page moves', async () => {
+    const titles = ['Merge one', 'Merge two'].map((t) => `${t} ${Date.now()}`)
+    for (const message of [titles[0], titles[0], titles[1]]) {
+      await createApi(harness.url).ingest('/api/v1/ingest_events', key, {
+        event: { event_type: 'error', message },
+      })
+    }
+    await harness.server.engine.flush()
+    await at('/issues')
+    const merged = await page.getByRole('link', { name: titles[1]! }).getAttribute('href')
+    for (const title of titles) {
+      await page.getByRole('checkbox', { name: `Select: ${title}` }).focus()
+      await page.keyboard.press('Space')
+    }
+    await page.getByRole('button', { name: 'Merge', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/done=merge/)
+    expect(await page.getByRole('status').filter({ hasText: 'merged' }).textContent()).toBe(
+      '2 issues merged into one.',
+    )
+    // The one with more events keeps its id.
+    expect(await page.getByRole('link', { name: titles[0]! }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: titles[1]! }).count()).toBe(0)
+    await check('inbox-bulk-merged')
+    await page.goto(`${harness.url}${merged}`)
+    await page.getByRole('heading', { level: 1, name: titles[0]! }).waitFor()
+    await page.locator('.activity li', { hasText: 'merged an issue into this one' }).waitFor()
+  })
+
   it('creates an API key shown once, and revokes it', async () => {
     await at('/settings')
     await page.getByLabel('Key name').fill('browser-key')
@@ -596,6 +625,7 @@ describeWithChromium('dashboard in a browser (headless Chromium, apt-get install
         'issue-ignore-menu',
         'issues',
         'issues-empty',
+        'inbox-bulk-merged',
         'inbox-bulk-resolved',
         'inbox-bulk-selected',
         'inbox-search',

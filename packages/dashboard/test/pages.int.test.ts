@@ -650,7 +650,7 @@ describe('dashboard pages over the engine (PGlite)', () => {
       expect(text).toContain(
         `<form id="bulk" class="bulk" method="post" action="/projects/${bulkProject}/issues/bulk"`,
       )
-      for (const action of ['resolve', 'reopen', 'ignore', 'assign', 'unassign']) {
+      for (const action of ['resolve', 'reopen', 'ignore', 'assign', 'unassign', 'merge']) {
         expect(text).toContain(`name="action" value="${action}"`)
       }
       expect(text).toContain('<summary>Ignore…</summary>')
@@ -849,6 +849,32 @@ describe('dashboard pages over the engine (PGlite)', () => {
       expect(forged.status).toBe(403)
       expect((await get(issue)).text).toContain(
         '<span class="badge s-unresolved">unresolved</span>',
+      )
+    })
+
+    // Last of the block: it leaves two of its issues as one.
+    it('merges the checked issues into one, whose page the merged one moves to', async () => {
+      const one = await postPairs(inbox('/bulk'), [...checked(titles[0]!), ['action', 'merge']])
+      expect(one.status).toBe(422)
+      expect(await one.text()).toContain('merge.issue_ids must be an array of 2 to 100 issue ids')
+      const res = await postPairs(inbox('/bulk'), [
+        ...checked(titles[0]!, titles[1]!),
+        ['action', 'merge'],
+      ])
+      expect(res.headers.get('location')).toBe(inbox('?done=merge&changed=2&matched=2'))
+      const after = (await get(`${inbox('?status=all&done=merge&changed=2&matched=2')}`)).text
+      expect(after).toContain('2 issues merged into one.')
+      const left = titles.filter((t) => after.includes(`>${t}<`))
+      expect(left).toHaveLength(2)
+      const [gone] = titles.slice(0, 2).filter((t) => !left.includes(t))
+      const kept = titles.slice(0, 2).find((t) => left.includes(t))!
+      const moved = await dashboard.request(`/projects/${bulkProject}/issues/${ids[gone!]}`, {
+        headers: { cookie: (await session(ADMIN_TOKEN)).cookie },
+      })
+      expect(moved.status).toBe(301)
+      expect(moved.headers.get('location')).toBe(`/projects/${bulkProject}/issues/${ids[kept]}`)
+      expect((await get(`/projects/${bulkProject}/issues/${ids[kept]}`)).text).toContain(
+        'merged an issue into this one',
       )
     })
   })

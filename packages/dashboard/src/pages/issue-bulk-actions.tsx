@@ -2,14 +2,13 @@
 /** @jsxImportSource hono/jsx */
 
 import type { EngineResponse } from '@tis/ingest'
-import type { IssueBulkAnswer, MemberList } from '@tis/schema'
+import type { IssueBulkAnswer, IssueMergeAnswer, MemberList } from '@tis/schema'
 import type { Deps, Session } from '../context'
 import type { Html } from '../layout'
 import { IgnoreFields, ignoreUpdate, type Typed } from './issue-ignore'
 
 // The buttons of the inbox's bulk bar, one entry each: what the button says, the fields it
-// takes, the engine operation it calls and the notice it ends with. Another action (merge) is one
-// more entry of BULK_ACTIONS.
+// takes, the engine operation it calls and the notice it ends with.
 
 /** The id of the bulk bar's form, which the rows' checkboxes name in their `form` attribute. */
 export const BULK_FORM = 'bulk'
@@ -122,6 +121,24 @@ export const BULK_ACTIONS: readonly BulkAction[] = [
     label: 'Unassign',
     run: patch(() => ({ assignee: null })),
     done: (n) => `${issuesSaid(n)} unassigned`,
+  },
+  {
+    // The selected issues become one (`POST …/issues/merge`, docs/issues.md#merging-issues):
+    // the one with the most events keeps its id.
+    value: 'merge',
+    label: 'Merge',
+    byQuery: false,
+    run: (r) =>
+      r.session.call(r.deps.engine.reads.mergeIssues, {
+        params: { id: r.projectId },
+        body: { merge: { issue_ids: 'ids' in r.issues ? r.issues.ids : [] } },
+      }),
+    counts: (body) => {
+      const { merged } = body as IssueMergeAnswer
+      const n = merged.length === 0 ? 0 : merged.length + 1
+      return { matched: n, changed: n }
+    },
+    done: (n) => `${issuesSaid(n)} merged into one`,
   },
 ]
 

@@ -8,6 +8,7 @@ import type {
   EventPage,
   Frame as FrameJson,
   Issue as IssueJson,
+  IssueMerged,
   SourceCommit as StoredSourceCommit,
 } from '@tis/schema'
 import type { DashboardApp, DashboardContext, Deps } from '../context'
@@ -74,11 +75,15 @@ export async function renderIssuePage(
   const project = await loadProject(c, deps)
   const reads = deps.engine.reads
   const params = { id: project.id }
-  const { issue } = ok<{ issue: IssueJson }>(
-    await session.call(reads.getIssue, {
-      params: { ...params, issue_id: c.req.param('issue_id') ?? '' },
-    }),
-  )
+  const found = await session.call(reads.getIssue, {
+    params: { ...params, issue_id: c.req.param('issue_id') ?? '' },
+  })
+  // A merged issue's page moves to the issue it was merged into (docs/issues.md#merging-issues).
+  if (found.status === 301) {
+    const { merged_into } = found.body as IssueMerged
+    return c.redirect(`${deps.base}/projects/${project.id}/issues/${merged_into}`, 301)
+  }
+  const { issue } = ok<{ issue: IssueJson }>(found)
   const [detail, latest, firstDeploy, members, discussion] = await Promise.all([
     issue.latest_event_id
       ? session.call(reads.getEvent, { params: { ...params, event_id: issue.latest_event_id } })
