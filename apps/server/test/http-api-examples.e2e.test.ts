@@ -39,6 +39,8 @@ const CONFIG_REFUSALS = [/SERVICE_SECRET_KEY/, /tis has no organizations/]
 describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
   let server: TisServer
   const env: Record<string, string> = {}
+  /** The issue the merge example folds into $ISSUE_ID (its example ids are the schema's). */
+  let mergedAway = ''
 
   // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
   async function call(path: string, token: string, body?: unknown): Promise<any> {
@@ -63,9 +65,10 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
     const mobile = await call('/api/v1/mobile_ingest_tokens', apiKey, {
       mobile_ingest_token: { platform: 'android', service: 'app', environment: 'production' },
     })
-    await call('/api/v1/ingest_events', apiKey, {
-      event: { event_type: 'error', message: 'boom' },
-    })
+    // "boom" has two events: the merge example keeps it and takes in "merged away".
+    for (const message of ['boom', 'boom', 'merged away']) {
+      await call('/api/v1/ingest_events', apiKey, { event: { event_type: 'error', message } })
+    }
     await call('/api/v1/ingest_events', apiKey, {
       event: {
         event_type: 'span',
@@ -77,6 +80,9 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
     })
     await call('/api/v1/check_ins', apiKey, { check_in: { slug: 'nightly' } })
     const { events } = await server.read(`/api/v1/projects/${projectId}/events?event_type=error`)
+    const issueOf = (message: string) =>
+      events.find((e: { message: string }) => e.message === message).issue_id
+    mergedAway = issueOf('merged away')
     const { monitors } = await server.read(`/api/v1/projects/${projectId}/monitors`)
     const tokens = await server.read(`/api/v1/projects/${projectId}/mobile_tokens`)
     const { alert_channel: channel } = await call(
@@ -94,7 +100,7 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       channel_ids: [channel.id],
     })
     const { comment } = await call(
-      `/api/v1/projects/${projectId}/issues/${events[0].issue_id}/comments`,
+      `/api/v1/projects/${projectId}/issues/${issueOf('boom')}/comments`,
       admin,
       { comment: { body: 'An example comment' } },
     )
@@ -108,7 +114,7 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       PROJECT_ID: projectId,
       KEY_ID: extraKey.api_key?.id ?? extraKey.id,
       TOKEN_ID: tokens.mobile_tokens?.[0]?.id ?? mobile.id,
-      ISSUE_ID: events[0].issue_id,
+      ISSUE_ID: issueOf('boom'),
       EVENT_ID: events[0].id,
       TRACE_ID: 'trace-1',
       MONITOR_ID: monitors[0].id,
@@ -129,7 +135,12 @@ describe.skipIf(!HAS_CURL)('HTTP API page: curl examples (needs curl)', () => {
       .filter((t): t is Tokens.Code => t.type === 'code' && t.lang === 'bash')
     const failures: string[] = []
     for (const block of blocks) {
-      const result = spawnSync('bash', ['-c', `set -euo pipefail\n${block.text}`], {
+      const text = block.text.includes('/issues/merge')
+        ? block.text
+            .replace('0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6071', env['ISSUE_ID']!)
+            .replace('0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6072', mergedAway)
+        : block.text
+      const result = spawnSync('bash', ['-c', `set -euo pipefail\n${text}`], {
         env: { PATH: process.env['PATH'] ?? '', ...env },
         encoding: 'utf8',
         timeout: 20_000,

@@ -17,6 +17,9 @@ export const issueMergeSchema = component(
         .min(2)
         .max(MAX_MERGE_ISSUES)
         .meta({
+          examples: [
+            ['0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6071', '0190b1c2-3d4e-7f80-9a1b-2c3d4e5f6072'],
+          ],
           description: `2 to ${MAX_MERGE_ISSUES} ids of the project's issues; an id merged before stands for the issue it was merged into.`,
         }),
       into: uuidField.optional().meta({
