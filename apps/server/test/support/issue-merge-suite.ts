@@ -75,6 +75,17 @@ export function describeIssueMerge(harness: () => Harness) {
       expect(pointer.headers.get('location')).toBe(`${base}/issues/${a}${path}`)
       expect(pointer.body).toEqual({ error: `This issue was merged into ${a}`, merged_into: a })
     }
+    // The events list of a merged issue's id points at the kept issue's.
+    const events = await c.api('GET', `${base}/events?issue_id=${b}&limit=50`, {
+      token: member.token,
+      redirect: 'manual',
+    })
+    expect(events.status).toBe(301)
+    expect(events.headers.get('location')).toBe(`${base}/events?issue_id=${a}&limit=50`)
+    const followedEvents = await c.api('GET', `${base}/events?issue_id=${b}`, {
+      token: member.token,
+    })
+    expect(followedEvents.body.events).toHaveLength(5)
     // Clients that follow them reach the kept issue, a write with its method and body.
     const followed = await c.api('GET', `${base}/issues/${b}`, { token: member.token })
     expect(followed.body.issue).toMatchObject({ id: a, count: 5 })

@@ -23,7 +23,7 @@ import { keysetPage, keysetPageBy } from './cursor'
 import { eventDeployment } from './event-deployment'
 import { updateIssues } from './issue-bulk'
 import { createIssueHistoryApi, type ProjectReadBody, type WithIssue } from './issue-history'
-import { createIssueMergeApi, followMerged } from './issue-merge'
+import { createIssueMergeApi, followMerged, followMergedFilter } from './issue-merge'
 import { resolveAssignees, updateIssue } from './issue-update'
 import {
   deploymentJson,
@@ -199,18 +199,20 @@ export function createReadApi(options: ReadApiOptions): ReadApi {
     ...createIssueMergeApi({ store, now, withProject }),
     ...createIssueHistoryApi({ store, now, withIssue }),
 
-    listEvents: withProject(async (request, project) => {
-      const search = eventSearch(request.query ?? {}, now())
-      if (!search.ok) return search.response
-      const result = await keysetPage(
-        parseEventQuery(project.id, request.query ?? {}, search.filters),
-        (q) => store.listEvents(q),
-        (e) => ({ at: e.occurredAt, id: e.id }),
-      )
-      if ('status' in result) return result
-      const rows = await withResolvedFrames(options.sourceMaps, project.id, result.rows)
-      return ok<EventPage>({ events: rows.map(eventJson), next_cursor: result.next })
-    }),
+    listEvents: withProject(
+      followMergedFilter(store, async (request, project) => {
+        const search = eventSearch(request.query ?? {}, now())
+        if (!search.ok) return search.response
+        const result = await keysetPage(
+          parseEventQuery(project.id, request.query ?? {}, search.filters),
+          (q) => store.listEvents(q),
+          (e) => ({ at: e.occurredAt, id: e.id }),
+        )
+        if ('status' in result) return result
+        const rows = await withResolvedFrames(options.sourceMaps, project.id, result.rows)
+        return ok<EventPage>({ events: rows.map(eventJson), next_cursor: result.next })
+      }),
+    ),
 
     listMonitors: withProject(async (request, project) => {
       const at = now()

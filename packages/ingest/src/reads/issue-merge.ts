@@ -93,14 +93,41 @@ export function followMerged(
     if (answer.status !== 404) return answer
     const into = await store.findMergedIssue(project.id, request.params?.['issue_id'] ?? '')
     if (into === null) return answer
-    const query = new URLSearchParams(
-      Object.entries(request.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-    ).toString()
-    const location = `/api/v1/projects/${project.id}/issues/${into}${rest(request)}${query ? `?${query}` : ''}`
-    return json(
-      method === 'GET' ? 301 : 308,
-      { error: `This issue was merged into ${into}`, merged_into: into } satisfies IssueMerged,
-      { location },
-    )
+    const query = queryString(request.query)
+    const location = `/api/v1/projects/${project.id}/issues/${into}${rest(request)}${query}`
+    return pointer(method === 'GET' ? 301 : 308, into, location)
   }
+}
+
+/**
+ * `fn` of `GET …/events`, answering an empty page of `issue_id=<a merged issue>` with a 301 to
+ * the same list of the issue it was merged into (whose events they now are).
+ */
+export function followMergedFilter(store: MergeStore, fn: ProjectReadBody): ProjectReadBody {
+  return async (request, project, user, admin): Promise<EngineResponse> => {
+    const answer = await fn(request, project, user, admin)
+    const issueId = request.query?.['issue_id']
+    const rows = (answer.body as { events?: unknown[] } | null)?.events
+    if (answer.status !== 200 || !issueId || rows?.length !== 0) return answer
+    const into = await store.findMergedIssue(project.id, issueId)
+    if (into === null) return answer
+    const query = queryString({ ...request.query, issue_id: into })
+    return pointer(301, into, `/api/v1/projects/${project.id}/events${query}`)
+  }
+}
+
+function pointer(status: 301 | 308, into: string, location: string): EngineResponse {
+  return json(
+    status,
+    { error: `This issue was merged into ${into}`, merged_into: into } satisfies IssueMerged,
+    { location },
+  )
+}
+
+/** `?a=1&b=2` of a request's query (nothing when it has none). */
+function queryString(query: EngineRequest['query']): string {
+  const text = new URLSearchParams(
+    Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  ).toString()
+  return text ? `?${text}` : ''
 }

@@ -63,7 +63,7 @@ export const PAGE_DESCRIPTION = 'One page, newest first; `next_cursor` is null o
 
 const LOCATION = {
   location: {
-    description: 'The same path (and query) under the issue it was merged into.',
+    description: 'The same path and query, naming the issue it was merged into.',
     schema: { type: 'string' },
   },
 }
@@ -76,7 +76,7 @@ export function mergedPointer(method: 'GET' | 'write'): Record<number, ApiRespon
   return {
     [method === 'GET' ? 301 : 308]: {
       description:
-        'The issue was merged into another: `Location` names the same path under it, and the body its id.',
+        'The issue named was merged into another: `Location` names the same request for it, and the body its id.',
       body: issueMergedSchema,
       headers: LOCATION,
     },

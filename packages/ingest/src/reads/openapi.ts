@@ -101,6 +101,7 @@ export const READ_OPERATIONS: readonly ApiOperation[] = [
     query: paged(EVENT_QUERY),
     responses: {
       ...ok(PAGE_DESCRIPTION, eventPageSchema),
+      ...mergedPointer('GET'),
       ...readErrors(401, 404, 422),
       400: SEARCH_REJECTED,
     },
