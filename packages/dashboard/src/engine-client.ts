@@ -85,8 +85,12 @@ export function errorMessages(response: EngineResponse): string[] {
   return [`request failed (${response.status})`]
 }
 
-/** The body of a 2xx answer, else a {@link PageError} with the engine's message. */
+/**
+ * The body of a 2xx answer, else a {@link PageError} with the engine's message. A pointer to a
+ * merged issue (301, 308) that a page did not follow itself is a 404 saying where it went.
+ */
 export function ok<T>(response: EngineResponse): T {
   if (response.status >= 200 && response.status < 300) return response.body as T
-  throw new PageError(response.status, errorMessages(response).join('; '))
+  const status = response.status >= 300 && response.status < 400 ? 404 : response.status
+  throw new PageError(status, errorMessages(response).join('; '))
 }

@@ -876,6 +876,12 @@ describe('dashboard pages over the engine (PGlite)', () => {
       expect((await get(`/projects/${bulkProject}/issues/${ids[kept]}`)).text).toContain(
         'merged an issue into this one',
       )
+      // A form of a page opened before the merge says where the issue went.
+      const stale = await postPairs(`/projects/${bulkProject}/issues/${ids[gone!]}/status`, [
+        ['status', 'resolved'],
+      ])
+      expect(stale.status).toBe(404)
+      expect(await stale.text()).toContain(`This issue was merged into ${ids[kept]}`)
     })
   })
 })
