@@ -1,8 +1,9 @@
 // `tsx src/index-audit.ts seed <state.json>`: a PostgreSQL holding the read bench's 1 M events,
 // kept running until SIGINT/SIGTERM, its URL and projects written to <state.json>, so that every
 // EXPLAIN and latency run of the index audit (docs/benchmarks.md) reuses one seeded database.
-// `tsx src/index-audit.ts measure <state.json> [name prefix…]`: p50/p99 of the read endpoints
-// (all, or those whose name starts with a prefix) on a fresh server against that database.
+// `tsx src/index-audit.ts measure <state.json> [name prefix…]`: p50/p95/p99 of the read
+// endpoints and issue searches (all, or those whose name starts with a prefix) on a fresh server
+// against that database.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { startTestPostgres } from '@tis/test-utils/postgres'
@@ -13,6 +14,7 @@ import { ingestOverHttp } from './read-ingest'
 import { type LoadOptions, measure } from './read-load'
 import { probes, resolveFixtures } from './read-probes'
 import { seed } from './read-seed'
+import { resolveSearchFixtures, searchProbes } from './search-probes'
 
 /** What `seed` leaves for `measure` and for psql. */
 interface AuditState {
@@ -78,8 +80,10 @@ async function measureEndpoints(statePath: string, prefixes: readonly string[]) 
   const sql = postgres(state.url, { max: 1, onnotice: () => {} })
   try {
     const fixtures = await resolveFixtures(sql, server.url, state.projectId, load.headers)
+    const users = await resolveSearchFixtures(sql, state.projectId)
+    const all = [...probes(state.projectId, fixtures), ...searchProbes(state.projectId, users)]
     const rows = []
-    for (const probe of probes(state.projectId, fixtures)) {
+    for (const probe of all) {
       if (prefixes.length > 0 && !prefixes.some((p) => probe.name.startsWith(p))) continue
       rows.push(await measure(server.url, probe, load))
     }

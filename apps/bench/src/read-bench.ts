@@ -1,6 +1,7 @@
-// `pnpm --filter @tis/bench run bench:reads`: p50/p99 and req/s of every read endpoint of the
-// reference server on PostgreSQL holding 1 million events (each p50 under 50 ms), next
-// to a no-op Hono handler answering a GET with the same load, in the same run.
+// `pnpm --filter @tis/bench run bench:reads`: p50/p95/p99 and req/s of every read endpoint of
+// the reference server on PostgreSQL holding 1 million events (each p50 under 50 ms) and of
+// every shape of the issue search (each p95 under 100 ms), next to a no-op Hono handler
+// answering a GET with the same load, in the same run.
 import { fileURLToPath } from 'node:url'
 import { startTestPostgres } from '@tis/test-utils/postgres'
 import postgres from 'postgres'
@@ -13,10 +14,14 @@ import { PROPOSALS } from './read-proposals'
 import { seed, tableSizes } from './read-seed'
 import { explain, type RunSql, type Statement } from './read-statements'
 import { saveFigures } from './results'
+import { firstPageSize, resolveSearchFixtures, searchProbes } from './search-probes'
+import { reportSearch, type SearchResult } from './search-report'
 
 const EVENTS = Number(process.env['BENCH_READ_EVENTS'] ?? 1_000_000)
 /** Also measure the proposed index (docs/benchmarks.md): builds it, explains and measures again. */
 const WITH_PROPOSALS = process.env['BENCH_READ_PROPOSALS'] === '1'
+/** `search`: only the issue search's shapes; `endpoints`: only the other reads. Both by default. */
+const ONLY = process.env['BENCH_READ_ONLY']
 const ADMIN_TOKEN = `tis_user_${'r'.repeat(48)}`
 const serverMain = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url))
 const noopMain = fileURLToPath(new URL('./noop-server.ts', import.meta.url))
@@ -110,8 +115,16 @@ async function main() {
     server = await startNode([serverMain], env)
 
     const fixtures = await resolveFixtures(sql, server.url, main.projectId, load.headers)
-    for (const probe of probes(main.projectId, fixtures)) {
+    for (const probe of ONLY === 'search' ? [] : probes(main.projectId, fixtures)) {
       rows.push(await measure(server.url, probe, load))
+    }
+    const searches: SearchResult[] = []
+    if (ONLY !== 'endpoints') {
+      const users = await resolveSearchFixtures(sql, main.projectId)
+      for (const probe of searchProbes(main.projectId, users)) {
+        const page = await firstPageSize(server.url, probe, load.headers)
+        searches.push({ ...(await measure(server.url, probe, load)), 'page 1': page })
+      }
     }
 
     const measured = rows.length
@@ -130,7 +143,8 @@ async function main() {
       .filter((r) => r['p50 < 50 ms'] === 'OVER')
       .map((r) => r.endpoint)
     console.log(over.length ? `p50 over 50 ms: ${over.join(', ')}` : 'every p50 under 50 ms')
-    if (rows.some((r) => r['non-2xx'] > 0)) process.exitCode = 1
+    reportSearch(searches, baseline, EVENTS)
+    if ([...rows, ...searches].some((r) => r['non-2xx'] > 0)) process.exitCode = 1
     const endpoints = rows.slice(1, measured)
     const p50 = (r: ProbeResult) => (typeof r['p50 ms'] === 'number' ? r['p50 ms'] : 1e9)
     const worst = [...endpoints].sort((a, b) => p50(b) - p50(a))[0]

@@ -28,6 +28,7 @@ import { ISSUE_ASSIGNEES_MIGRATION } from './migrations/0026-issue-assignees'
 import { ISSUE_HISTORY_MIGRATION } from './migrations/0027-issue-history'
 import { ISSUE_IGNORE_UNTIL_MIGRATION } from './migrations/0028-issue-ignore-until'
 import { ISSUE_MERGES_MIGRATION } from './migrations/0029-issue-merges'
+import { ISSUE_SEARCH_INDEXES_MIGRATION } from './migrations/0030-issue-search-indexes'
 import type { Migration } from './migrations/migration'
 
 /** Every migration, oldest first. Append new ones; never edit one that has shipped. */
@@ -61,6 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ISSUE_HISTORY_MIGRATION,
   ISSUE_IGNORE_UNTIL_MIGRATION,
   ISSUE_MERGES_MIGRATION,
+  ISSUE_SEARCH_INDEXES_MIGRATION,
 ]
 
 // Arbitrary, fixed key of the transaction-scoped advisory lock that serialises migrators: two

@@ -24,7 +24,11 @@ import { applyTextSearchIndex, TEXT_SEARCH_INDEX } from '../src/text-search-inde
  */
 const AUDITED: Record<string, readonly string[]> = {
   events: [
+    // Migration 30: the issue search's environment:, release: and user.id: terms.
+    'events_issue_environment_idx',
     'events_issue_idx',
+    'events_issue_release_idx',
+    'events_issue_user_idx',
     'events_message_trgm_idx',
     'events_metrics_cover_idx',
     'events_pkey',
